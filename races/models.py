@@ -1,0 +1,211 @@
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from races.courses import course_errors
+from riders.models import Rider, Team
+
+
+class RaceKind(models.TextChoices):
+    REAL = "real", _("real race")
+    LEAGUE = "league", _("league race")
+
+
+class Race(models.Model):
+    """One edition of a stage race: a real one (results imported) or a league's own copy."""
+
+    Kind = RaceKind
+
+    name = models.CharField(_("name"), max_length=120)
+    year = models.PositiveSmallIntegerField(_("year"))
+    slug = models.SlugField(_("slug"), max_length=140, unique=True)
+    kind = models.CharField(_("kind"), max_length=6, choices=Kind.choices, default=Kind.REAL)
+    template = models.ForeignKey(
+        "self",
+        verbose_name=_("copied from"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="copies",
+    )
+
+    class Meta:
+        ordering = ["-year", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.kind})" if self.kind == self.Kind.LEAGUE else self.name
+
+
+class StageType(models.TextChoices):
+    FLAT = "flat", _("flat")
+    HILLY = "hilly", _("hilly")
+    MOUNTAIN = "mountain", _("mountain")
+    ITT = "ITT", _("individual time trial")
+    TTT = "TTT", _("team time trial")
+
+
+class Stage(models.Model):
+    StageType = StageType
+
+    race = models.ForeignKey(
+        Race, verbose_name=_("race"), on_delete=models.CASCADE, related_name="stages"
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    date = models.DateField(_("date"), null=True, blank=True)
+    start = models.CharField(_("start"), max_length=120, blank=True)
+    finish = models.CharField(_("finish"), max_length=120, blank=True)
+    distance_km = models.DecimalField(_("distance (km)"), max_digits=6, decimal_places=1)
+    stage_type = models.CharField(_("type"), max_length=8, choices=StageType.choices)
+    segments = models.JSONField(
+        _("course"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "Ordered segments: {terrain, km, name}; terrain plain, hill, col3, col2, "
+            "col1, colhc or descent."
+        ),
+    )
+    intermediate_sprints_km = models.JSONField(
+        _("intermediate sprints (km)"), default=list, blank=True
+    )
+
+    class Meta:
+        ordering = ["race", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["race", "number"], name="stage_unique_number_per_race"),
+            models.CheckConstraint(
+                condition=models.Q(distance_km__gt=0), name="stage_distance_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(stage_type__in=[c.value for c in StageType]),
+                name="stage_type_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.race} – stage {self.number}"
+
+    def clean(self) -> None:
+        if self.segments:
+            errors = course_errors(self.segments, self.distance_km)
+            if errors:
+                raise ValidationError({"segments": errors})
+
+
+class ResultStatus(models.TextChoices):
+    FINISHED = "finished", _("finished")
+    ABANDONED = "abandoned", _("abandoned")
+    CRASHED_OUT = "crashed_out", _("crashed out")
+    OUTSIDE_TIME_LIMIT = "otl", _("outside time limit")
+    DID_NOT_FINISH = "dnf", _("did not finish")
+    DID_NOT_START = "dns", _("did not start")
+    DISQUALIFIED = "dsq", _("disqualified")
+
+
+class StageResult(models.Model):
+    Status = ResultStatus
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="results")
+    rider = models.ForeignKey(Rider, on_delete=models.PROTECT, related_name="stage_results")
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    entry_team_id = models.BigIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("The league team the rider rode for (league races)."),
+    )
+    rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.FINISHED
+    )
+    time_seconds = models.PositiveIntegerField(_("time (s)"), null=True, blank=True)
+    gap_seconds = models.PositiveIntegerField(_("gap (s)"), null=True, blank=True)
+    bonus_seconds = models.PositiveIntegerField(_("bonus (s)"), default=0)
+    penalty_seconds = models.PositiveIntegerField(_("penalty (s)"), default=0)
+    final_case = models.IntegerField(null=True, blank=True)
+    squares_behind = models.PositiveIntegerField(null=True, blank=True)
+    final_group = models.PositiveIntegerField(null=True, blank=True)
+    crashes = models.JSONField(
+        default=list, blank=True, help_text=_("[{turn, case, severity}] in this stage")
+    )
+    status_reason = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["stage", "rank"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage", "rider"], name="result_one_per_rider_per_stage"
+            ),
+            models.UniqueConstraint(
+                fields=["stage", "rank"],
+                condition=models.Q(rank__isnull=False),
+                name="result_unique_rank_per_stage",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=[c.value for c in ResultStatus]),
+                name="result_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage}: {self.rank or self.status} {self.rider}"
+
+
+class EventKind(models.TextChoices):
+    CRASH = "crash", _("crash")
+    ATTACK = "attack", _("attack")
+    BREAKAWAY = "breakaway", _("breakaway")
+    SUMMIT = "summit", _("summit")
+    INTERMEDIATE_SPRINT = "intermediate_sprint", _("intermediate sprint")
+    ABANDON = "abandon", _("abandon")
+
+
+class RaceEvent(models.Model):
+    Kind = EventKind
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField(help_text=_("Order of the event within the stage."))
+    turn = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    rider = models.ForeignKey(
+        Rider,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="events",
+        help_text=_("The first rider concerned."),
+    )
+    rider_ids = models.JSONField(default=list, blank=True)
+    case = models.IntegerField(null=True, blank=True)
+    detail = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["stage", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "seq"], name="event_unique_seq_per_stage"),
+            models.CheckConstraint(
+                condition=models.Q(kind__in=[c.value for c in EventKind]), name="event_kind_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage} turn {self.turn}: {self.kind}"
+
+
+class DiceLog(models.Model):
+    """Every roll of one stage's simulation, kept as one compact JSON document."""
+
+    stage = models.OneToOneField(Stage, on_delete=models.CASCADE, related_name="dice_log")
+    seed = models.BigIntegerField()
+    ruleset = models.CharField(max_length=20)
+    count = models.PositiveIntegerField()
+    sha256 = models.CharField(max_length=64)
+    rolls = models.JSONField(help_text=_("[[turn, unit, rider_id, rule_id, die, face], ...]"))
+
+    def __str__(self) -> str:
+        return f"{self.stage}: {self.count} rolls"
+
+    def get_absolute_url(self) -> str:
+        return reverse("admin:races_dicelog_change", args=[self.pk])

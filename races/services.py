@@ -1,0 +1,26 @@
+from django.db import transaction
+
+from races.models import Race, Stage
+
+
+@transaction.atomic
+def race_copy_for_league(*, template: Race, name: str, slug: str) -> Race:
+    """A league's own copy of a race's route: same stages and courses, results of its own."""
+    race = Race(name=name, year=template.year, slug=slug, kind=Race.Kind.LEAGUE, template=template)
+    race.full_clean()
+    race.save()
+    Stage.objects.bulk_create(
+        Stage(
+            race=race,
+            number=stage.number,
+            date=stage.date,
+            start=stage.start,
+            finish=stage.finish,
+            distance_km=stage.distance_km,
+            stage_type=stage.stage_type,
+            segments=stage.segments,
+            intermediate_sprints_km=stage.intermediate_sprints_km,
+        )
+        for stage in template.stages.order_by("number")
+    )
+    return race

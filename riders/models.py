@@ -1,0 +1,165 @@
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from riders.names import name_key, team_key
+
+RATING_AXES = (
+    "rouleur",
+    "sprinter",
+    "baroudeur",
+    "finisseur",
+    "descender",
+    "time_trialist",
+    "puncheur",
+    "climber",
+)
+
+
+class Rating(models.IntegerChoices):
+    """A rating on one axis of the profile (rules/moreno.md §2.1): H < 0 < 1 < 2 < 3 < 4."""
+
+    H = -1, "H"
+    ZERO = 0, "0"
+    ONE = 1, "1"
+    TWO = 2, "2"
+    THREE = 3, "3"
+    FOUR = 4, "4"
+
+    @classmethod
+    def parse(cls, text: str) -> "Rating":
+        """'H', 'h', '0'..'4' -> Rating; anything else is a ValueError naming the valid ones."""
+        cleaned = str(text).strip().upper()
+        if cleaned == "H":
+            return cls.H
+        if cleaned in {"0", "1", "2", "3", "4"}:
+            return cls(int(cleaned))
+        raise ValueError(f"{text!r} is not a rating (H, 0, 1, 2, 3 or 4)")
+
+
+RATING_MESSAGE = _("Ratings go from H (handicap) to 4 (mythical).")
+RATING_INVALID_CHOICE = _(
+    "%(value)r is not a rating: ratings go from H (handicap) to 4 (mythical)."
+)
+
+
+def rating_field(verbose_name: str) -> models.SmallIntegerField:
+    return models.SmallIntegerField(
+        verbose_name,
+        choices=Rating.choices,
+        default=Rating.ZERO,
+        error_messages={"invalid_choice": RATING_INVALID_CHOICE},
+        validators=[
+            MinValueValidator(Rating.H, message=RATING_MESSAGE),
+            MaxValueValidator(Rating.FOUR, message=RATING_MESSAGE),
+        ],
+    )
+
+
+class Team(models.Model):
+    """A real team in a given year (its riders are the ones of its start list)."""
+
+    name = models.CharField(_("name"), max_length=120)
+    code = models.CharField(_("code"), max_length=3, blank=True, help_text=_("UCI code, e.g. TJV"))
+    nationality = models.CharField(_("nationality"), max_length=3, blank=True)
+    year = models.PositiveSmallIntegerField(_("year"))
+    aliases = models.JSONField(
+        _("aliases"), default=list, blank=True, help_text=_("Other spellings of the name.")
+    )
+    name_key = models.CharField(max_length=120, editable=False)
+
+    class Meta:
+        ordering = ["-year", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["name", "year"], name="team_unique_name_per_year"),
+        ]
+        indexes = [
+            # Matching an imported team name: Team.objects.filter(name_key=..., year=...).
+            models.Index(fields=["name_key", "year"], name="team_name_key_year"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.year})"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        self.name_key = team_key(self.name)
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def all_keys(self) -> set[str]:
+        return {team_key(self.name), *(team_key(alias) for alias in self.aliases)}
+
+
+class Rider(models.Model):
+    """A real rider and his 8-axis profile (rules/moreno.md §2.2)."""
+
+    name = models.CharField(
+        _("name"), max_length=120, help_text=_('As displayed: "Jonas Vingegaard"')
+    )
+    name_key = models.CharField(max_length=120, editable=False)
+    birth_date = models.DateField(_("birth date"), null=True, blank=True)
+    nationality = models.CharField(_("nationality"), max_length=3, blank=True)
+    team = models.ForeignKey(
+        Team,
+        verbose_name=_("team"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="riders",
+    )
+    pcs_slug = models.CharField(
+        _("ProCyclingStats id"),
+        max_length=120,
+        null=True,
+        blank=True,
+        help_text=_('e.g. "jonas-vingegaard"'),
+    )
+    rouleur = rating_field(_("rouleur"))
+    sprinter = rating_field(_("sprinter"))
+    baroudeur = rating_field(_("baroudeur"))
+    finisseur = rating_field(_("finisseur"))
+    descender = rating_field(_("descender"))
+    time_trialist = rating_field(_("time trialist"))
+    puncheur = rating_field(_("puncheur"))
+    climber = rating_field(_("climber"))
+    profile_flagged = models.BooleanField(
+        _("profile needs review"),
+        default=False,
+        help_text=_("Set when too little data was found to derive the profile."),
+    )
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pcs_slug"],
+                condition=models.Q(pcs_slug__isnull=False),
+                name="rider_unique_pcs_slug",
+            ),
+            *(
+                models.CheckConstraint(
+                    condition=models.Q(**{f"{axis}__gte": -1, f"{axis}__lte": 4}),
+                    name=f"rider_{axis}_rating_in_range",
+                    violation_error_message=f"{axis}: {RATING_MESSAGE}",
+                )
+                for axis in RATING_AXES
+            ),
+        ]
+        indexes = [
+            # Matching an imported name: Rider.objects.filter(name_key=...).
+            models.Index(fields=["name_key"], name="rider_name_key"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        self.name_key = name_key(self.name)
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def get_absolute_url(self) -> str:
+        return reverse("admin:riders_rider_change", args=[self.pk])
+
+    @property
+    def ratings(self) -> dict[str, int]:
+        return {axis: getattr(self, axis) for axis in RATING_AXES}

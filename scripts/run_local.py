@@ -1,0 +1,83 @@
+"""Start the web server, a Celery worker and Celery beat; stop all three on Ctrl-C.
+
+The embedded default: SQLite and Celery's filesystem broker under var/celery (no server to
+install). With REDIS_URL set the same processes use Redis instead.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = os.environ.get("HOST", "127.0.0.1")
+PORT = os.environ.get("PORT", "8000")
+
+
+def main() -> int:
+    python = sys.executable
+    for folder in ("var/celery/out", "var/celery/processed"):
+        (ROOT / folder).mkdir(parents=True, exist_ok=True)
+    commands = {
+        "web": [python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"],
+        "worker": [
+            python,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--loglevel=INFO",
+            "--concurrency=1",
+            "--pool=solo",
+        ],
+        "beat": [
+            python,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "beat",
+            "--loglevel=INFO",
+            "--schedule",
+            str(ROOT / "var" / "celerybeat-schedule"),
+        ],
+    }
+    processes = {name: subprocess.Popen(cmd, cwd=ROOT) for name, cmd in commands.items()}
+    url = f"http://{HOST}:{PORT}/"
+    print(
+        "\n"
+        f"  Grand Tour is running: open {url}\n"
+        f"  Admin: {url}admin/  (login admin / admin)\n"
+        "  Demo logins: organiser olivia / olivia-demo; players alice / alice-demo, "
+        "bob / bob-demo, charlie / charlie-demo\n"
+        "  Press Ctrl-C to stop the web server, the worker and beat.\n",
+        flush=True,
+    )
+
+    def stop(*_args: object) -> None:
+        for process in processes.values():
+            if process.poll() is None:
+                process.terminate()
+        deadline = time.monotonic() + 10
+        for process in processes.values():
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+        sys.exit(0)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    while True:
+        for name, process in processes.items():
+            if process.poll() is not None:
+                print(f"{name} stopped (exit {process.returncode}); stopping the others.")
+                stop()
+        time.sleep(0.5)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

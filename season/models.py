@@ -1,0 +1,217 @@
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from races.models import Race, Stage
+from riders.models import Rider
+from season.rule_settings import RuleSettings, default_rule_settings
+
+
+class Season(models.Model):
+    """A league's running of a race across weeks."""
+
+    class Ruleset(models.TextChoices):
+        MORENO = "moreno", _("Moréno (8-axis profiles, dice)")
+
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organiser"),
+        on_delete=models.PROTECT,
+        related_name="organised_seasons",
+    )
+    race = models.OneToOneField(
+        Race, verbose_name=_("race"), on_delete=models.PROTECT, related_name="season"
+    )
+    ruleset = models.CharField(
+        _("ruleset"), max_length=20, choices=Ruleset.choices, default=Ruleset.MORENO
+    )
+    rule_settings = models.JSONField(_("rule settings"), default=default_rule_settings, blank=True)
+    is_public = models.BooleanField(_("public"), default=True)
+    roster_size = models.PositiveSmallIntegerField(_("riders per team"), default=8)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(roster_size__gte=1, roster_size__lte=12),
+                name="season_roster_size_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        try:
+            RuleSettings.from_data(self.rule_settings)
+        except (ValueError, TypeError) as error:
+            raise ValidationError({"rule_settings": str(error)}) from error
+
+    @property
+    def rules(self) -> RuleSettings:
+        return RuleSettings.from_data(self.rule_settings)
+
+
+class StageStatus(models.TextChoices):
+    SCHEDULED = "scheduled", _("scheduled")
+    OPEN = "open", _("open for orders")
+    LOCKED = "locked", _("locked")
+    RESOLVING = "resolving", _("resolving")
+    RESOLVED = "resolved", _("resolved")
+    PUBLISHED = "published", _("published")
+
+
+class SeasonStage(models.Model):
+    """A stage as the league runs it: its orders deadline, its lifecycle and its stored seed."""
+
+    Status = StageStatus
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="stages")
+    stage = models.OneToOneField(Stage, on_delete=models.CASCADE, related_name="season_stage")
+    number = models.PositiveSmallIntegerField(_("number"))
+    orders_deadline = models.DateTimeField(_("orders deadline"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED
+    )
+    seed = models.BigIntegerField(_("seed"), null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["season", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "number"], name="season_stage_unique_number"),
+            models.CheckConstraint(
+                condition=models.Q(status__in=[c.value for c in StageStatus]),
+                name="season_stage_status_valid",
+            ),
+        ]
+        indexes = [
+            # Celery beat: SeasonStage.objects.filter(status=OPEN, orders_deadline__lte=now).
+            models.Index(fields=["status", "orders_deadline"], name="season_stage_due"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} – stage {self.number}"
+
+
+class MembershipRole(models.TextChoices):
+    ORGANISER = "organiser", _("organiser")
+    PLAYER = "player", _("player")
+
+
+class Membership(models.Model):
+    Role = MembershipRole
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["season", "user"], name="membership_one_per_season"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.role} of {self.season}"
+
+
+class SeasonTeam(models.Model):
+    """A team in a league: a player's, or one the computer runs with default orders."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("name"), max_length=80)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="season_teams",
+        help_text=_("Empty for a team run by the computer."),
+    )
+    riders = models.ManyToManyField(Rider, through="SeasonTeamRider", related_name="season_teams")
+
+    class Meta:
+        ordering = ["season", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "name"], name="team_unique_name_per_season"),
+            models.UniqueConstraint(
+                fields=["season", "owner"],
+                condition=models.Q(owner__isnull=False),
+                name="team_one_per_player_per_season",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("admin:season_seasonteam_change", args=[self.pk])
+
+
+class RiderRole(models.TextChoices):
+    GC_LEADER = "gc_leader", _("GC leader")
+    SPRINTER = "sprinter", _("sprinter")
+    BREAKAWAY = "breakaway", _("breakaway")
+    DOMESTIQUE = "domestique", _("domestique")
+
+
+class SeasonTeamRider(models.Model):
+    Role = RiderRole
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(SeasonTeam, on_delete=models.CASCADE, related_name="members")
+    rider = models.ForeignKey(Rider, on_delete=models.PROTECT, related_name="+")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.DOMESTIQUE)
+    bib = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["team", "bib"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "rider"], name="rider_in_one_team_per_season"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(role__in=[c.value for c in RiderRole]),
+                name="team_rider_role_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rider} ({self.team})"
+
+
+class Orders(models.Model):
+    """A team's orders for one stage, in the shape its ruleset defines."""
+
+    team = models.ForeignKey(SeasonTeam, on_delete=models.CASCADE, related_name="orders")
+    season_stage = models.ForeignKey(SeasonStage, on_delete=models.CASCADE, related_name="orders")
+    data = models.JSONField(
+        default=dict,
+        help_text=_('Per rider id: {"role": ..., "no_breakaway": ...}'),
+    )
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "orders"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "season_stage"], name="orders_one_per_team_per_stage"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Orders of {self.team} for {self.season_stage}"
