@@ -209,3 +209,60 @@ class DiceLog(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("admin:races_dicelog_change", args=[self.pk])
+
+
+class Classification(models.TextChoices):
+    GENERAL = "general", _("general")
+    POINTS = "points", _("points")
+    MOUNTAINS = "mountains", _("mountains")
+    YOUTH = "youth", _("youth")
+    TEAMS = "teams", _("teams")
+
+
+class Standing(models.Model):
+    """One line of a classification as it stood after a stage (a snapshot: history is kept).
+
+    `value` is a time in seconds (general, youth, teams) or points (points, mountains).
+    """
+
+    Classification = Classification
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="standings")
+    classification = models.CharField(max_length=10, choices=Classification.choices)
+    rank = models.PositiveSmallIntegerField()
+    rider = models.ForeignKey(
+        Rider, null=True, blank=True, on_delete=models.CASCADE, related_name="standings"
+    )
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    entry_team_id = models.BigIntegerField(
+        null=True, blank=True, help_text=_("The league team (league races).")
+    )
+    value = models.BigIntegerField()
+    gap = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["stage", "classification", "rank"]
+        constraints = [
+            # Also the index of the classification pages: filter(stage=, classification=)
+            # ordered by rank.
+            models.UniqueConstraint(
+                fields=["stage", "classification", "rank"], name="standing_unique_rank"
+            ),
+            models.UniqueConstraint(
+                fields=["stage", "classification", "rider"],
+                condition=models.Q(rider__isnull=False),
+                name="standing_one_line_per_rider",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(classification__in=[c.value for c in Classification]),
+                name="standing_classification_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(gap__gte=0), name="standing_gap_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage} {self.classification} #{self.rank}"
