@@ -142,6 +142,9 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         # A task whose worker died is redelivered after this many seconds (acks_late).
         "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 120),
+        # How often a worker looks for such tasks: every interval x throttle seconds.
+        "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
+        "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 3),
     }
 else:
     CELERY_BROKER_URL = "filesystem://"
@@ -151,6 +154,8 @@ else:
         "processed_folder": str(CELERY_FILESYSTEM_DIR / "processed"),
         "store_processed": False,
     }
+# Separate queues let several deployments (or test runs) share one Redis.
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "grandtour")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
@@ -165,11 +170,19 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 180)
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
 
-DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
+DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}
+
+# Fault injection for the worker-kill test: seconds to wait before committing a stage's
+# results. Always 0 outside that test.
+STAGE_RESOLVE_PAUSE_BEFORE_COMMIT = env_int("STAGE_RESOLVE_PAUSE_BEFORE_COMMIT", 0)
+
+CELERY_BEAT_SCHEDULE = {
+    "lock-due-stages": {"task": "season.stages_lock_due", "schedule": 60.0},
 }

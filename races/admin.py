@@ -1,6 +1,32 @@
-from django.contrib import admin
+import contextlib
+import re
 
-from races.models import DiceLog, Race, RaceEvent, Stage, StageResult
+from django import forms
+from django.contrib import admin, messages
+from django.core import signing
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from import_export.tmp_storages import TempFolderStorage
+
+from races.importing import ImportFile, ImportReport, results_import
+from races.importing.matching import (
+    MergeError,
+    rider_match_confirm,
+    rider_match_reject,
+    team_match_confirm,
+    team_match_reject,
+)
+from races.models import DiceLog, Race, RaceEntry, RaceEvent, Stage, StageResult, Standing
+from races.profile_derivation import profiles_derive
+from riders.models import RiderMatch, TeamMatch
+
+SHOWN_ERRORS = 500
+SHOWN_NOTES = 300
+_TMP_NAME = re.compile(r"^tmp\w+$")
+_STORED_SALT = "races.import_results"
 
 
 class StageInline(admin.TabularInline):
@@ -10,6 +36,27 @@ class StageInline(admin.TabularInline):
     show_change_link = True
 
 
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".csv,.tsv,.txt,.xlsx"}))
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def clean(self, data: object, initial: object = None) -> list[object]:
+        files = data if isinstance(data, list | tuple) else [data]
+        return [super(MultipleFileField, self).clean(file, initial) for file in files]
+
+
+class ResultsUploadForm(forms.Form):
+    uploads = MultipleFileField(
+        label="Files",
+        help_text="One or more CSV or XLSX files: start lists, stages, results, classifications.",
+    )
+
+
 @admin.register(Race)
 class RaceAdmin(admin.ModelAdmin):
     list_display = ["name", "year", "kind", "slug", "template"]
@@ -17,6 +64,121 @@ class RaceAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name", "year"]}
     inlines = [StageInline]
+    actions = ["derive_profiles"]
+
+    def get_urls(self) -> list[URLPattern]:
+        view = self.admin_site.admin_view(self.import_results_view)
+        return [
+            path("import-results/", view, name="races_race_import_results"),
+            *super().get_urls(),
+        ]
+
+    def import_results_view(self, request: HttpRequest) -> HttpResponse:
+        """Upload -> preview (a dry run of the import service) -> confirm, like import-export."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Import real results",
+        }
+        if request.method == "POST" and "stored" in request.POST:
+            return self._import_confirm(request, context)
+        form = ResultsUploadForm(request.POST or None, request.FILES or None)
+        context["form"] = form
+        if request.method == "POST" and form.is_valid():
+            files = [
+                ImportFile(name=upload.name, content=upload.read())
+                for upload in form.cleaned_data["uploads"]
+            ]
+            report = results_import(files=files, dry_run=True)
+            context.update(_report_context(report))
+            context["stored"] = _files_store(files)
+        return TemplateResponse(request, "admin/races/race/import_results.html", context)
+
+    def _import_confirm(self, request: HttpRequest, context: dict[str, object]) -> HttpResponse:
+        try:
+            stored = signing.loads(request.POST["stored"], salt=_STORED_SALT, max_age=24 * 3600)
+            files = _files_read(stored)
+        except (signing.BadSignature, OSError, ValueError, TypeError):
+            self.message_user(
+                request, "The checked files are gone: upload them again.", messages.ERROR
+            )
+            return HttpResponseRedirect(reverse("admin:races_race_import_results"))
+        report = results_import(files=files, valid_rows_only="valid_only" in request.POST)
+        if report.errors and not report.written:
+            context.update(_report_context(report))
+            context["stored"] = request.POST["stored"]
+            return TemplateResponse(request, "admin/races/race/import_results.html", context)
+        _files_remove(stored)
+        self.message_user(request, report.outcome(), messages.SUCCESS)
+        if report.doubts:
+            self.message_user(
+                request,
+                f"{len(report.doubts)} doubtful match(es) to confirm: see Doubtful rider "
+                "matches and Doubtful team matches.",
+                messages.WARNING,
+            )
+        return HttpResponseRedirect(reverse("admin:races_race_changelist"))
+
+    @admin.action(description="Suggest profiles from the results of the selected races")
+    def derive_profiles(self, request: HttpRequest, queryset: QuerySet[Race]) -> None:
+        report = profiles_derive(races=queryset)
+        self.message_user(
+            request,
+            f"{report.riders} rider(s): {report.suggested} suggestion(s) to review in Riders, "
+            f"{report.flagged} flagged with too little data (ratings kept).",
+            messages.SUCCESS,
+        )
+
+
+def _report_context(report: ImportReport) -> dict[str, object]:
+    counts = [
+        f"{verb}: " + ", ".join(f"{n} {what}" for what, n in sorted(counter.items()) if n)
+        for verb, counter in (
+            ("create", report.created),
+            ("update", report.updated),
+            ("replace (delete)", report.deleted),
+            ("unchanged", report.unchanged),
+        )
+        if +counter
+    ]
+    errors = sorted(report.errors)
+    return {
+        "report": report,
+        "counts": counts,
+        "errors": errors[:SHOWN_ERRORS],
+        "more_errors": max(0, len(errors) - SHOWN_ERRORS),
+        "notes": report.notes[:SHOWN_NOTES],
+        "valid_rows": report.rows - report.bad_rows,
+    }
+
+
+def _files_store(files: list[ImportFile]) -> str:
+    """Keep the uploads between preview and confirm (import-export's temporary storage)."""
+    stored = []
+    for file in files:
+        storage = TempFolderStorage(read_mode="rb")
+        storage.save(file.content)
+        stored.append([storage.name.rsplit("/", 1)[-1], file.name])
+    return signing.dumps(stored, salt=_STORED_SALT)
+
+
+def _files_read(stored: list[list[str]]) -> list[ImportFile]:
+    files = []
+    for tmp_name, name in stored:
+        if not _TMP_NAME.match(tmp_name):
+            raise ValueError(tmp_name)
+        content = TempFolderStorage(name=tmp_name, read_mode="rb").read()
+        files.append(ImportFile(name=name, content=content))
+    return files
+
+
+def _files_remove(stored: list[list[str]]) -> None:
+    for tmp_name, _ in stored:
+        if _TMP_NAME.match(tmp_name):
+            with contextlib.suppress(FileNotFoundError):
+                TempFolderStorage(name=tmp_name).remove()
 
 
 @admin.register(Stage)
@@ -45,6 +207,25 @@ class StageResultAdmin(admin.ModelAdmin):
     raw_id_fields = ["stage", "rider", "team"]
 
 
+@admin.register(Standing)
+class StandingAdmin(admin.ModelAdmin):
+    list_display = ["stage", "classification", "rank", "rider", "team", "value", "gap"]
+    list_filter = ["classification", "stage__race__kind", "stage__race"]
+    search_fields = ["rider__name", "team__name", "stage__race__name"]
+    list_select_related = ["stage__race", "rider", "team"]
+    raw_id_fields = ["stage", "rider", "team"]
+    ordering = ["stage", "classification", "rank"]
+
+
+@admin.register(RaceEntry)
+class RaceEntryAdmin(admin.ModelAdmin):
+    list_display = ["race", "bib", "rider", "team"]
+    list_filter = ["race"]
+    search_fields = ["rider__name", "team__name", "race__name"]
+    list_select_related = ["race", "rider", "team"]
+    raw_id_fields = ["race", "rider", "team"]
+
+
 @admin.register(RaceEvent)
 class RaceEventAdmin(admin.ModelAdmin):
     list_display = ["stage", "seq", "turn", "kind", "rider", "case", "detail"]
@@ -62,3 +243,69 @@ class DiceLogAdmin(admin.ModelAdmin):
     list_select_related = ["stage__race"]
     readonly_fields = ["stage", "ruleset", "seed", "count", "sha256"]
     exclude = ["rolls"]
+
+
+# The doubtful matches are riders' models, registered here because confirming one merges the
+# new record's results and standings, which only this app knows.
+
+
+class _MatchAdmin(admin.ModelAdmin):
+    list_filter = ["status"]
+    readonly_fields = ["imported_name", "source", "reason", "status", "created_at", "decided_at"]
+    actions = ["confirm", "reject"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def _answer(self, request: HttpRequest, queryset: QuerySet, *, confirm: bool) -> None:  # type: ignore[type-arg]
+        done = 0
+        for match in queryset.filter(status=RiderMatch.Status.PENDING):
+            try:
+                self._decide(match, confirm=confirm)
+            except MergeError as error:
+                self.message_user(request, str(error), messages.ERROR)
+                continue
+            done += 1
+        verb = "Merged" if confirm else "Kept apart"
+        self.message_user(request, f"{verb}: {done} match(es).", messages.SUCCESS)
+
+    def _decide(self, match: RiderMatch | TeamMatch, *, confirm: bool) -> None:
+        raise NotImplementedError
+
+    @admin.action(description="Confirm: same (merge the new record into the existing one)")
+    def confirm(self, request: HttpRequest, queryset: QuerySet) -> None:  # type: ignore[type-arg]
+        self._answer(request, queryset, confirm=True)
+
+    @admin.action(description="Reject: different (keep both)")
+    def reject(self, request: HttpRequest, queryset: QuerySet) -> None:  # type: ignore[type-arg]
+        self._answer(request, queryset, confirm=False)
+
+
+@admin.register(RiderMatch)
+class RiderMatchAdmin(_MatchAdmin):
+    list_display = ["imported_name", "rider", "candidate", "reason", "source", "status"]
+    list_select_related = ["rider__team", "candidate__team"]
+    search_fields = ["imported_name", "candidate__name"]
+    raw_id_fields = ["rider", "candidate"]
+
+    def _decide(self, match: RiderMatch | TeamMatch, *, confirm: bool) -> None:
+        assert isinstance(match, RiderMatch)
+        if confirm:
+            rider_match_confirm(match=match)
+        else:
+            rider_match_reject(match=match)
+
+
+@admin.register(TeamMatch)
+class TeamMatchAdmin(_MatchAdmin):
+    list_display = ["imported_name", "team", "candidate", "reason", "source", "status"]
+    list_select_related = ["team", "candidate"]
+    search_fields = ["imported_name", "candidate__name"]
+    raw_id_fields = ["team", "candidate"]
+
+    def _decide(self, match: RiderMatch | TeamMatch, *, confirm: bool) -> None:
+        assert isinstance(match, TeamMatch)
+        if confirm:
+            team_match_confirm(match=match)
+        else:
+            team_match_reject(match=match)

@@ -69,6 +69,12 @@ class Stage(models.Model):
     intermediate_sprints_km = models.JSONField(
         _("intermediate sprints (km)"), default=list, blank=True
     )
+    profile_icon = models.CharField(
+        _("profile icon"),
+        max_length=2,
+        blank=True,
+        help_text=_("ProCyclingStats p1 (flat) to p5 (mountain-top finish), when imported."),
+    )
 
     class Meta:
         ordering = ["race", "number"]
@@ -131,6 +137,9 @@ class StageResult(models.Model):
         default=list, blank=True, help_text=_("[{turn, case, severity}] in this stage")
     )
     status_reason = models.CharField(max_length=120, blank=True)
+    breakaway_km = models.PositiveSmallIntegerField(
+        _("km in the breakaway"), null=True, blank=True, help_text=_("When the source tells.")
+    )
 
     class Meta:
         ordering = ["stage", "rank"]
@@ -266,3 +275,30 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stage} {self.classification} #{self.rank}"
+
+
+class RaceEntry(models.Model):
+    """A rider on the start list of a race, with his team and bib (imported start lists)."""
+
+    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="entries")
+    rider = models.ForeignKey(Rider, on_delete=models.PROTECT, related_name="race_entries")
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    bib = models.PositiveSmallIntegerField(_("bib"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("start list entry")
+        verbose_name_plural = _("start list")
+        ordering = ["race", "bib"]
+        constraints = [
+            models.UniqueConstraint(fields=["race", "rider"], name="entry_one_per_rider_per_race"),
+            models.UniqueConstraint(
+                fields=["race", "bib"],
+                condition=models.Q(bib__isnull=False),
+                name="entry_unique_bib_per_race",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.race}: {self.bib or '-'} {self.rider}"

@@ -1,7 +1,13 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.utils.html import format_html, format_html_join
 
 from riders.forms import RiderForm
-from riders.models import RATING_AXES, Rider, Team
+from riders.models import RATING_AXES, Rating, Rider, Team
+from riders.profiles import rider_suggestion_apply
 
 
 @admin.register(Team)
@@ -11,8 +17,6 @@ class TeamAdmin(admin.ModelAdmin):
     search_fields = ["name", "code", "aliases"]
 
     def get_queryset(self, request):  # type: ignore[no-untyped-def]
-        from django.db.models import Count
-
         return super().get_queryset(request).annotate(_rider_count=Count("riders"))
 
     @admin.display(description="riders", ordering="_rider_count")
@@ -20,18 +24,160 @@ class TeamAdmin(admin.ModelAdmin):
         return team._rider_count  # type: ignore[attr-defined]
 
 
+def _rating_label(value: object) -> str:
+    try:
+        return Rating(int(value)).label  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return "?"
+
+
+def suggestion_changes(rider: Rider) -> list[tuple[str, int, int]]:
+    """(axis, current, suggested) for each axis where the suggestion differs."""
+    return [
+        (axis, getattr(rider, axis), int(rider.suggested_ratings[axis]))
+        for axis in RATING_AXES
+        if axis in rider.suggested_ratings
+        and int(rider.suggested_ratings[axis]) != getattr(rider, axis)
+    ]
+
+
+class SuggestionFilter(admin.SimpleListFilter):
+    title = "suggested profile"
+    parameter_name = "suggestion"
+
+    def lookups(self, request, model_admin):  # type: ignore[no-untyped-def]
+        return [("yes", "has a suggestion"), ("none", "no suggestion")]
+
+    def queryset(self, request, queryset):  # type: ignore[no-untyped-def]
+        if self.value() == "yes":
+            return queryset.exclude(suggested_ratings={})
+        if self.value() == "none":
+            return queryset.filter(suggested_ratings={})
+        return queryset
+
+
 @admin.register(Rider)
 class RiderAdmin(admin.ModelAdmin):
     form = RiderForm
-    list_display = ["name", "team", "nationality", "birth_date", *RATING_AXES, "profile_flagged"]
-    list_filter = ["team__year", "team", "nationality", "profile_flagged", "climber", "sprinter"]
-    search_fields = ["name", "name_key", "pcs_slug", "team__name"]
+    list_display = [
+        "name",
+        "team",
+        "nationality",
+        "birth_date",
+        *RATING_AXES,
+        "suggestion",
+        "profile_flagged",
+    ]
+    list_filter = [
+        "team__year",
+        "team",
+        "nationality",
+        "profile_flagged",
+        SuggestionFilter,
+        "climber",
+        "sprinter",
+    ]
+    search_fields = ["name", "name_key", "pcs_slug", "team__name", "aliases"]
     list_select_related = ["team"]
     list_per_page = 50
+    readonly_fields = ["aliases", "suggested_profile", "suggested_at"]
+    actions = ["review_suggestions"]
     fieldsets = [
-        (None, {"fields": ["name", "team", "nationality", "birth_date", "pcs_slug"]}),
+        (None, {"fields": ["name", "team", "nationality", "birth_date", "pcs_slug", "aliases"]}),
         (
             "Profile",
             {"fields": [tuple(RATING_AXES[:4]), tuple(RATING_AXES[4:]), "profile_flagged"]},
         ),
+        (
+            "Suggested from real results",
+            {
+                "fields": ["suggested_profile", "suggested_at"],
+                "description": "Derived by derive_profiles (docs/profiles.md). Apply it with "
+                "the action “Review and apply suggested ratings” in the list.",
+            },
+        ),
     ]
+
+    @admin.display(description="suggested changes")
+    def suggestion(self, rider: Rider) -> str:
+        if not rider.suggested_ratings:
+            return "—"
+        changes = suggestion_changes(rider)
+        if not changes:
+            return "as rated"
+        return ", ".join(
+            f"{axis} {_rating_label(current)}→{_rating_label(new)}"
+            for axis, current, new in changes
+        )
+
+    @admin.display(description="suggested profile")
+    def suggested_profile(self, rider: Rider) -> str:
+        if not rider.suggested_ratings:
+            return "No suggestion" + (": too little data" if rider.profile_flagged else ".")
+        rows = format_html_join(
+            "",
+            "<tr><th>{}</th><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    axis,
+                    _rating_label(getattr(rider, axis)),
+                    _rating_label(rider.suggested_ratings.get(axis)),
+                    rider.suggestion_reasons.get(axis, ""),
+                )
+                for axis in RATING_AXES
+            ),
+        )
+        return format_html(
+            "<table><thead><tr><th>axis</th><th>current</th><th>suggested</th><th>why</th>"
+            "</tr></thead><tbody>{}</tbody></table>",
+            rows,
+        )
+
+    @admin.action(description="Review and apply suggested ratings", permissions=["change"])
+    def review_suggestions(
+        self, request: HttpRequest, queryset: QuerySet[Rider]
+    ) -> TemplateResponse | None:
+        riders = list(queryset.exclude(suggested_ratings={}).select_related("team"))
+        if "apply" in request.POST:
+            changed_riders = changed_axes = 0
+            for rider in riders:
+                approved = request.POST.getlist(f"axes_{rider.pk}")
+                changed = rider_suggestion_apply(rider=rider, axes=approved)
+                changed_riders += bool(changed)
+                changed_axes += len(changed)
+            self.message_user(
+                request,
+                f"Applied {changed_axes} approved rating(s) to {changed_riders} rider(s).",
+                messages.SUCCESS,
+            )
+            return None
+        reviews = [
+            (
+                rider,
+                [
+                    (
+                        axis,
+                        _rating_label(current),
+                        _rating_label(new),
+                        rider.suggestion_reasons.get(axis, ""),
+                    )
+                    for axis, current, new in changes
+                ],
+            )
+            for rider, changes in ((rider, suggestion_changes(rider)) for rider in riders)
+            if changes
+        ]
+        if not reviews:
+            self.message_user(
+                request, "The selected riders have no suggested change.", messages.INFO
+            )
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Review suggested ratings",
+            "opts": self.model._meta,
+            "reviews": reviews,
+            "selected": [rider.pk for rider in riders],
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/riders/rider/review_suggestions.html", context)

@@ -127,6 +127,22 @@ class Rider(models.Model):
         default=False,
         help_text=_("Set when too little data was found to derive the profile."),
     )
+    aliases = models.JSONField(
+        _("aliases"),
+        default=list,
+        blank=True,
+        help_text=_("Other spellings of the name, as confirmed from imported files."),
+    )
+    suggested_ratings = models.JSONField(
+        _("suggested ratings"),
+        default=dict,
+        blank=True,
+        help_text=_("Derived from real results ({axis: -1..4}); applied only when approved."),
+    )
+    suggestion_reasons = models.JSONField(
+        _("reasons of the suggestion"), default=dict, blank=True, help_text=_("{axis: why}")
+    )
+    suggested_at = models.DateTimeField(_("suggested at"), null=True, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -163,3 +179,103 @@ class Rider(models.Model):
     @property
     def ratings(self) -> dict[str, int]:
         return {axis: getattr(self, axis) for axis in RATING_AXES}
+
+    def all_keys(self) -> set[str]:
+        return {name_key(self.name), *(name_key(alias) for alias in self.aliases)}
+
+
+class MatchStatus(models.TextChoices):
+    PENDING = "pending", _("to confirm")
+    CONFIRMED = "confirmed", _("confirmed: same")
+    REJECTED = "rejected", _("rejected: different")
+
+
+class DoubtfulMatch(models.Model):
+    """A name from an imported file that may be an existing record under another spelling.
+
+    The import never merges such names silently: it creates the new record and lists the pair
+    here; an admin confirms (the new record is merged into the existing one) or rejects it.
+    """
+
+    Status = MatchStatus
+
+    imported_name = models.CharField(_("imported name"), max_length=120)
+    source = models.CharField(_("source"), max_length=200, help_text=_("file and line"))
+    reason = models.CharField(_("reason"), max_length=200)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("listed at"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    def __str__(self) -> str:
+        return f"{self.imported_name} ({self.get_status_display()})"
+
+
+class RiderMatch(DoubtfulMatch):
+    rider = models.ForeignKey(
+        Rider,
+        verbose_name=_("new rider"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="doubtful_matches",
+        help_text=_("Created by the import; merged away when the match is confirmed."),
+    )
+    candidate = models.ForeignKey(
+        Rider, verbose_name=_("may be"), on_delete=models.CASCADE, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("doubtful rider match")
+        verbose_name_plural = _("doubtful rider matches")
+        ordering = ["status", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rider", "candidate"],
+                condition=models.Q(rider__isnull=False),
+                name="ridermatch_unique_pair",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=[c.value for c in MatchStatus]),
+                name="ridermatch_status_valid",
+            ),
+        ]
+        indexes = [
+            # The admin's list of matches to confirm: filter(status="pending").
+            models.Index(fields=["status"], name="ridermatch_status"),
+        ]
+
+
+class TeamMatch(DoubtfulMatch):
+    team = models.ForeignKey(
+        Team,
+        verbose_name=_("new team"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="doubtful_matches",
+        help_text=_("Created by the import; merged away when the match is confirmed."),
+    )
+    candidate = models.ForeignKey(
+        Team, verbose_name=_("may be"), on_delete=models.CASCADE, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("doubtful team match")
+        verbose_name_plural = _("doubtful team matches")
+        ordering = ["status", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "candidate"],
+                condition=models.Q(team__isnull=False),
+                name="teammatch_unique_pair",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=[c.value for c in MatchStatus]),
+                name="teammatch_status_valid",
+            ),
+        ]

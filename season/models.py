@@ -82,6 +82,9 @@ class SeasonStage(models.Model):
     resolved_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
+    engine_inputs = models.JSONField(
+        null=True, blank=True, help_text=_("The engine's inputs as resolved, for replays.")
+    )
 
     class Meta:
         ordering = ["season", "number"]
@@ -215,3 +218,44 @@ class Orders(models.Model):
 
     def __str__(self) -> str:
         return f"Orders of {self.team} for {self.season_stage}"
+
+
+class JobStatus(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+
+
+class Job(models.Model):
+    """Progress of a background job (a stage resolution), polled by the stage page."""
+
+    Status = JobStatus
+
+    season_stage = models.ForeignKey(SeasonStage, on_delete=models.CASCADE, related_name="jobs")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    message = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(progress__lte=100), name="job_progress_max_100"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=[c.value for c in JobStatus]), name="job_status_valid"
+            ),
+        ]
+        indexes = [
+            # The stage page: the latest job of a stage, Job.objects.filter(season_stage=).first().
+            models.Index(fields=["season_stage", "-created_at"], name="job_latest_per_stage"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season_stage}: {self.status} {self.progress}%"

@@ -3,12 +3,22 @@
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from races.engine.outcome import MorenoSettings
+from races.timing import TimingRules
+
 STAGE_TYPES = ("flat", "hilly", "mountain", "ITT", "TTT")
 
 
 def _default_speeds() -> dict[str, float]:
     # Winner's average speed by stage type, km/h (rules/moreno.md R-F4).
     return {"flat": 44.0, "hilly": 41.0, "mountain": 37.0, "ITT": 48.0, "TTT": 52.0}
+
+
+def _default_gap_scale() -> dict[str, float]:
+    # The rules' seconds per case (R-F3) keep the back of the field 4-5 times closer than in
+    # real Tours; scaling the gaps of hilly and mountain stages brings the GC back in the real
+    # bands (docs/rules-choices.md, bench/realism.py).
+    return {"flat": 1.0, "hilly": 1.5, "mountain": 3.0, "ITT": 1.0, "TTT": 1.0}
 
 
 def _default_time_cut() -> dict[str, float]:
@@ -25,6 +35,7 @@ class RuleSettings:
     time_cut_enabled: bool = True
     time_cut_pct: dict[str, float] = field(default_factory=_default_time_cut)
     reference_speed_kmh: dict[str, float] = field(default_factory=_default_speeds)
+    gap_scale: dict[str, float] = field(default_factory=_default_gap_scale)
     final_km_neutralisation_cases: int = 6
     tt_multiplier: int = 3
     ttt_counting_rider: int = 4
@@ -40,7 +51,7 @@ class RuleSettings:
         for key in ("finish_bonuses", "intermediate_sprint_bonuses"):
             if key in data:
                 data[key] = tuple(int(v) for v in data[key])
-        for key in ("time_cut_pct", "reference_speed_kmh"):
+        for key in ("time_cut_pct", "reference_speed_kmh", "gap_scale"):
             if key in data:
                 merged = getattr(cls(), key) | {k: float(v) for k, v in data[key].items()}
                 missing = [t for t in STAGE_TYPES if t not in merged]
@@ -48,6 +59,25 @@ class RuleSettings:
                     raise ValueError(f"{key} needs a positive value for every stage type")
                 data[key] = merged
         return cls(**data)
+
+    def timing_rules(self) -> TimingRules:
+        return TimingRules(
+            reference_speed_kmh=self.reference_speed_kmh,
+            same_group_same_time=self.same_group_same_time,
+            finish_bonuses=self.finish_bonuses,
+            intermediate_sprint_bonuses=self.intermediate_sprint_bonuses,
+            time_cut_enabled=self.time_cut_enabled,
+            time_cut_pct=self.time_cut_pct,
+            gap_scale=self.gap_scale,
+        )
+
+    def engine_settings(self) -> MorenoSettings:
+        return MorenoSettings(
+            tt_multiplier=self.tt_multiplier,
+            ttt_counting_rider=self.ttt_counting_rider,
+            group_free_cases=self.group_free_cases,
+            final_km_neutralisation_cases=self.final_km_neutralisation_cases,
+        )
 
     def to_data(self) -> dict[str, Any]:
         data = asdict(self)

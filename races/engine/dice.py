@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 Face = int | str
@@ -17,14 +17,19 @@ Face = int | str
 
 @dataclass(frozen=True, slots=True)
 class Die:
-    """A die: its log name and its faces in canonical order."""
+    """A die: its log name and its faces in canonical order.
+
+    ``n`` and ``bits`` (faces, and bits per ``getrandbits`` draw) serve engines' fast paths.
+    """
 
     name: str
     faces: tuple[Face, ...]
+    n: int = field(init=False, repr=False, compare=False)
+    bits: int = field(init=False, repr=False, compare=False)
 
-    def index(self, face: Face) -> int:
-        """Position of ``face`` on this die; ValueError if the die has no such face."""
-        return self.faces.index(face)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "n", len(self.faces))
+        object.__setattr__(self, "bits", len(self.faces).bit_length())
 
 
 D6 = Die("d6", (1, 2, 3, 4, 5, 6))
@@ -97,9 +102,7 @@ class ScriptedDice:
         """Return the next scripted face; raise if there is none or it is not on ``die``."""
         where = f"turn {turn}, unit {unit}, rider {rider_id}, rule {rule_id}, die {die.name}"
         if self._next >= len(self._faces):
-            raise ScriptExhausted(
-                f"scripted dice ran out after {len(self._faces)} faces ({where})"
-            )
+            raise ScriptExhausted(f"scripted dice ran out after {len(self._faces)} faces ({where})")
         face = self._faces[self._next]
         if face not in die.faces:
             raise ScriptMismatch(

@@ -1,0 +1,130 @@
+"""How fast is the rules engine? The 21 stages of the demo Tour with its 176 riders.
+
+    .venv/bin/python bench/engine.py [--ruleset moreno] [--runs 5]
+
+Prints the median over the runs of: stages per second, rider-moves per second, dice rolls per
+second, the cost of the same dice drawn alone with ``RandomDice`` (no rules) and the engine's
+ratio to it on this machine, and the peak memory of one stage (tracemalloc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from races.engine import simulate  # noqa: E402
+from races.engine.cli import course_from_data, entrants_from_rows, load_riders  # noqa: E402
+from races.engine.dice import DICE, RandomDice  # noqa: E402
+from races.engine.outcome import Outcome, StageInputs  # noqa: E402
+
+STAGES = ROOT / "fixtures" / "demo" / "stages.json"
+RIDERS = ROOT / "fixtures" / "demo" / "riders.csv"
+
+
+def load_tour(stages_path: Path, riders_path: Path) -> list[StageInputs]:
+    """The demo Tour's stages, every one with all the riders in bib order."""
+    entrants = entrants_from_rows(load_riders(riders_path))
+    data = json.loads(stages_path.read_text(encoding="utf-8"))
+    tour = []
+    for stage in data:
+        course = course_from_data(
+            {
+                "name": f"Stage {stage['number']}: {stage['start']} - {stage['finish']}",
+                "stage_type": stage["stage_type"],
+                "distance_km": stage["distance_km"],
+                "segments": stage["segments"],
+                "intermediate_sprints_km": stage.get("intermediate_sprints_km", []),
+            },
+            name=f"{stages_path.name} stage {stage['number']}",
+        )
+        tour.append(StageInputs(course, entrants))
+    return tour
+
+
+def run_tour(ruleset: str, tour: list[StageInputs], seed: int) -> tuple[float, list[Outcome]]:
+    start = time.perf_counter()
+    outcomes = [simulate(ruleset, inputs, seed + i) for i, inputs in enumerate(tour)]
+    return time.perf_counter() - start, outcomes
+
+
+def dice_alone(outcomes: list[Outcome], seed: int) -> float:
+    """Seconds to draw the same dice, in the same order, with RandomDice and no rules."""
+    dies = [DICE[d.die] for o in outcomes for d in o.dice]
+    dice = RandomDice(seed)
+    roll = dice.roll
+    start = time.perf_counter()
+    for die in dies:
+        roll(die, turn=0, unit=0, rider_id=None, rule_id="")
+    return time.perf_counter() - start
+
+
+def peak_memory(ruleset: str, inputs: StageInputs, seed: int) -> int:
+    tracemalloc.start()
+    try:
+        simulate(ruleset, inputs, seed)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ruleset", default="moreno")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--stages", type=Path, default=STAGES)
+    parser.add_argument("--riders", type=Path, default=RIDERS)
+    args = parser.parse_args(argv)
+    for path in (args.stages, args.riders):
+        if not path.exists():
+            print(f"error: {path} is missing (the demo Tour data)", file=sys.stderr)
+            return 2
+    tour = load_tour(args.stages, args.riders)
+    n_riders = len(tour[0].entrants)
+    run_tour(args.ruleset, tour[:2], args.seed)  # warm-up
+
+    times, alone, moves_per_s, dice_per_s = [], [], [], []
+    outcomes: list[Outcome] = []
+    for run in range(args.runs):
+        seed = args.seed + 1000 * run
+        elapsed, outcomes = run_tour(args.ruleset, tour, seed)
+        moves = sum(o.rider_moves for o in outcomes)
+        rolls = sum(len(o.dice) for o in outcomes)
+        times.append(elapsed)
+        alone.append(dice_alone(outcomes, seed) / rolls)
+        moves_per_s.append(moves / elapsed)
+        dice_per_s.append(rolls / elapsed)
+        print(
+            f"run {run + 1}: {elapsed:.3f} s, {len(tour) / elapsed:.1f} stages/s, "
+            f"{moves} rider-moves, {rolls} dice",
+            flush=True,
+        )
+    t = statistics.median(times)
+    rolls_per_s = statistics.median(dice_per_s)
+    alone_per_s = 1 / statistics.median(alone)
+    longest = max(range(len(tour)), key=lambda i: len(outcomes[i].dice))
+    peak = peak_memory(args.ruleset, tour[longest], args.seed + longest)
+    stages = len(tour)
+    print(
+        f"ruleset {args.ruleset}: {stages} stages x {n_riders} riders, median of {args.runs} runs"
+    )
+    print(f"per stage: {1000 * t / stages:.1f} ms")
+    print(f"rider-moves: {statistics.median(moves_per_s):,.0f} rider-moves/s")
+    print(f"dice: {rolls_per_s:,.0f} dice/s")
+    print(f"dice alone (RandomDice, no rules): {alone_per_s:,.0f} dice/s")
+    print(f"engine cost / dice-alone cost: {alone_per_s / rolls_per_s:.1f}x")
+    print(f"peak memory of one stage (stage {longest + 1}, tracemalloc): {peak / 2**20:.1f} MB")
+    print(f"speed: {stages / t:.1f} stages/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,13 @@
+"""``python -m races.engine simulate ...``: see :mod:`races.engine.cli`."""
+
+import os
+import sys
+
+from races.engine.cli import main
+
+try:
+    sys.exit(main())
+except BrokenPipeError:
+    # The reader went away (``| head``): not an error of ours.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(0)

@@ -1,0 +1,50 @@
+"""The rulesets by name, and the one entry point the rest of the project calls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from races.engine.dice import DiceSource, RandomDice
+from races.engine.outcome import Outcome, StageInputs
+from races.engine.rulesets import moreno
+
+SimulateFn = Callable[[StageInputs, DiceSource, int], Outcome]
+
+
+class UnknownRuleset(ValueError):
+    """A ruleset name that is not registered."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A registered ruleset: its name, a line about it, and its ``simulate``."""
+
+    name: str
+    description: str
+    simulate: SimulateFn
+
+
+RULESETS: Mapping[str, Ruleset] = MappingProxyType(
+    {
+        moreno.NAME: Ruleset(moreno.NAME, moreno.DESCRIPTION, moreno.simulate),
+    }
+)
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """The ruleset called ``name``; :class:`UnknownRuleset` lists the known ones."""
+    try:
+        return RULESETS[name]
+    except KeyError:
+        known = ", ".join(sorted(RULESETS))
+        raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {known}") from None
+
+
+def simulate(
+    ruleset_name: str, inputs: StageInputs, seed: int, *, dice: DiceSource | None = None
+) -> Outcome:
+    """Resolve one stage with the named ruleset; dice default to ``RandomDice(seed)``."""
+    ruleset = get_ruleset(ruleset_name)
+    return ruleset.simulate(inputs, dice if dice is not None else RandomDice(seed), seed)

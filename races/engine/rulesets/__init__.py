@@ -1,0 +1,1 @@
+"""Rulesets: one module (or package) per game, each with ``simulate(inputs, dice, seed)``."""

@@ -1,0 +1,213 @@
+"""Ranking, gaps, final groups and abandons (moreno.md §3.9, §3.10, §4)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from races.engine.dice import D6
+from races.engine.outcome import ABANDONED, CRASHED_OUT, FINISHED, Event, Outcome, RiderResult
+from races.engine.rulesets.moreno.state import Race
+
+ABANDON_REASONS: dict[int, str] = {
+    1: "last arrived",
+    2: "last on GC",
+    3: "worst crash of the stage",
+    4: "most crashes in the tour",
+    5: "most GC places lost",
+    6: "second-to-last arrived",
+}
+CRASH_CRITERIA = frozenset({3, 4})
+
+
+def seconds_before(race: Race, low: int, high: int) -> dict[int, int]:
+    """R-F3: ``S[c]`` = seconds from case ``low`` up to (not incl.) ``c``, ``low <= c <= high``."""
+    board = race.board
+    out = {low: 0}
+    total = 0
+    for c in range(low, high):
+        total += board.seconds_at(c)
+        out[c + 1] = total
+    return out
+
+
+def stage_gaps(race: Race, order: Sequence[int], multiplier: int = 1) -> list[int]:
+    """R-F3 (R-TT3 with ``multiplier``): seconds from each rider's case to the winner's."""
+    pos = race.pos
+    lead = pos[order[0]]
+    low = min(pos[r] for r in order)
+    s = seconds_before(race, low, lead)
+    gaps = [0] * race.n_riders
+    for r in order:
+        gaps[r] = multiplier * (s[lead] - s[pos[r]])
+    return gaps
+
+
+def chain_groups(positions: Sequence[int], free: int) -> list[int]:
+    """Group index of each position (given in race order): a new group starts after more
+    than ``free`` free cases (R-G1 chaining, all terrains)."""
+    groups: list[int] = []
+    g = 0
+    for i, p in enumerate(positions):
+        if i and positions[i - 1] - p - 1 > free:
+            g += 1
+        groups.append(g)
+    return groups
+
+
+def neutralise(race: Race, gaps: list[int]) -> None:
+    """§4 final_km_neutralisation: a rider who crashed in the last cases gets the gap of the
+    best-placed rider of the group he was in at the start of that turn."""
+    crashed = race.neutralised
+    for r, mates in crashed.items():
+        others = [gaps[m] for m in mates if m not in crashed]
+        if others:
+            gaps[r] = min(gaps[r], min(others))
+
+
+def abandon_count(race: Race, order: Sequence[int]) -> int:
+    """R-A1, R-A2: ``A(k)``, k = riders behind the main peloton (largest group at the final
+    positions, ties to the one ahead)."""
+    pos = race.pos
+    groups = chain_groups([pos[r] for r in order], 2)
+    sizes: dict[int, int] = {}
+    for g in groups:
+        sizes[g] = sizes.get(g, 0) + 1
+    main = max(sizes, key=lambda g: (sizes[g], -g))
+    last_index = max(i for i, g in enumerate(groups) if g == main)
+    k = len(order) - 1 - last_index
+    count = 0
+    for k_min, value in race.settings.abandon_table:
+        if k >= k_min:
+            count = value
+    return count
+
+
+def select_abandons(
+    race: Race, order: Sequence[int], gaps: Sequence[int], count: int
+) -> list[tuple[int, int]]:
+    """R-A4, R-A5: the j-th abandon uses criterion ``(j-1) mod 6 + 1`` among riders not yet
+    chosen; a criterion without candidate passes to the next; ties go to the worse stage rank.
+    Returns ``(rider, criterion)`` pairs."""
+    n = len(order)
+    rank = {r: i + 1 for i, r in enumerate(order)}
+    entrants = race.entrants
+    gc_time = {r: entrants[r].gc_time_before + gaps[r] for r in order}
+    ranked_before = sorted(
+        (r for r in order if entrants[r].gc_rank_before is not None),
+        key=lambda r: (entrants[r].gc_rank_before, r),
+    )
+    old_place = {r: i for i, r in enumerate(ranked_before)}
+    new_order = sorted(ranked_before, key=lambda r: (gc_time[r], rank[r]))
+    lost = {r: i - old_place[r] for i, r in enumerate(new_order)}
+    tour_crashes = {r: entrants[r].tour_crash_count + len(race.crashes[r]) for r in order}
+    worst = {r: max((c.severity for c in race.crashes[r]), default=0) for r in order}
+
+    chosen: dict[int, int] = {}
+
+    def best(keyed: dict[int, int] | None, allowed: int = n) -> int | None:
+        pool = [r for r in order if r not in chosen and rank[r] <= allowed]
+        if keyed is not None:
+            pool = [r for r in pool if keyed.get(r, 0) > 0]
+            if not pool:
+                return None
+            return max(pool, key=lambda r: (keyed[r], rank[r]))
+        return max(pool, key=lambda r: rank[r]) if pool else None
+
+    def pick(criterion: int) -> int | None:
+        if criterion == 1:
+            return best(None)
+        if criterion == 2:
+            pool = [r for r in order if r not in chosen]
+            return max(pool, key=lambda r: (gc_time[r], rank[r])) if pool else None
+        if criterion == 3:
+            return best(worst)
+        if criterion == 4:
+            return best(tour_crashes)
+        if criterion == 5:
+            return best(lost)
+        return best(None, n - 1)
+
+    picked: list[tuple[int, int]] = []
+    for j in range(count):
+        for step in range(6):
+            criterion = (j + step) % 6 + 1
+            r = pick(criterion)
+            if r is not None:
+                chosen[r] = criterion
+                picked.append((r, criterion))
+                break
+        else:
+            break
+    return picked
+
+
+def abandons(race: Race, order: Sequence[int], gaps: Sequence[int]) -> list[tuple[int, int]]:
+    """R-A1 .. R-A5 after the stage (turn ``turns + 1`` in the dice log)."""
+    if not race.settings.abandons_enabled:
+        return []
+    count = abandon_count(race, order)
+    if count == 0:
+        return []
+    race.turn += 1
+    race.unit = 0
+    face = race.roll(D6, -1, "R-A3") + 1
+    race.turn -= 1
+    if face < race.settings.abandon_min_face:
+        return []
+    return select_abandons(race, order, gaps, count)
+
+
+def outcome(
+    race: Race,
+    *,
+    ruleset: str,
+    seed: int,
+    order: Sequence[int],
+    gaps: Sequence[int],
+    groups: Sequence[int],
+    final_case: Sequence[int],
+    quits: Sequence[tuple[int, int]],
+    turns: int,
+) -> Outcome:
+    """R-F2: freeze the stage into an :class:`Outcome` (results in rank order)."""
+    ids = race.ids
+    lead = final_case[order[0]]
+    quit_reason = dict(quits)
+    results = []
+    for i, r in enumerate(order):
+        criterion = quit_reason.get(r)
+        if criterion is None:
+            status, reason = FINISHED, None
+        else:
+            status = CRASHED_OUT if criterion in CRASH_CRITERIA else ABANDONED
+            reason = ABANDON_REASONS[criterion]
+        results.append(
+            RiderResult(
+                rider_id=ids[r],
+                rank=i + 1,
+                final_case=final_case[r],
+                squares_behind=lead - final_case[r],
+                gap_seconds=gaps[r],
+                status=status,
+                crashes=tuple(race.crashes[r]),
+                final_group=groups[i],
+                abandon_reason=reason,
+            )
+        )
+    for r, criterion in quits:
+        race.turn = turns + 1
+        race.event("abandon", (r,), final_case[r], ABANDON_REASONS[criterion])
+    events = tuple(
+        Event(e.turn, e.kind, tuple(ids[x] for x in e.riders), e.case, e.detail)
+        for e in race.events
+    )
+    return Outcome(
+        ruleset=ruleset,
+        seed=seed,
+        results=tuple(results),
+        events=events,
+        dice=race.dice_log(),
+        turns=turns,
+        n_cases=race.N,
+        rider_moves=race.moves,
+    )

@@ -1,0 +1,111 @@
+import time
+
+from celery import chain
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from races.models import Classification
+from season import formatting
+from season.models import Season, SeasonStage
+from season.selectors import standings_table
+from season.services import DONE, StageError, stage_resolve, stages_force_lock
+from season.tasks import stage_resolve_task
+
+
+def parse_stage_numbers(text: str) -> list[int]:
+    """'1-21', '3', '1,4-6' -> sorted stage numbers."""
+    numbers: set[int] = set()
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        try:
+            first, last = int(low), int(high or low)
+        except ValueError:
+            raise CommandError(
+                f"--stages {text!r}: use numbers and ranges like 1-21 or 1,4-6"
+            ) from None
+        if first < 1 or last < first:
+            raise CommandError(f"--stages {text!r}: {part.strip()!r} is not a valid range")
+        numbers.update(range(first, last + 1))
+    return sorted(numbers)
+
+
+class Command(BaseCommand):
+    help = (
+        "Resolve stages of a season in order, through the Celery workers when REDIS_URL is set "
+        "(in-process otherwise), and print the GC top 20."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("season_slug")
+        parser.add_argument("--stages", default=None, help="e.g. 1-21 (default: all stages)")
+        parser.add_argument("--in-process", action="store_true", help="do not use the workers")
+        parser.add_argument("--timeout", type=float, default=600, help="seconds to wait")
+
+    def handle(self, *args: object, **options: object) -> None:
+        try:
+            season = Season.objects.get(slug=options["season_slug"])
+        except Season.DoesNotExist:
+            raise CommandError(f"No season {options['season_slug']!r}.") from None
+        numbers = (
+            parse_stage_numbers(str(options["stages"]))
+            if options["stages"]
+            else list(season.stages.values_list("number", flat=True))
+        )
+        try:
+            stages = [s for s in stages_force_lock(season=season, numbers=numbers)]
+        except StageError as error:
+            raise CommandError(str(error)) from error
+        todo = [s for s in stages if s.status not in DONE]
+        use_workers = bool(settings.REDIS_URL) and not options["in_process"]
+        started = time.monotonic()
+        with tqdm(total=len(stages), initial=len(stages) - len(todo), unit="stage") as bar:
+            if use_workers:
+                self._through_workers(todo, bar, float(options["timeout"]))  # type: ignore[arg-type]
+            else:
+                for stage in todo:
+                    try:
+                        stage_resolve(season_stage_id=stage.pk)
+                    except StageError as error:
+                        raise CommandError(str(error)) from error
+                    bar.update(1)
+        elapsed = time.monotonic() - started
+        self.stdout.write(
+            f"Resolved {len(todo)} stage(s) of {season.slug} in {elapsed:.1f} s "
+            f"({'workers' if use_workers else 'in-process'})."
+        )
+        self._print_gc(season, max(numbers))
+
+    def _through_workers(self, todo: list[SeasonStage], bar: tqdm, timeout: float) -> None:
+        if not todo:
+            return
+        chain(*(stage_resolve_task.si(stage.pk) for stage in todo)).apply_async()
+        deadline = time.monotonic() + timeout
+        ids = [stage.pk for stage in todo]
+        done = 0
+        reported: set[tuple[int, str]] = set()
+        while done < len(ids):
+            if time.monotonic() > deadline:
+                raise CommandError(
+                    f"Timed out after {timeout:.0f} s with {done} stage(s) resolved."
+                )
+            rows = SeasonStage.objects.filter(pk__in=ids).values_list(
+                "status", "number", "last_error"
+            )
+            now_done = sum(1 for status, _, _ in rows if status in DONE)
+            failed = [(n, e) for status, n, e in rows if e and status == SeasonStage.Status.LOCKED]
+            bar.update(now_done - done)
+            done = now_done
+            for failure in set(failed) - reported:
+                self.stderr.write(f"Stage {failure[0]} failed: {failure[1]} (retrying)")
+                reported.add(failure)
+            time.sleep(0.2)
+
+    def _print_gc(self, season: Season, number: int) -> None:
+        rows = standings_table(
+            season=season, number=number, classification=Classification.GENERAL, limit=20
+        )
+        self.stdout.write(f"\nGeneral classification after stage {number}:")
+        for row in rows:
+            gap = formatting.gap(row.gap) or formatting.clock(row.value)
+            self.stdout.write(f"{row.rank:>3}. {row.rider.name:<28} {gap:>10}")

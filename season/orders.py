@@ -1,0 +1,52 @@
+"""Roles per stage: the default orders and the limits a team's orders must respect."""
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from riders.models import Rider
+from season.models import RiderRole
+
+ROLE_LIMITS = {RiderRole.GC_LEADER: 1, RiderRole.SPRINTER: 1, RiderRole.BREAKAWAY: 2}
+
+
+def default_roles(riders: Iterable[Rider]) -> dict[int, str]:
+    """rules/moreno.md §5: best climber (time trial breaks ties) leads; best sprinter if rated
+    2 or more sprints; up to two riders of baroudeur 1 or more go in breakaways."""
+    riders = sorted(riders, key=lambda rider: rider.pk)
+    roles = {rider.pk: RiderRole.DOMESTIQUE.value for rider in riders}
+    if not riders:
+        return roles
+    leader = max(riders, key=lambda r: (r.climber, r.time_trialist, -r.pk))
+    roles[leader.pk] = RiderRole.GC_LEADER
+    others = [r for r in riders if r.pk != leader.pk]
+    sprinter = max(others, key=lambda r: (r.sprinter, -r.pk), default=None)
+    if sprinter is not None and sprinter.sprinter >= 2:
+        roles[sprinter.pk] = RiderRole.SPRINTER
+    free = [r for r in others if roles[r.pk] == RiderRole.DOMESTIQUE and r.baroudeur >= 1]
+    for rider in sorted(free, key=lambda r: (-r.baroudeur, r.pk))[:2]:
+        roles[rider.pk] = RiderRole.BREAKAWAY
+    return roles
+
+
+def orders_errors(*, orders: Mapping[int, Mapping[str, Any]], rider_ids: set[int]) -> list[str]:
+    """Problems with a team's orders ({rider_id: {"role", "no_breakaway"}}), each named."""
+    errors = []
+    unknown = sorted(set(orders) - rider_ids)
+    if unknown:
+        errors.append(f"Riders {unknown} are not in this team's starting riders.")
+    missing = sorted(rider_ids - set(orders))
+    if missing:
+        errors.append(f"Orders are missing for riders {missing}.")
+    valid_roles = set(RiderRole.values)
+    for rider_id, order in orders.items():
+        if order.get("role") not in valid_roles:
+            errors.append(
+                f"Rider {rider_id}: role {order.get('role')!r} is not one of "
+                f"{', '.join(RiderRole.values)}."
+            )
+    counts = Counter(order.get("role") for order in orders.values())
+    for role, limit in ROLE_LIMITS.items():
+        if counts[role.value] > limit:
+            errors.append(f"At most {limit} {role.label} per team ({counts[role.value]} given).")
+    return errors

@@ -1,0 +1,101 @@
+"""Re-simulate a resolved stage from its stored seed and inputs and compare with what is stored."""
+
+from races.engine_adapter import dice_rows, dice_sha256, inputs_from_data, stage_simulate
+from races.models import DiceLog, RaceEvent, StageResult
+from races.timing import EngineLine, stage_times
+from season.models import SeasonStage
+from season.services import DONE
+
+REINSTATED = "reinstated by the organiser"
+
+
+def stage_replay(*, season_stage: SeasonStage) -> list[str]:
+    """Differences between a fresh simulation and the stored stage; empty when identical."""
+    if season_stage.status not in DONE or season_stage.engine_inputs is None:
+        return [f"Stage {season_stage.number} is not resolved: nothing to replay."]
+    inputs = inputs_from_data(season_stage.engine_inputs)
+    outcome = stage_simulate(
+        ruleset=season_stage.season.ruleset, inputs=inputs, seed=season_stage.seed
+    )
+    differences = []
+
+    log = DiceLog.objects.get(stage_id=season_stage.stage_id)
+    rows = dice_rows(outcome)
+    if (log.count, log.sha256, log.seed) != (len(rows), dice_sha256(rows), season_stage.seed):
+        differences.append(
+            f"dice log: stored {log.count} rolls ({log.sha256[:12]}), replay {len(rows)} rolls "
+            f"({dice_sha256(rows)[:12]})"
+        )
+
+    timed = stage_times(
+        lines=[
+            EngineLine(r.rider_id, r.rank, r.gap_seconds, r.final_group, r.status)
+            for r in outcome.results
+        ],
+        stage_type=season_stage.stage.stage_type,
+        distance_km=float(season_stage.stage.distance_km),
+        rules=season_stage.season.rules.timing_rules(),
+        intermediate_sprints=[
+            e.rider_ids for e in outcome.events if e.kind == "intermediate_sprint"
+        ],
+    )
+    engine = {r.rider_id: r for r in outcome.results}
+    stored = {r.rider_id: r for r in StageResult.objects.filter(stage_id=season_stage.stage_id)}
+    if set(stored) != set(engine):
+        differences.append(
+            f"riders: {len(stored)} stored, {len(engine)} replayed "
+            f"(only stored: {sorted(set(stored) - set(engine))[:10]}, "
+            f"only replayed: {sorted(set(engine) - set(stored))[:10]})"
+        )
+    for line in timed:
+        row = stored.get(line.rider_id)
+        if row is None:
+            continue
+        result = engine[line.rider_id]
+        status = line.status
+        if row.status_reason == REINSTATED and status == StageResult.Status.OUTSIDE_TIME_LIMIT:
+            status = StageResult.Status.FINISHED
+        replayed = (
+            line.rank,
+            status,
+            line.time_seconds,
+            line.gap_seconds,
+            line.bonus_seconds,
+            result.final_case,
+            result.squares_behind,
+            result.final_group,
+            [[c.turn, c.case, c.severity] for c in result.crashes],
+        )
+        kept = (
+            row.rank,
+            row.status,
+            row.time_seconds,
+            row.gap_seconds,
+            row.bonus_seconds,
+            row.final_case,
+            row.squares_behind,
+            row.final_group,
+            [[c["turn"], c["case"], c["severity"]] for c in row.crashes],
+        )
+        if replayed != kept:
+            differences.append(f"rider {line.rider_id}: stored {kept}, replayed {replayed}")
+
+    stored_events = list(
+        RaceEvent.objects.filter(stage_id=season_stage.stage_id)
+        .order_by("seq")
+        .values_list("turn", "kind", "rider_ids", "case")
+    )
+    replayed_events = [(e.turn, e.kind, list(e.rider_ids), e.case) for e in outcome.events]
+    if stored_events != replayed_events:
+        differences.append(
+            f"events: {len(stored_events)} stored, {len(replayed_events)} replayed, first "
+            f"difference at #{_first_difference(stored_events, replayed_events) + 1}"
+        )
+    return differences
+
+
+def _first_difference(a: list[object], b: list[object]) -> int:
+    for index, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return index
+    return min(len(a), len(b))

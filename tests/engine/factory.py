@@ -1,0 +1,166 @@
+"""A deterministic peloton and courses for engine tests (no files, no database)."""
+
+from __future__ import annotations
+
+import random
+
+from races.engine.course import Course, Segment
+from races.engine.outcome import Entrant, MorenoSettings, Profile, StageInputs
+
+TEAMS = 22
+PER_TEAM = 8
+
+
+def _clamp(x: int) -> int:
+    return max(-1, min(4, x))
+
+
+def _profile(rng: random.Random, kind: str) -> Profile:
+    def r(lo: int, hi: int) -> int:
+        return _clamp(rng.randint(lo, hi))
+
+    if kind == "leader":
+        return Profile(
+            rouleur=r(1, 2),
+            sprinter=r(-1, 0),
+            baroudeur=r(0, 1),
+            finisseur=r(1, 2),
+            descender=r(0, 2),
+            time_trialist=r(1, 4),
+            puncheur=r(1, 3),
+            climber=r(3, 4),
+        )
+    if kind == "sprinter":
+        return Profile(
+            rouleur=r(1, 2),
+            sprinter=r(2, 4),
+            baroudeur=r(-1, 0),
+            finisseur=r(0, 2),
+            descender=r(0, 1),
+            time_trialist=r(0, 1),
+            puncheur=r(0, 1),
+            climber=r(-1, 0),
+        )
+    if kind == "baroudeur":
+        return Profile(
+            rouleur=r(1, 3),
+            sprinter=r(0, 1),
+            baroudeur=r(1, 3),
+            finisseur=r(0, 2),
+            descender=r(0, 2),
+            time_trialist=r(0, 2),
+            puncheur=r(0, 2),
+            climber=r(0, 2),
+        )
+    if kind == "climber":
+        return Profile(
+            rouleur=r(0, 1),
+            sprinter=r(-1, 0),
+            baroudeur=r(0, 2),
+            finisseur=r(0, 1),
+            descender=r(0, 2),
+            time_trialist=r(0, 1),
+            puncheur=r(1, 2),
+            climber=r(1, 3),
+        )
+    return Profile(
+        rouleur=r(1, 3),
+        sprinter=r(0, 1),
+        baroudeur=r(0, 1),
+        finisseur=r(0, 1),
+        descender=r(0, 1),
+        time_trialist=r(0, 2),
+        puncheur=r(0, 1),
+        climber=r(-1, 1),
+    )
+
+
+_KINDS = (
+    ("leader", "gc_leader"),
+    ("sprinter", "sprinter"),
+    ("baroudeur", "breakaway"),
+    ("baroudeur", "domestique"),
+    ("climber", "domestique"),
+    ("climber", "domestique"),
+    ("rouleur", "domestique"),
+    ("rouleur", "domestique"),
+)
+
+
+def peloton(n_teams: int = TEAMS, per_team: int = PER_TEAM, seed: int = 7) -> tuple[Entrant, ...]:
+    """``n_teams`` x ``per_team`` riders with realistic mixes of profiles, in bib order."""
+    rng = random.Random(seed)
+    riders = []
+    for t in range(n_teams):
+        for i in range(per_team):
+            kind, role = _KINDS[i % len(_KINDS)]
+            bib = (t + 1) * 10 + i + 1
+            riders.append(
+                Entrant(
+                    rider_id=1000 + bib,
+                    team_id=t + 1,
+                    bib=bib,
+                    profile=_profile(rng, kind),
+                    role=role,
+                )
+            )
+    return tuple(riders)
+
+
+def flat_course(km: float = 180.0, sprint_km: float | None = 90.0) -> Course:
+    return Course(
+        "Flat stage",
+        "flat",
+        km,
+        (
+            Segment("plain", km * 0.6, "Plain"),
+            Segment("hill", 1.5, "Côte de test"),
+            Segment("plain", km * 0.4 - 1.5, "Run-in"),
+        ),
+        (sprint_km,) if sprint_km is not None else (),
+    )
+
+
+def mountain_course() -> Course:
+    return Course(
+        "Mountain stage",
+        "mountain",
+        170.0,
+        (
+            Segment("plain", 60.0, "Valley"),
+            Segment("col2", 8.0, "Col de la Croix"),
+            Segment("descent", 12.0, "Descent"),
+            Segment("plain", 40.0, "Valley 2"),
+            Segment("col1", 12.0, "Col du Pré"),
+            Segment("descent", 10.0, "Descent 2"),
+            Segment("plain", 13.0, "Foot"),
+            Segment("colhc", 15.0, "Montée finale"),
+        ),
+        (100.0,),
+    )
+
+
+def itt_course() -> Course:
+    return Course(
+        "Time trial",
+        "ITT",
+        30.0,
+        (
+            Segment("plain", 20.0, "Flat"),
+            Segment("hill", 3.0, "Côte"),
+            Segment("descent", 3.0, "Down"),
+            Segment("plain", 4.0, "Finish"),
+        ),
+    )
+
+
+def ttt_course() -> Course:
+    return Course("Team time trial", "TTT", 30.0, (Segment("plain", 30.0, "Flat"),))
+
+
+def stage(
+    course: Course,
+    entrants: tuple[Entrant, ...] | None = None,
+    settings: MorenoSettings | None = None,
+) -> StageInputs:
+    return StageInputs(course, entrants or peloton(), settings or MorenoSettings())

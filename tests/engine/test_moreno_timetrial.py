@@ -1,0 +1,82 @@
+"""Time trials (moreno.md §3.11)."""
+
+from __future__ import annotations
+
+from races.engine import simulate
+from races.engine.course import Course, Segment
+from races.engine.dice import Face, ScriptedDice
+from races.engine.outcome import Entrant, Outcome, Profile, StageInputs
+
+ITT_10 = Course("itt", "ITT", 10, (Segment("plain", 10),))
+TTT_10 = Course("ttt", "TTT", 10, (Segment("plain", 10),))
+
+
+def entrant(i: int, team: int = 1, **ratings: int) -> Entrant:
+    return Entrant(rider_id=i, team_id=team, bib=i, profile=Profile(**ratings))
+
+
+def run(course: Course, entrants: list[Entrant], faces: list[Face]) -> Outcome:
+    dice = ScriptedDice(faces)
+    out = simulate("moreno", StageInputs(course, tuple(entrants)), 0, dice=dice)
+    assert dice.remaining == 0
+    return out
+
+
+def test_itt_riders_start_in_reverse_order_and_the_fewest_turns_wins() -> None:
+    # Start order: 2 then 1. Rider 2: 6+10, 6+10 -> 32 (crosses in turn 2).
+    # Rider 1: 2+9, 2+9 -> 22 (turn 2 too, smaller overshoot).
+    out = run(ITT_10, [entrant(1), entrant(2)], [6, 10, 6, 10, 2, 9, 2, 9])
+    assert [r.rider_id for r in out.results] == [2, 1]
+    # 3 x (10 cases past the line at 2 s).
+    assert [r.gap_seconds for r in out.results] == [0, 60]
+    assert [d.unit for d in out.dice] == [0, 0, 0, 0, 1, 1, 1, 1]
+
+
+def test_itt_court_cards_are_worth_the_time_trialist_value() -> None:
+    out = run(ITT_10, [entrant(1, time_trialist=4)], [4, "K", 4, "K"])
+    assert out.results[0].final_case == 32
+
+
+def test_itt_gap_uses_positions_after_the_winners_turn() -> None:
+    # Rider 2 crosses in turn 2 at 24; rider 1 is at 8 after turn 2 and crosses in turn 3.
+    out = run(
+        ITT_10,
+        [entrant(1), entrant(2)],
+        [2, 10, 2, 10, 2, "A", 4, "A", 6, 10],
+    )
+    assert [r.rider_id for r in out.results] == [2, 1]
+    assert out.results[1].final_case == 8
+    assert out.results[1].squares_behind == 16
+    assert out.results[1].gap_seconds == 3 * 16 * 2
+
+
+def test_itt_descent_counts_green_as_two() -> None:
+    course = Course("itt", "ITT", 10, (Segment("descent", 10),))
+    faces: list[Face] = ["G", "G", "G", "G", "G", "G", "G", "G", 6]
+    out = run(course, [entrant(1, descender=0)], faces)
+    assert [d.rule_id for d in out.dice] == ["R-D1"] * 9
+    assert out.results[0].final_case == 6 + 6 + 10
+
+
+def test_ttt_rotates_the_front_in_bib_order_and_times_the_fourth_rider() -> None:
+    team_a = [entrant(i, team=1) for i in (1, 2, 3, 4)]
+    team_b = [entrant(i, team=2) for i in (5, 6, 7, 8)]
+    # Team B starts first: rider 5 rolls 6+10, rider 6 rolls 6+10 -> 32.
+    # Team A: rider 1 rolls 1+9, rider 2 rolls 1+9 -> 20.
+    out = run(TTT_10, team_a + team_b, [6, 10, 6, 10, 1, 9, 1, 9])
+    assert [d.rider_id for d in out.dice] == [5, 5, 6, 6, 1, 1, 2, 2]
+    assert [r.rider_id for r in out.results] == [5, 6, 7, 8, 1, 2, 3, 4]
+    assert {r.gap_seconds for r in out.results[4:]} == {3 * 12 * 2}
+    assert {r.gap_seconds for r in out.results[:4]} == {0}
+
+
+def test_ttt_a_crashed_rider_leaves_the_unit_and_rides_alone() -> None:
+    team = [entrant(i, team=1) for i in (1, 2, 3, 4, 5)]
+    faces: list[Face] = [1, "A", 1]  # rider 1 crashes; the four others move 2 (-> 2)
+    faces += [6, 10, "K"]  # rider 2 leads: -> 18; rider 1 stays down
+    faces += [6, 10, 9]  # rider 3 leads: -> 34, over; rider 1 restarts: 2
+    faces += [6, 10, 6, 10]  # rider 1 alone: 18, 34
+    out = run(TTT_10, team, faces)
+    assert [r.rider_id for r in out.results] == [2, 3, 4, 5, 1]
+    assert out.results[-1].crashes[0].severity == 2
+    assert out.results[-1].gap_seconds > 0

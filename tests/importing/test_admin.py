@@ -1,0 +1,109 @@
+"""The admin's import: upload, preview with each bad row, confirm; and the doubtful matches."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from races.models import Race, Stage, StageResult
+from riders.models import Rider, RiderMatch
+from tests.factories import UserFactory
+from tests.importing.files import BROKEN, TOUR
+
+IMPORT_URL = "admin:races_race_import_results"
+
+
+@pytest.fixture
+def admin_client(client, db):
+    client.force_login(UserFactory(username="admin", is_staff=True, is_superuser=True))
+    return client
+
+
+def _uploads(folder, *names):
+    return [SimpleUploadedFile(name, (folder / name).read_bytes()) for name in names]
+
+
+def test_the_race_list_links_to_the_import(admin_client):
+    response = admin_client.get(reverse("admin:races_race_changelist"))
+    assert reverse(IMPORT_URL) in response.content.decode()
+
+
+def test_the_preview_shows_what_would_be_written_and_writes_nothing(admin_client):
+    response = admin_client.post(
+        reverse(IMPORT_URL), {"uploads": _uploads(TOUR, "stages.csv", "results.csv", "riders.csv")}
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Preview: Would write 532 valid row(s)." in html
+    assert "2 races, 255 riders, 138 stage results, 42 stages, 352 start list entries" in html
+    assert 'name="confirm"' in html
+    assert not Race.objects.exists()
+
+
+def test_confirming_imports_the_checked_files(admin_client):
+    preview = admin_client.post(reverse(IMPORT_URL), {"uploads": _uploads(TOUR, "stages.csv")})
+    stored = preview.context["stored"]
+    response = admin_client.post(reverse(IMPORT_URL), {"stored": stored, "confirm": "1"})
+    assert response.status_code == 302
+    assert Stage.objects.count() == 42
+    again = admin_client.post(reverse(IMPORT_URL), {"stored": stored, "confirm": "1"})
+    assert again.status_code == 302  # the files are gone: upload again
+    assert Stage.objects.count() == 42
+
+
+def test_the_preview_names_each_bad_row_and_offers_the_valid_rows_only(admin_client):
+    response = admin_client.post(
+        reverse(IMPORT_URL), {"uploads": _uploads(BROKEN, "stages.csv", "results.csv")}
+    )
+    html = response.content.decode()
+    assert "Nothing written: 6 bad row(s) in 10." in html
+    assert (
+        "<td>results.csv</td><td>6</td><td>rank</td><td>rank &#x27;fifth&#x27; is not a number</td>"
+        in html
+    )
+    assert 'name="confirm"' not in html
+    assert "Import only the 4 valid rows" in html
+    response = admin_client.post(
+        reverse(IMPORT_URL), {"stored": response.context["stored"], "valid_only": "1"}
+    )
+    assert response.status_code == 302
+    assert StageResult.objects.count() == 2
+
+
+def test_a_tampered_confirmation_is_refused(admin_client):
+    response = admin_client.post(
+        reverse(IMPORT_URL), {"stored": "../../etc/passwd", "confirm": "1"}
+    )
+    assert response.status_code == 302
+    assert not Race.objects.exists()
+
+
+def test_staff_without_permission_cannot_import(client, db):
+    client.force_login(UserFactory(username="clerk", is_staff=True))
+    assert client.get(reverse(IMPORT_URL)).status_code == 403
+
+
+def test_standings_are_listed_with_their_classification(admin_client, tour):
+    response = admin_client.get(
+        reverse("admin:races_standing_changelist") + "?classification=points"
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Wout Van Aert" in html
+
+
+def test_doubtful_matches_are_confirmed_by_an_admin_action(admin_client, tour):
+    match = RiderMatch.objects.get(imported_name="Jonas Vingegaard Hansen")
+    response = admin_client.post(
+        reverse("admin:riders_ridermatch_changelist"),
+        {"action": "confirm", "_selected_action": [match.pk]},
+    )
+    assert response.status_code == 302
+    assert not Rider.objects.filter(name="Jonas Vingegaard Hansen").exists()
+    assert "Jonas Vingegaard Hansen" in Rider.objects.get(name="Jonas Vingegaard").aliases
+
+
+def test_the_import_page_offers_the_upload_form(admin_client):
+    response = admin_client.get(reverse(IMPORT_URL))
+    assert response.status_code == 200
+    assert 'type="file"' in response.content.decode()
+    assert "multiple" in response.content.decode()

@@ -1,0 +1,3 @@
+from tests.importing.conftest import tour
+
+__all__ = ["tour"]

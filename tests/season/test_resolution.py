@@ -1,0 +1,191 @@
+"""Stage resolution as the league sees it: once, whole, replayable, with the state carried on."""
+
+import pytest
+from django.core.management import call_command
+
+from races.models import Classification, DiceLog, RaceEvent, StageResult, Standing
+from season import services
+from season.models import Job, SeasonStage
+from season.replay import stage_replay
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo():
+    from season.demo import demo_load
+
+    return demo_load()
+
+
+def stage(season, number):
+    return SeasonStage.objects.select_related("stage", "season").get(season=season, number=number)
+
+
+def test_it_resolves_a_stage_with_a_result_for_every_starter(demo):
+    resolved = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    assert resolved.status == SeasonStage.Status.RESOLVED
+    assert resolved.seed is not None
+    results = StageResult.objects.filter(stage=resolved.stage)
+    assert results.count() == 176
+    assert sorted(results.values_list("rank", flat=True)) == list(range(1, 177))
+    assert DiceLog.objects.get(stage=resolved.stage).count > 0
+    assert Standing.objects.filter(
+        stage=resolved.stage, classification=Classification.GENERAL
+    ).exists()
+    assert stage(demo, 2).status == SeasonStage.Status.OPEN
+
+
+def test_resolving_a_resolved_stage_changes_nothing(demo):
+    first = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    again = services.stage_resolve(season_stage_id=first.pk)
+    assert again.seed == first.seed
+    assert again.attempts == 1
+    assert StageResult.objects.filter(stage=first.stage).count() == 176
+
+
+def test_a_failed_resolution_writes_nothing_records_why_and_can_be_retried(demo, monkeypatch):
+    def broken_standings(**kwargs):
+        raise RuntimeError("standings exploded")
+
+    monkeypatch.setattr(services, "standings_update", broken_standings)
+    target = stage(demo, 1)
+    with pytest.raises(RuntimeError, match="standings exploded"):
+        services.stage_resolve(season_stage_id=target.pk)
+    failed = stage(demo, 1)
+    assert failed.status == SeasonStage.Status.LOCKED
+    assert failed.last_error == "RuntimeError: standings exploded"
+    assert failed.seed is not None
+    assert not StageResult.objects.filter(stage=failed.stage).exists()
+    assert not RaceEvent.objects.filter(stage=failed.stage).exists()
+    assert not DiceLog.objects.filter(stage=failed.stage).exists()
+
+    monkeypatch.undo()
+    retried = services.stage_resolve(season_stage_id=target.pk)
+    assert retried.status == SeasonStage.Status.RESOLVED
+    assert retried.seed == failed.seed
+    assert retried.attempts == 2
+    assert retried.last_error == ""
+
+
+def test_stages_resolve_in_order(demo):
+    with pytest.raises(services.StageError, match="Stage 2 is scheduled"):
+        services.stage_resolve(season_stage_id=stage(demo, 2).pk)
+    services.stages_force_lock(season=demo, numbers=[2])
+    with pytest.raises(services.StageError, match="before stage 1"):
+        services.stage_resolve(season_stage_id=stage(demo, 2).pk)
+
+
+def test_abandoned_riders_start_no_further_stage(demo):
+    services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    first = stage(demo, 1)
+    out = StageResult.objects.filter(stage=first.stage).exclude(status="finished")
+    victim = StageResult.objects.filter(stage=first.stage, status="finished").last()
+    StageResult.objects.filter(pk=victim.pk).update(status="abandoned")
+    entrants, _, _ = services.stage_entrants(season_stage=stage(demo, 2))
+    starters = {e.rider_id for e in entrants}
+    assert victim.rider_id not in starters
+    assert not starters & set(out.values_list("rider_id", flat=True))
+
+
+def test_start_order_and_jerseys_follow_the_standings(demo):
+    services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    after_1 = stage(demo, 1).stage
+    entrants, yellow, green = services.stage_entrants(season_stage=stage(demo, 2))
+    leader = Standing.objects.get(stage=after_1, classification="general", rank=1)
+    assert yellow == leader.rider_id
+    assert entrants[0].rider_id == leader.rider_id
+    ranks = [e.gc_rank_before for e in entrants]
+    assert ranks == sorted(ranks)
+    points = Standing.objects.filter(stage=after_1, classification="points", rank=1).first()
+    assert green == (points.rider_id if points else None)
+
+
+def test_crashes_are_counted_for_the_tour(demo):
+    call_command("simulate_season", "demo", "--stages", "1-3", "--in-process", verbosity=0)
+    entrants, _, _ = services.stage_entrants(season_stage=stage(demo, 4))
+    counted = {e.rider_id: e.tour_crash_count for e in entrants}
+    for rider_id, crash_count in counted.items():
+        expected = sum(
+            len(crashes)
+            for crashes in StageResult.objects.filter(
+                rider_id=rider_id, stage__race=demo.race
+            ).values_list("crashes", flat=True)
+        )
+        assert crash_count == expected
+
+
+def test_every_stage_of_a_simulated_season_replays_identically(demo):
+    call_command("simulate_season", "demo", "--in-process", verbosity=0)
+    stages = SeasonStage.objects.filter(season=demo).select_related("stage", "season")
+    assert all(s.status == SeasonStage.Status.RESOLVED for s in stages)
+    for season_stage in stages:
+        assert stage_replay(season_stage=season_stage) == [], season_stage.number
+
+
+def test_replay_notices_a_tampered_result(demo):
+    resolved = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    winner = StageResult.objects.get(stage=resolved.stage, rank=1)
+    StageResult.objects.filter(pk=winner.pk).update(gap_seconds=99)
+    differences = stage_replay(season_stage=stage(demo, 1))
+    assert len(differences) == 1
+    assert differences[0].startswith(f"rider {winner.rider_id}: stored")
+
+
+def test_resolve_now_queues_the_resolution_and_tracks_a_job(
+    demo, django_capture_on_commit_callbacks
+):
+    target = stage(demo, 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        job = services.stage_resolve_request(season_stage=target)
+    job.refresh_from_db()
+    assert job.status == Job.Status.DONE
+    assert job.progress == 100
+    assert stage(demo, 1).status == SeasonStage.Status.RESOLVED
+
+
+def test_deadline_passing_locks_the_stage_and_makes_it_ready(demo):
+    from datetime import timedelta
+
+    target = stage(demo, 1)
+    ready = services.stages_lock_due(now=target.orders_deadline + timedelta(seconds=1))
+    assert ready == [target.pk]
+    assert stage(demo, 1).status == SeasonStage.Status.LOCKED
+
+
+def test_orders_after_the_deadline_are_refused_with_the_reason(demo):
+    from datetime import timedelta
+
+    target = stage(demo, 1)
+    team = demo.teams.get(owner__username="alice")
+    orders = {m.rider_id: {"role": m.role} for m in team.members.all()}
+    with pytest.raises(services.OrdersClosed, match="Orders for stage 1 closed at"):
+        services.orders_submit(
+            team=team,
+            season_stage=target,
+            orders=orders,
+            user=team.owner,
+            now=target.orders_deadline + timedelta(minutes=1),
+        )
+
+
+def test_orders_respect_role_limits(demo):
+    target = stage(demo, 1)
+    team = demo.teams.get(owner__username="alice")
+    orders = {m.rider_id: {"role": "gc_leader"} for m in team.members.all()}
+    with pytest.raises(services.OrdersInvalid, match="At most 1 GC leader per team"):
+        services.orders_submit(team=team, season_stage=target, orders=orders, user=team.owner)
+
+
+def test_given_orders_become_the_riders_roles_for_the_stage(demo):
+    target = stage(demo, 1)
+    team = demo.teams.get(owner__username="alice")
+    members = list(team.members.order_by("bib"))
+    orders = {m.rider_id: {"role": "domestique"} for m in members}
+    orders[members[3].rider_id] = {"role": "gc_leader", "no_breakaway": True}
+    services.orders_submit(team=team, season_stage=target, orders=orders, user=team.owner)
+    entrants, _, _ = services.stage_entrants(season_stage=target)
+    mine = {e.rider_id: e for e in entrants if e.team_id == team.pk}
+    assert mine[members[3].rider_id].role == "gc_leader"
+    assert mine[members[3].rider_id].no_breakaway
+    assert mine[members[0].rider_id].role == "domestique"
