@@ -59,7 +59,7 @@ def main() -> int:
         f"{args.runs} (min {min(one_stage) * 1000:.0f} ms, max {max(one_stage) * 1000:.0f} ms)"
     )
 
-    client = Client()
+    client = Client(HTTP_HOST="localhost")
 
     def gc_page(number: int) -> tuple[int, float]:
         url = f"/seasons/demo/standings/general/?after={number}"
@@ -93,6 +93,8 @@ def main() -> int:
             ],
             cwd=ROOT,
             env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         try:
             celery_app.conf.task_default_queue = queue

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "import_export",
     "rules.apps.AutodiscoverRulesConfig",
+    "accounts",
     "riders",
     "races",
     "season",
@@ -117,8 +118,9 @@ STORAGES = {
     },
 }
 
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
 
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
@@ -152,6 +154,7 @@ else:
         "data_folder_in": str(CELERY_FILESYSTEM_DIR / "out"),
         "data_folder_out": str(CELERY_FILESYSTEM_DIR / "out"),
         "processed_folder": str(CELERY_FILESYSTEM_DIR / "processed"),
+        "control_folder": str(CELERY_FILESYSTEM_DIR / "control"),
         "store_processed": False,
     }
 # Separate queues let several deployments (or test runs) share one Redis.
@@ -185,4 +188,8 @@ STAGE_RESOLVE_PAUSE_BEFORE_COMMIT = env_int("STAGE_RESOLVE_PAUSE_BEFORE_COMMIT",
 
 CELERY_BEAT_SCHEDULE = {
     "lock-due-stages": {"task": "season.stages_lock_due", "schedule": 60.0},
+    "send-notifications": {"task": "season.notifications_send", "schedule": 300.0},
 }
+
+# The address of the site in emails.
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")

@@ -7,5 +7,6 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/", include("accounts.urls")),
     path("", include("season.urls")),
 ]

@@ -1,6 +1,18 @@
+from pathlib import Path
+
 from django.apps import AppConfig
 
 
 class SeasonConfig(AppConfig):
     name = "season"
     verbose_name = "Seasons and leagues"
+
+    def ready(self) -> None:
+        from django.conf import settings
+
+        # The embedded default's filesystem broker needs its folders before the first task is
+        # sent, by the web process as much as by the worker.
+        if settings.CELERY_BROKER_URL == "filesystem://":
+            options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
+            for key in ("data_folder_in", "data_folder_out", "processed_folder", "control_folder"):
+                Path(str(options[key])).mkdir(parents=True, exist_ok=True)

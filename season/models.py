@@ -1,3 +1,6 @@
+import secrets
+import zoneinfo
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -9,11 +12,32 @@ from riders.models import Rider
 from season.rule_settings import RuleSettings, default_rule_settings
 
 
+def invite_code_new() -> str:
+    """A fresh invitation code: 64 random bits, URL-safe (docs/league.md "Invitations")."""
+    return secrets.token_urlsafe(8)
+
+
+def default_time_zone() -> str:
+    return settings.TIME_ZONE
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(_("%(value)s is not a time zone."), params={"value": value})
+
+
+class FormationMode(models.TextChoices):
+    DRAFT = "draft", _("draft in turns")
+    BUDGET = "budget", _("picks within a budget")
+
+
 class Season(models.Model):
     """A league's running of a race across weeks."""
 
     class Ruleset(models.TextChoices):
         MORENO = "moreno", _("Moréno (8-axis profiles, dice)")
+
+    FormationMode = FormationMode
 
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
@@ -33,6 +57,29 @@ class Season(models.Model):
     is_public = models.BooleanField(_("public"), default=True)
     roster_size = models.PositiveSmallIntegerField(_("riders per team"), default=8)
     created_at = models.DateTimeField(auto_now_add=True)
+    formation_mode = models.CharField(
+        _("team formation"),
+        max_length=6,
+        choices=FormationMode.choices,
+        default=FormationMode.DRAFT,
+    )
+    budget = models.PositiveIntegerField(
+        _("budget"), default=180, help_text=_("Budget picks: the most a team's riders may cost.")
+    )
+    max_per_real_team = models.PositiveSmallIntegerField(
+        _("riders from one real team"),
+        null=True,
+        blank=True,
+        default=3,
+        help_text=_("At most this many riders of one real team per league team; empty: no limit."),
+    )
+    invite_code = models.CharField(
+        _("invitation code"), max_length=32, unique=True, default=invite_code_new, editable=False
+    )
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default=default_time_zone, validators=[validate_time_zone]
+    )
+    draft_started_at = models.DateTimeField(_("draft started at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -40,6 +87,15 @@ class Season(models.Model):
             models.CheckConstraint(
                 condition=models.Q(roster_size__gte=1, roster_size__lte=12),
                 name="season_roster_size_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(formation_mode__in=[c.value for c in FormationMode]),
+                name="season_formation_mode_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(max_per_real_team__isnull=True)
+                | models.Q(max_per_real_team__gte=1),
+                name="season_max_per_real_team_positive",
             ),
         ]
 
@@ -55,6 +111,10 @@ class Season(models.Model):
     @property
     def rules(self) -> RuleSettings:
         return RuleSettings.from_data(self.rule_settings)
+
+    @property
+    def tz(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.time_zone)
 
 
 class StageStatus(models.TextChoices):
@@ -85,6 +145,10 @@ class SeasonStage(models.Model):
     engine_inputs = models.JSONField(
         null=True, blank=True, help_text=_("The engine's inputs as resolved, for replays.")
     )
+    # When each e-mail went out, so that a notification is sent once.
+    orders_opened_notified_at = models.DateTimeField(null=True, blank=True)
+    reminder_sent_at = models.DateTimeField(null=True, blank=True)
+    results_notified_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["season", "number"]
@@ -143,11 +207,19 @@ class SeasonTeam(models.Model):
         help_text=_("Empty for a team run by the computer."),
     )
     riders = models.ManyToManyField(Rider, through="SeasonTeamRider", related_name="season_teams")
+    draft_position = models.PositiveSmallIntegerField(
+        _("draft position"), null=True, blank=True, help_text=_("1 picks first in round 1.")
+    )
 
     class Meta:
         ordering = ["season", "name"]
         constraints = [
             models.UniqueConstraint(fields=["season", "name"], name="team_unique_name_per_season"),
+            models.UniqueConstraint(
+                fields=["season", "draft_position"],
+                condition=models.Q(draft_position__isnull=False),
+                name="team_unique_draft_position",
+            ),
             models.UniqueConstraint(
                 fields=["season", "owner"],
                 condition=models.Q(owner__isnull=False),
@@ -218,6 +290,30 @@ class Orders(models.Model):
 
     def __str__(self) -> str:
         return f"Orders of {self.team} for {self.season_stage}"
+
+
+class DraftPick(models.Model):
+    """One pick of a draft in turns: the n-th pick of the season, by the team on turn."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="draft_picks")
+    number = models.PositiveSmallIntegerField(_("pick"))
+    team = models.ForeignKey(SeasonTeam, on_delete=models.CASCADE, related_name="draft_picks")
+    rider = models.ForeignKey(Rider, on_delete=models.PROTECT, related_name="+")
+    picked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    picked_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season", "number"]
+        constraints = [
+            # Two players pressing "pick" at once: only one can take the n-th pick.
+            models.UniqueConstraint(fields=["season", "number"], name="draft_pick_unique_number"),
+            models.UniqueConstraint(fields=["season", "rider"], name="draft_pick_rider_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} pick {self.number}: {self.rider} ({self.team})"
 
 
 class JobStatus(models.TextChoices):

@@ -4,6 +4,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from riders.models import Rider
 from season.models import RiderRole
 
@@ -34,19 +36,24 @@ def orders_errors(*, orders: Mapping[int, Mapping[str, Any]], rider_ids: set[int
     errors = []
     unknown = sorted(set(orders) - rider_ids)
     if unknown:
-        errors.append(f"Riders {unknown} are not in this team's starting riders.")
+        errors.append(
+            _("Riders %(ids)s are not in this team's starting riders.") % {"ids": unknown}
+        )
     missing = sorted(rider_ids - set(orders))
     if missing:
-        errors.append(f"Orders are missing for riders {missing}.")
+        errors.append(_("Orders are missing for riders %(ids)s.") % {"ids": missing})
     valid_roles = set(RiderRole.values)
     for rider_id, order in orders.items():
         if order.get("role") not in valid_roles:
             errors.append(
-                f"Rider {rider_id}: role {order.get('role')!r} is not one of "
-                f"{', '.join(RiderRole.values)}."
+                _("Rider %(id)s: role %(role)r is not one of %(roles)s.")
+                % {"id": rider_id, "role": order.get("role"), "roles": ", ".join(RiderRole.values)}
             )
     counts = Counter(order.get("role") for order in orders.values())
     for role, limit in ROLE_LIMITS.items():
         if counts[role.value] > limit:
-            errors.append(f"At most {limit} {role.label} per team ({counts[role.value]} given).")
+            errors.append(
+                _("At most %(limit)s %(role)s per team (%(given)s given).")
+                % {"limit": limit, "role": role.label, "given": counts[role.value]}
+            )
     return errors

@@ -1,7 +1,15 @@
-from django.db.models import Count, QuerySet
+"""Reads for the league's pages: each function is a fixed, small number of queries."""
 
-from races.models import Standing
-from season.models import Season, SeasonStage
+from dataclasses import dataclass
+
+from django.db.models import Count, Prefetch, QuerySet
+from django.http import Http404
+
+from races.models import Classification, RaceEvent, StageResult, Standing
+from riders.models import Rider
+from season.models import Season, SeasonStage, SeasonTeam, SeasonTeamRider
+
+DONE_STATUSES = (SeasonStage.Status.RESOLVED, SeasonStage.Status.PUBLISHED)
 
 
 def season_list_public() -> QuerySet[Season]:
@@ -15,40 +23,12 @@ def season_list_public() -> QuerySet[Season]:
     )
 
 
-def standings_table(
-    *, season: Season, number: int, classification: str, limit: int | None = None
-) -> list[Standing]:
-    """One classification as it stood after stage `number` (one query)."""
-    rows = (
-        Standing.objects.filter(
-            stage__race_id=season.race_id, stage__number=number, classification=classification
-        )
-        .select_related("rider")
-        .order_by("rank")
-    )
-    return list(rows[:limit] if limit else rows)
-
-
-def last_resolved_number(*, season: Season) -> int | None:
-    stage = season.stages.filter(status__in=["resolved", "published"]).order_by("-number").first()
-    return stage.number if stage else None
-
-
 def season_visible_get(*, slug: str, user: object) -> Season:
-    """The season, if this user may read it (public, or a member); 404 otherwise."""
-    from django.http import Http404
-
+    """The season, if this user may read it (public, or organiser or member); 404 otherwise."""
     season = Season.objects.select_related("race", "organiser").filter(slug=slug).first()
-    if season is None:
+    if season is None or not user.has_perm("season.view_season", season):  # type: ignore[attr-defined]
         raise Http404("No such season.")
-    if season.is_public:
-        return season
-    user_id = getattr(user, "pk", None)
-    if user_id and (
-        season.organiser_id == user_id or season.memberships.filter(user_id=user_id).exists()
-    ):
-        return season
-    raise Http404("No such season.")
+    return season
 
 
 def season_team_names(*, season: Season) -> dict[int, str]:
@@ -59,6 +39,11 @@ def season_calendar(*, season: Season) -> list[SeasonStage]:
     return list(season.stages.select_related("stage").order_by("number"))
 
 
+def last_resolved_number(*, season: Season) -> int | None:
+    stage = season.stages.filter(status__in=DONE_STATUSES).order_by("-number").first()
+    return stage.number if stage else None
+
+
 def standings_queryset(*, season: Season, number: int, classification: str) -> QuerySet[Standing]:
     return (
         Standing.objects.filter(
@@ -67,3 +52,147 @@ def standings_queryset(*, season: Season, number: int, classification: str) -> Q
         .select_related("rider")
         .order_by("rank")
     )
+
+
+def standings_table(
+    *, season: Season, number: int, classification: str, limit: int | None = None
+) -> list[Standing]:
+    rows = standings_queryset(season=season, number=number, classification=classification)
+    return list(rows[:limit] if limit else rows)
+
+
+@dataclass(frozen=True)
+class Jersey:
+    classification: str
+    label: str
+    colour: str
+    rider_id: int | None
+    name: str
+
+
+JERSEYS = (
+    (Classification.GENERAL, "yellow", "#f2c200"),
+    (Classification.POINTS, "green", "#2e9e44"),
+    (Classification.MOUNTAINS, "polka dot", "#d7263d"),
+    (Classification.YOUTH, "white", "#ffffff"),
+    (Classification.TEAMS, "best team", "#1d232a"),
+)
+
+
+def jersey_holders(*, season: Season, number: int) -> list[Jersey]:
+    """The leader of each classification after stage `number` (one query)."""
+    leaders = {
+        s.classification: s
+        for s in Standing.objects.filter(
+            stage__race_id=season.race_id, stage__number=number, rank=1
+        ).select_related("rider")
+    }
+    team_names = season_team_names(season=season) if Classification.TEAMS in leaders else {}
+    jerseys = []
+    for classification, label, colour in JERSEYS:
+        line = leaders.get(classification)
+        if line is None:
+            continue
+        if classification == Classification.TEAMS:
+            name = team_names.get(line.entry_team_id, "")
+        else:
+            name = line.rider.name if line.rider else ""
+        jerseys.append(Jersey(classification, label, colour, line.rider_id, name))
+    return jerseys
+
+
+def gc_evolution(
+    *, season: Season, number: int, top: int = 10
+) -> tuple[list[tuple[str, list[int | None]]], list[int]]:
+    """Gaps of the GC's top `top` after stage `number`, after every stage up to it (2 queries)."""
+    leaders = list(
+        standings_queryset(season=season, number=number, classification=Classification.GENERAL)[
+            :top
+        ]
+    )
+    numbers = list(range(1, number + 1))
+    gaps: dict[int, list[int | None]] = {s.rider_id: [None] * len(numbers) for s in leaders}
+    for rider_id, stage_number, gap in Standing.objects.filter(
+        stage__race_id=season.race_id,
+        classification=Classification.GENERAL,
+        stage__number__lte=number,
+        rider_id__in=list(gaps),
+    ).values_list("rider_id", "stage__number", "gap"):
+        gaps[rider_id][stage_number - 1] = gap
+    return [(s.rider.name, gaps[s.rider_id]) for s in leaders], numbers
+
+
+def stage_results(*, season_stage: SeasonStage) -> QuerySet[StageResult]:
+    return (
+        StageResult.objects.filter(stage_id=season_stage.stage_id)
+        .select_related("rider")
+        .order_by("rank")
+    )
+
+
+def stage_events(*, season_stage: SeasonStage) -> list[RaceEvent]:
+    return list(
+        RaceEvent.objects.filter(stage_id=season_stage.stage_id)
+        .exclude(kind=RaceEvent.Kind.ATTACK)
+        .order_by("seq")
+    )
+
+
+def rider_names(*, season: Season) -> dict[int, str]:
+    return dict(
+        SeasonTeamRider.objects.filter(season=season).values_list("rider_id", "rider__name")
+    )
+
+
+def season_rider_get(*, season: Season, rider_id: int) -> SeasonTeamRider:
+    member = (
+        SeasonTeamRider.objects.filter(season=season, rider_id=rider_id)
+        .select_related("rider", "team", "rider__team")
+        .first()
+    )
+    if member is None:
+        raise Http404("This rider does not ride in this season.")
+    return member
+
+
+def rider_results(*, season: Season, rider: Rider) -> list[StageResult]:
+    return list(
+        StageResult.objects.filter(stage__race_id=season.race_id, rider=rider)
+        .select_related("stage")
+        .order_by("stage__number")
+    )
+
+
+def season_team_get(*, season: Season, team_id: int) -> SeasonTeam:
+    team = (
+        SeasonTeam.objects.filter(season=season, pk=team_id)
+        .select_related("owner")
+        .prefetch_related(
+            Prefetch(
+                "members",
+                queryset=SeasonTeamRider.objects.select_related("rider").order_by("bib", "pk"),
+            )
+        )
+        .first()
+    )
+    if team is None:
+        raise Http404("No such team in this season.")
+    return team
+
+
+def latest_general(*, season: Season) -> dict[int, Standing]:
+    number = last_resolved_number(season=season)
+    if number is None:
+        return {}
+    return {
+        s.rider_id: s
+        for s in standings_queryset(
+            season=season, number=number, classification=Classification.GENERAL
+        )
+    }
+
+
+def team_of_user(*, season: Season, user: object) -> SeasonTeam | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return season.teams.filter(owner_id=user.pk).first()  # type: ignore[attr-defined]

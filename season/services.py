@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from races.engine_adapter import (
     EntrantSpec,
@@ -135,12 +136,15 @@ def orders_submit(
         locked = SeasonStage.objects.select_for_update().get(pk=season_stage.pk)
         if locked.status != SeasonStage.Status.OPEN:
             raise OrdersClosed(
-                f"Orders for stage {locked.number} are closed: the stage is "
-                f"{locked.get_status_display()}."
+                _("Orders for stage %(number)s are closed: the stage is %(status)s.")
+                % {"number": locked.number, "status": locked.get_status_display()}
             )
         if locked.orders_deadline and now >= locked.orders_deadline:
             deadline = timezone.localtime(locked.orders_deadline).strftime("%d %b %Y %H:%M")
-            raise OrdersClosed(f"Orders for stage {locked.number} closed at {deadline}.")
+            raise OrdersClosed(
+                _("Orders for stage %(number)s closed at %(deadline)s.")
+                % {"number": locked.number, "deadline": deadline}
+            )
         starters = {m.rider_id for m in team_starters(team=team, season_stage=locked)}
         errors = orders_errors(orders=orders, rider_ids=starters)
         if errors:
@@ -152,7 +156,7 @@ def orders_submit(
             }
             for rider_id, order in sorted(orders.items())
         }
-        record, _ = Orders.objects.update_or_create(
+        record, _created = Orders.objects.update_or_create(
             team=team, season_stage=locked, defaults={"data": data, "submitted_by": user}
         )
     return record
@@ -161,25 +165,43 @@ def orders_submit(
 # --- the lifecycle ----------------------------------------------------------------------
 
 
-def stage_open(*, season_stage: SeasonStage) -> SeasonStage:
-    updated = SeasonStage.objects.filter(
-        pk=season_stage.pk, status=SeasonStage.Status.SCHEDULED
-    ).update(status=SeasonStage.Status.OPEN)
+def _stage_move(
+    season_stage: SeasonStage, *, source: str, target: str, refusal: str
+) -> SeasonStage:
+    # A conditional update: zero rows means the stage was not (or no longer) in `source`.
+    updated = SeasonStage.objects.filter(pk=season_stage.pk, status=source).update(status=target)
     if not updated:
-        raise StageError(f"Stage {season_stage.number} is not scheduled: it cannot be opened.")
+        raise StageError(refusal % {"number": season_stage.number})
     season_stage.refresh_from_db()
     return season_stage
+
+
+def stage_open(*, season_stage: SeasonStage) -> SeasonStage:
+    return _stage_move(
+        season_stage,
+        source=SeasonStage.Status.SCHEDULED,
+        target=SeasonStage.Status.OPEN,
+        refusal=_("Stage %(number)s is not scheduled: it cannot be opened."),
+    )
 
 
 def stage_lock(*, season_stage: SeasonStage) -> SeasonStage:
-    # A conditional update: zero rows means somebody else moved the stage first.
-    updated = SeasonStage.objects.filter(pk=season_stage.pk, status=SeasonStage.Status.OPEN).update(
-        status=SeasonStage.Status.LOCKED
+    return _stage_move(
+        season_stage,
+        source=SeasonStage.Status.OPEN,
+        target=SeasonStage.Status.LOCKED,
+        refusal=_("Stage %(number)s is not open: it cannot be locked."),
     )
-    if not updated:
-        raise StageError(f"Stage {season_stage.number} is not open: it cannot be locked.")
-    season_stage.refresh_from_db()
-    return season_stage
+
+
+def stage_publish(*, season_stage: SeasonStage) -> SeasonStage:
+    """Announce a resolved stage's results (players are emailed by the notifications task)."""
+    return _stage_move(
+        season_stage,
+        source=SeasonStage.Status.RESOLVED,
+        target=SeasonStage.Status.PUBLISHED,
+        refusal=_("Stage %(number)s is not resolved: nothing to publish."),
+    )
 
 
 def stages_lock_due(*, now: datetime | None = None) -> list[int]:
@@ -215,7 +237,10 @@ def stages_force_lock(*, season: Season, numbers: list[int]) -> list[SeasonStage
         )
         missing = sorted(set(numbers) - {s.number for s in stages})
         if missing:
-            raise StageError(f"Season {season.slug} has no stage {missing[0]}.")
+            raise StageError(
+                _("Season %(slug)s has no stage %(number)s.")
+                % {"slug": season.slug, "number": missing[0]}
+            )
         for stage in stages:
             if stage.status in (SeasonStage.Status.SCHEDULED, SeasonStage.Status.OPEN):
                 stage.status = SeasonStage.Status.LOCKED
@@ -232,7 +257,8 @@ def _check_previous_resolved(season_stage: SeasonStage) -> None:
     )
     if previous is not None:
         raise StageError(
-            f"Stage {season_stage.number} cannot be resolved before stage {previous.number}."
+            _("Stage %(number)s cannot be resolved before stage %(previous)s.")
+            % {"number": season_stage.number, "previous": previous.number}
         )
 
 
@@ -243,9 +269,12 @@ def stage_resolve_request(*, season_stage: SeasonStage, user: Any = None) -> Job
     with transaction.atomic():
         locked = SeasonStage.objects.select_for_update().get(pk=season_stage.pk)
         if locked.status in DONE:
-            raise StageError(f"Stage {locked.number} is already resolved.")
+            raise StageError(_("Stage %(number)s is already resolved.") % {"number": locked.number})
         if locked.status not in RESOLVABLE:
-            raise StageError(f"Stage {locked.number} is {locked.get_status_display()}.")
+            raise StageError(
+                _("Stage %(number)s is %(status)s.")
+                % {"number": locked.number, "status": locked.get_status_display()}
+            )
         _check_previous_resolved(locked)
         if locked.status == SeasonStage.Status.OPEN:
             locked.status = SeasonStage.Status.LOCKED
@@ -296,7 +325,10 @@ def stage_resolve(*, season_stage_id: int, job_id: int | None = None) -> SeasonS
             _job_update(job_id, status=Job.Status.DONE, progress=100, message="already resolved")
             return stage
         if stage.status not in RESOLVABLE:
-            raise StageError(f"Stage {stage.number} is {stage.get_status_display()}.")
+            raise StageError(
+                _("Stage %(number)s is %(status)s.")
+                % {"number": stage.number, "status": stage.get_status_display()}
+            )
         _check_previous_resolved(stage)
         if stage.seed is None:
             stage.seed = secrets.randbits(62)
@@ -376,12 +408,14 @@ def rider_reinstate(*, season_stage: SeasonStage, rider_id: int) -> StageResult:
             season_id=locked.season_id, number__gt=locked.number, status__in=DONE
         ).exists()
         if later:
-            raise StageError("A rider can only be reinstated before the next stage is resolved.")
+            raise StageError(_("A rider can only be reinstated before the next stage is resolved."))
         result = StageResult.objects.select_for_update().get(
             stage_id=locked.stage_id, rider_id=rider_id
         )
         if result.status != StageResult.Status.OUTSIDE_TIME_LIMIT:
-            raise StageError(f"{result.rider} did not finish outside the time limit.")
+            raise StageError(
+                _("%(rider)s did not finish outside the time limit.") % {"rider": result.rider}
+            )
         result.status = StageResult.Status.FINISHED
         result.status_reason = "reinstated by the organiser"
         result.save(update_fields=["status", "status_reason"])

@@ -1,16 +1,39 @@
+"""Tables of the public pages: each sorts, paginates and exports CSV (django-tables2)."""
+
 import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from races.models import Classification, Standing
+from races.models import Classification, StageResult, Standing
 from season.formatting import clock, gap
 
 TIME_CLASSIFICATIONS = {Classification.GENERAL, Classification.YOUTH, Classification.TEAMS}
 
 
-class StandingTable(tables.Table):
-    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}})
-    rider = tables.Column(verbose_name=_("Rider"), accessor="rider__name", order_by="rider__name")
-    team = tables.Column(verbose_name=_("Team"), accessor="entry_team_id", orderable=False)
+class SeasonLinksMixin:
+    """Links to the season's rider and team pages, and team names from one dict."""
+
+    def __init__(self, *args, season, team_names: dict[int, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.season = season
+        self.team_names = team_names
+
+    def rider_link(self, rider) -> str:
+        url = reverse("season-rider", args=[self.season.slug, rider.pk])
+        return format_html('<a href="{}">{}</a>', url, rider.name)
+
+    def team_link(self, team_id: int | None) -> str:
+        if team_id is None or team_id not in self.team_names:
+            return ""
+        url = reverse("season-team", args=[self.season.slug, team_id])
+        return format_html('<a href="{}">{}</a>', url, self.team_names[team_id])
+
+
+class StandingTable(SeasonLinksMixin, tables.Table):
+    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    rider = tables.Column(verbose_name=_("Rider"), order_by="rider__name")
+    team = tables.Column(verbose_name=_("Team"), accessor="entry_team_id")
     value = tables.Column(verbose_name=_("Total"), attrs={"td": {"class": "num"}})
     gap = tables.Column(verbose_name=_("Gap"), attrs={"td": {"class": "num"}})
 
@@ -20,17 +43,19 @@ class StandingTable(tables.Table):
         attrs = {"class": "data"}
         empty_text = _("No standings yet: no stage has been resolved.")
 
-    def __init__(self, *args, classification: str, team_names: dict[int, str], **kwargs):
+    def __init__(self, *args, classification: str, **kwargs):
         super().__init__(*args, **kwargs)
         self.classification = classification
-        self.team_names = team_names
         if classification == Classification.TEAMS:
             self.exclude = ("rider",)
         if classification not in TIME_CLASSIFICATIONS:
             self.columns["value"].column.verbose_name = _("Points")
 
+    def render_rider(self, value):
+        return self.rider_link(value)
+
     def render_team(self, value):
-        return self.team_names.get(value, "")
+        return self.team_link(value)
 
     def render_value(self, value):
         return clock(value) if self.classification in TIME_CLASSIFICATIONS else value
@@ -40,11 +65,207 @@ class StandingTable(tables.Table):
             return gap(value)
         return f"−{value}" if value else ""
 
-    def value_value(self, value):  # CSV export keeps raw numbers
+    def value_rider(self, value):
+        return value.name
+
+    def value_team(self, value):
+        return self.team_names.get(value, "")
+
+    def value_value(self, value):
         return value
 
     def value_gap(self, value):
         return value
 
+
+class StageResultTable(SeasonLinksMixin, tables.Table):
+    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    rider = tables.Column(verbose_name=_("Rider"), order_by="rider__name")
+    team = tables.Column(verbose_name=_("Team"), accessor="entry_team_id")
+    time_seconds = tables.Column(verbose_name=_("Time"), attrs={"td": {"class": "num"}})
+    gap_seconds = tables.Column(verbose_name=_("Gap"), attrs={"td": {"class": "num"}})
+    bonus_seconds = tables.Column(verbose_name=_("Bonus"), attrs={"td": {"class": "num"}})
+    status = tables.Column(verbose_name=_("Status"))
+    crash_count = tables.Column(verbose_name=_("Crashes"), accessor="crashes", orderable=False)
+
+    class Meta:
+        model = StageResult
+        fields = ("rank", "rider", "team", "time_seconds", "gap_seconds", "bonus_seconds", "status")
+        attrs = {"class": "data"}
+        empty_text = _("No results yet.")
+
+    def __init__(self, *args, gaps_by_rank: dict[int, int], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.gaps_by_rank = gaps_by_rank
+
+    def render_rider(self, value):
+        return self.rider_link(value)
+
+    def render_team(self, value):
+        return self.team_link(value)
+
+    def render_time_seconds(self, value, record):
+        return clock(value) if record.rank == 1 else ""
+
+    def render_gap_seconds(self, value, record):
+        # "s.t." (same time) when the rider has the time of the rider placed just ahead.
+        previous = self.gaps_by_rank.get(record.rank - 1) if record.rank else None
+        if record.rank == 1:
+            return ""
+        if previous is not None and previous == value:
+            return _("s.t.")
+        return gap(value) or _("s.t.")
+
+    def render_bonus_seconds(self, value):
+        return f"{value}″" if value else ""
+
+    def render_status(self, value, record):
+        if record.status == StageResult.Status.FINISHED:
+            return ""
+        label = record.get_status_display()
+        if record.status_reason:
+            return format_html('<span title="{}">{}</span>', record.status_reason, label)
+        return label
+
+    def render_crash_count(self, value):
+        return len(value) if value else ""
+
+    def value_rider(self, value):
+        return value.name
+
     def value_team(self, value):
         return self.team_names.get(value, "")
+
+    def value_time_seconds(self, value):
+        return value
+
+    def value_gap_seconds(self, value):
+        return value
+
+    def value_bonus_seconds(self, value):
+        return value
+
+    def value_status(self, value):
+        return value
+
+    def value_crash_count(self, value):
+        return len(value) if value else 0
+
+
+class DiceTable(tables.Table):
+    turn = tables.Column(verbose_name=_("Turn"), attrs={"td": {"class": "num"}})
+    unit = tables.Column(verbose_name=_("Unit"), attrs={"td": {"class": "num"}})
+    rider = tables.Column(verbose_name=_("Rider"))
+    rule = tables.Column(verbose_name=_("Rule"))
+    die = tables.Column(verbose_name=_("Die"))
+    face = tables.Column(verbose_name=_("Face"))
+
+    class Meta:
+        attrs = {"class": "data"}
+        empty_text = _("No dice were rolled.")
+
+
+class CalendarTable(tables.Table):
+    number = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    date = tables.DateColumn(verbose_name=_("Date"), accessor="stage__date", format="D j M")
+    route = tables.Column(verbose_name=_("Route"), accessor="stage__start", order_by="stage__start")
+    stage_type = tables.Column(verbose_name=_("Type"), accessor="stage__stage_type")
+    distance = tables.Column(
+        verbose_name="km", accessor="stage__distance_km", attrs={"td": {"class": "num"}}
+    )
+    orders_deadline = tables.DateTimeColumn(verbose_name=_("Orders deadline"), format="D j M H:i")
+    status = tables.Column(verbose_name=_("Status"))
+
+    class Meta:
+        attrs = {"class": "data"}
+        empty_text = _("No stage.")
+
+    def __init__(self, *args, season, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.season = season
+
+    def render_route(self, record):
+        url = reverse("season-stage", args=[self.season.slug, record.number])
+        return format_html('<a href="{}">{} → {}</a>', url, record.stage.start, record.stage.finish)
+
+    def render_stage_type(self, record):
+        return record.stage.get_stage_type_display().capitalize()
+
+    def render_status(self, record):
+        return format_html(
+            '<span class="status status-{}">{}</span>',
+            record.status,
+            record.get_status_display().capitalize(),
+        )
+
+    def value_route(self, record):
+        return f"{record.stage.start} – {record.stage.finish}"
+
+    def value_status(self, record):
+        return record.status
+
+
+class RiderResultTable(tables.Table):
+    stage = tables.Column(
+        verbose_name=_("Stage"), accessor="stage__number", attrs={"td": {"class": "num"}}
+    )
+    rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
+    gap_seconds = tables.Column(verbose_name=_("Gap"), attrs={"td": {"class": "num"}})
+    status = tables.Column(verbose_name=_("Status"))
+    crashes = tables.Column(verbose_name=_("Crashes"), orderable=False)
+
+    class Meta:
+        attrs = {"class": "data"}
+        empty_text = _("No stage raced yet.")
+
+    def __init__(self, *args, season, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.season = season
+
+    def render_stage(self, value):
+        url = reverse("season-stage", args=[self.season.slug, value])
+        return format_html('<a href="{}">{}</a>', url, value)
+
+    def render_gap_seconds(self, value):
+        return gap(value)
+
+    def render_status(self, record):
+        return "" if record.status == StageResult.Status.FINISHED else record.get_status_display()
+
+    def render_crashes(self, value):
+        return len(value) if value else ""
+
+    def value_stage(self, value):
+        return value
+
+    def value_gap_seconds(self, value):
+        return value
+
+    def value_status(self, record):
+        return record.status
+
+    def value_crashes(self, value):
+        return len(value) if value else 0
+
+
+class RosterTable(tables.Table):
+    bib = tables.Column(verbose_name=_("Bib"), attrs={"td": {"class": "num"}})
+    rider = tables.Column(verbose_name=_("Rider"), accessor="rider__name")
+    role = tables.Column(verbose_name=_("Role"))
+    gc_rank = tables.Column(verbose_name=_("GC"), attrs={"td": {"class": "num"}})
+    gc_gap = tables.Column(verbose_name=_("Gap"), attrs={"td": {"class": "num"}})
+
+    class Meta:
+        attrs = {"class": "data"}
+        empty_text = _("No rider yet.")
+
+    def __init__(self, *args, season, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.season = season
+
+    def render_rider(self, value, record):
+        url = reverse("season-rider", args=[self.season.slug, record["rider_id"]])
+        return format_html('<a href="{}">{}</a>', url, value)
+
+    def render_gc_gap(self, value):
+        return gap(value)

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from season import services
+from season import notifications, services
 
 
 @shared_task(
@@ -23,3 +23,8 @@ def stage_resolve_task(season_stage_id: int, job_id: int | None = None) -> None:
 def stages_lock_due_task() -> None:
     for season_stage_id in services.stages_lock_due():
         stage_resolve_task.delay(season_stage_id)
+
+
+@shared_task(name="season.notifications_send", acks_late=True, time_limit=120)
+def notifications_send_task() -> None:
+    notifications.notifications_send()

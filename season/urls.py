@@ -1,13 +1,71 @@
 from django.urls import path
 
-from season import views
+from season.views import organiser, player, public, stages
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("seasons/<slug:slug>/", views.season_detail, name="season-detail"),
+    # Public pages of a season (readable without an account unless the season is private).
+    path("", public.home, name="home"),
+    path("seasons/<slug:slug>/", public.season_detail, name="season-detail"),
     path(
         "seasons/<slug:slug>/standings/<str:classification>/",
-        views.standings,
+        public.standings,
         name="season-standings",
     ),
+    path("seasons/<slug:slug>/stages/<int:number>/", public.stage_detail, name="season-stage"),
+    path(
+        "seasons/<slug:slug>/stages/<int:number>/dice/", public.stage_dice, name="season-stage-dice"
+    ),
+    path("seasons/<slug:slug>/riders/<int:rider_id>/", public.rider_detail, name="season-rider"),
+    path("seasons/<slug:slug>/teams/<int:team_id>/", public.team_detail, name="season-team"),
+    # The organiser's stage actions and the progress of a resolution.
+    path("seasons/<slug:slug>/stages/<int:number>/job/", stages.stage_job, name="season-stage-job"),
+    path(
+        "seasons/<slug:slug>/stages/<int:number>/<str:action>/",
+        stages.stage_action,
+        name="season-stage-action",
+    ),
+    path(
+        "seasons/<slug:slug>/stages/<int:number>/reinstate/<int:rider_id>/",
+        stages.rider_reinstate,
+        name="season-stage-reinstate",
+    ),
+    # --- Organiser and player flows (season/views/organiser.py, season/views/player.py) ---
+    path("my/", player.my_seasons, name="my-seasons"),
+    path("my/new-season/", organiser.season_create, name="season-create"),
+    path("join/", player.join_code, name="season-join-code"),
+    path("join/<str:code>/", player.join, name="season-join"),
+    path("seasons/<slug:slug>/organise/", organiser.dashboard, name="organiser-season"),
+    path(
+        "seasons/<slug:slug>/organise/settings/",
+        organiser.settings_edit,
+        name="organiser-settings",
+    ),
+    path(
+        "seasons/<slug:slug>/organise/calendar/",
+        organiser.calendar_edit,
+        name="organiser-calendar",
+    ),
+    path(
+        "seasons/<slug:slug>/organise/invitation/",
+        organiser.invite_regenerate,
+        name="organiser-invite-regenerate",
+    ),
+    path(
+        "seasons/<slug:slug>/organise/draft/start/",
+        organiser.draft_start,
+        name="organiser-draft-start",
+    ),
+    path(
+        "seasons/<slug:slug>/organise/draft/autopick/",
+        organiser.draft_autopick,
+        name="organiser-draft-autopick",
+    ),
+    path("seasons/<slug:slug>/teams/<int:team_id>/manage/", player.team_page, name="player-team"),
+    path(
+        "seasons/<slug:slug>/teams/<int:team_id>/manage/pick/",
+        player.draft_pick,
+        name="player-draft-pick",
+    ),
+    path("seasons/<slug:slug>/teams/<int:team_id>/orders/", player.orders, name="player-orders"),
+    # --- end of the organiser and player flows ---
 ]

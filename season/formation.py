@@ -1,0 +1,439 @@
+"""Team formation: rider prices, the draft in turns and picks within a budget (docs/league.md).
+
+The rules are pure functions at the top (prices, the snake order, what a roster may hold);
+the services below apply them to the database under a lock on the season row, so that two
+players acting at once are served one after the other.
+"""
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from races.models import RaceEntry
+from riders.models import RATING_AXES, Rider
+from season.models import DraftPick, Season, SeasonStage, SeasonTeam, SeasonTeamRider
+from season.orders import default_roles
+
+# --- prices -----------------------------------------------------------------------------
+
+PRICE_BASE = 5
+# What one axis rated H, 0, 1, 2, 3, 4 adds before its weight: each step up costs more than
+# the one before, so one champion costs more than two strong riders.
+RATING_COST = {-1: 0, 0: 0, 1: 1, 2: 3, 3: 6, 4: 10}
+# The axes that win Grand Tours weigh most: climbing and the time trial make the GC, sprints
+# and punches win stages; the others help on some terrain only.
+AXIS_WEIGHTS = {
+    "climber": 3,
+    "time_trialist": 2,
+    "sprinter": 2,
+    "puncheur": 2,
+    "rouleur": 1,
+    "baroudeur": 1,
+    "finisseur": 1,
+    "descender": 1,
+}
+
+
+def price_of(ratings: Mapping[str, int]) -> int:
+    """A rider's price: PRICE_BASE + sum over the eight axes of weight x cost of the rating.
+
+    On the demo's 2023 start list prices run from 8 to 87, 22 on average, so the default
+    budget of 180 buys an average team of eight.
+    """
+    return PRICE_BASE + sum(
+        weight * RATING_COST[int(ratings.get(axis, 0))] for axis, weight in AXIS_WEIGHTS.items()
+    )
+
+
+def rider_price(rider: Rider) -> int:
+    return price_of({axis: getattr(rider, axis) for axis in RATING_AXES})
+
+
+# --- the rules of a roster --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A rider as the formation rules see him."""
+
+    rider_id: int
+    name: str
+    real_team_id: int | None
+    real_team_name: str
+    price: int
+
+
+def candidate_of(rider: Rider) -> Candidate:
+    return Candidate(
+        rider_id=rider.pk,
+        name=rider.name,
+        real_team_id=rider.team_id,
+        real_team_name=rider.team.name if rider.team_id else "",  # type: ignore[union-attr]
+        price=rider_price(rider),
+    )
+
+
+def snake_team_index(pick_number: int, team_count: int) -> int:
+    """The 0-based draft position on turn at pick `pick_number` (1-based): 1..n in odd rounds,
+    n..1 in even rounds, so that the last to pick in a round picks first in the next."""
+    if pick_number < 1 or team_count < 1:
+        raise ValueError("pick numbers and team counts start at 1")
+    round_index, index = divmod(pick_number - 1, team_count)
+    return index if round_index % 2 == 0 else team_count - 1 - index
+
+
+def roster_errors(
+    *,
+    roster: Sequence[Candidate],
+    roster_size: int,
+    max_per_real_team: int | None,
+    budget: int | None = None,
+    complete: bool = False,
+) -> list[str]:
+    """What is wrong with a roster, each rule named. `complete`: the roster must be full
+    (a budget selection); otherwise it may still grow (a draft in progress)."""
+    errors = []
+    if complete and len(roster) != roster_size:
+        errors.append(
+            ngettext(
+                "Choose exactly %(size)d rider (%(count)d chosen).",
+                "Choose exactly %(size)d riders (%(count)d chosen).",
+                roster_size,
+            )
+            % {"size": roster_size, "count": len(roster)}
+        )
+    elif len(roster) > roster_size:
+        errors.append(
+            ngettext(
+                "A team has at most %(size)d rider.",
+                "A team has at most %(size)d riders.",
+                roster_size,
+            )
+            % {"size": roster_size}
+        )
+    if max_per_real_team is not None:
+        counts = Counter(c.real_team_id for c in roster if c.real_team_id is not None)
+        names = {c.real_team_id: c.real_team_name for c in roster}
+        for real_team_id, count in sorted(counts.items(), key=lambda item: names[item[0]]):
+            if count > max_per_real_team:
+                errors.append(
+                    ngettext(
+                        "At most %(limit)d rider from one real team: %(count)d from %(team)s.",
+                        "At most %(limit)d riders from one real team: %(count)d from %(team)s.",
+                        max_per_real_team,
+                    )
+                    % {"limit": max_per_real_team, "count": count, "team": names[real_team_id]}
+                )
+    if budget is not None:
+        total = sum(c.price for c in roster)
+        if total > budget:
+            errors.append(
+                _("The riders cost %(total)d, over the budget of %(budget)d.")
+                % {"total": total, "budget": budget}
+            )
+    return errors
+
+
+# --- reading the state ------------------------------------------------------------------
+
+
+class FormationError(Exception):
+    """A formation step that the rules refuse; each message names the rule."""
+
+    def __init__(self, *errors: str) -> None:
+        super().__init__(" ".join(errors))
+        self.errors = list(errors)
+
+
+def rider_pool(*, season: Season) -> QuerySet[Rider]:
+    """The riders a season's teams are formed from: the start list of the race its route was
+    copied from, or, when no start list was imported, the riders of that year's real teams."""
+    template_id = season.race.template_id
+    riders = Rider.objects.select_related("team").order_by("name", "pk")
+    if template_id is None:
+        return riders.none()
+    entries = RaceEntry.objects.filter(race_id=template_id)
+    if entries.exists():
+        return riders.filter(pk__in=entries.values("rider_id"))
+    return riders.filter(team__year=season.race.year)
+
+
+def taken_rider_ids(*, season: Season, exclude_team: SeasonTeam | None = None) -> set[int]:
+    taken = SeasonTeamRider.objects.filter(season=season)
+    if exclude_team is not None:
+        taken = taken.exclude(team=exclude_team)
+    return set(taken.values_list("rider_id", flat=True))
+
+
+def team_capacity(*, season: Season) -> int:
+    """How many teams the pool can fill."""
+    return rider_pool(season=season).count() // season.roster_size
+
+
+def race_started(season: Season) -> bool:
+    return season.stages.exclude(status=SeasonStage.Status.SCHEDULED).exists()
+
+
+@dataclass(frozen=True)
+class DraftStatus:
+    started: bool
+    order: list[SeasonTeam]
+    picks_made: int
+    picks_total: int
+    on_turn: SeasonTeam | None
+
+    @property
+    def complete(self) -> bool:
+        return self.started and self.picks_made >= self.picks_total
+
+    @property
+    def next_pick(self) -> int:
+        return self.picks_made + 1
+
+    @property
+    def round(self) -> int:
+        return self.picks_made // len(self.order) + 1 if self.order else 0
+
+
+def draft_status(*, season: Season) -> DraftStatus:
+    order = list(
+        season.teams.filter(draft_position__isnull=False)
+        .select_related("owner")
+        .order_by("draft_position")
+    )
+    picks_made = season.draft_picks.count()
+    picks_total = len(order) * season.roster_size
+    on_turn = None
+    if season.draft_started_at is not None and order and picks_made < picks_total:
+        on_turn = order[snake_team_index(picks_made + 1, len(order))]
+    return DraftStatus(
+        started=season.draft_started_at is not None,
+        order=order,
+        picks_made=picks_made,
+        picks_total=picks_total,
+        on_turn=on_turn,
+    )
+
+
+@dataclass(frozen=True)
+class TeamProgress:
+    team: SeasonTeam
+    rider_count: int
+    complete: bool
+
+
+def teams_progress(*, season: Season) -> list[TeamProgress]:
+    teams = season.teams.select_related("owner").annotate(rider_count=Count("members"))
+    return [
+        TeamProgress(
+            team=team,
+            rider_count=team.rider_count,
+            complete=team.rider_count >= season.roster_size,
+        )
+        for team in teams.order_by("draft_position", "name")
+    ]
+
+
+def teams_formed(*, season: Season) -> bool:
+    """Every team of the season has its full roster (and there is at least one team)."""
+    progress = teams_progress(season=season)
+    return bool(progress) and all(p.complete for p in progress)
+
+
+def formation_started(season: Season) -> bool:
+    """Once true, the settings that shape teams (mode, size, budget, limit) are frozen."""
+    return (
+        season.draft_started_at is not None
+        or SeasonTeamRider.objects.filter(season=season).exists()
+    )
+
+
+# --- services ---------------------------------------------------------------------------
+
+
+def _lock(season: Season) -> Season:
+    # Every formation step runs under this row lock: the pick count, the turn and the riders
+    # still free are read and written by one request at a time.
+    return Season.objects.select_for_update().select_related("race").get(pk=season.pk)
+
+
+def _team_complete(*, season: Season, team: SeasonTeam) -> None:
+    """A full team gets its default roles (rules/moreno.md §5) and its bibs: a block of ten
+    per team (1-8, 11-18, ...), the GC leader wearing the first."""
+    members = list(team.members.select_related("rider"))
+    roles = default_roles(m.rider for m in members)
+    team_ids = list(season.teams.order_by("draft_position", "pk").values_list("pk", flat=True))
+    block = 10 * ((season.roster_size + 10) // 10)
+    first_bib = team_ids.index(team.pk) * block + 1
+    ranked = sorted(
+        members,
+        key=lambda m: (roles[m.rider_id] != "gc_leader", -rider_price(m.rider), m.rider_id),
+    )
+    for offset, member in enumerate(ranked):
+        member.role = roles[member.rider_id]
+        member.bib = first_bib + offset
+    SeasonTeamRider.objects.bulk_update(ranked, ["role", "bib"])
+
+
+def draft_start(*, season: Season, rng: random.Random | None = None) -> list[SeasonTeam]:
+    """Draw the draft order at random and start the draft (docs/league.md "Draft")."""
+    rng = rng or random.SystemRandom()
+    with transaction.atomic():
+        locked = _lock(season)
+        if locked.formation_mode != Season.FormationMode.DRAFT:
+            raise FormationError(_("This season forms its teams with a budget, not a draft."))
+        if locked.draft_started_at is not None:
+            raise FormationError(_("The draft has already started."))
+        if race_started(locked):
+            raise FormationError(_("The race has started: teams can no longer be drafted."))
+        teams = list(locked.teams.order_by("pk"))
+        if len(teams) < 2:
+            raise FormationError(_("A draft needs at least two teams."))
+        if SeasonTeamRider.objects.filter(season=locked).exists():
+            raise FormationError(_("Some teams already have riders: there is nothing to draft."))
+        needed = len(teams) * locked.roster_size
+        pool = rider_pool(season=locked).count()
+        if pool < needed:
+            raise FormationError(
+                _("The pool has %(pool)d riders; %(teams)d teams of %(size)d need %(needed)d.")
+                % {"pool": pool, "teams": len(teams), "size": locked.roster_size, "needed": needed}
+            )
+        rng.shuffle(teams)
+        for position, team in enumerate(teams, start=1):
+            team.draft_position = position
+        SeasonTeam.objects.bulk_update(teams, ["draft_position"])
+        locked.draft_started_at = timezone.now()
+        locked.save(update_fields=["draft_started_at"])
+    season.draft_started_at = locked.draft_started_at
+    return teams
+
+
+def _stage_one_open(season: Season) -> None:
+    # Teams are formed: stage 1 opens for orders (the organiser may also open it by hand).
+    SeasonStage.objects.filter(season=season, number=1, status=SeasonStage.Status.SCHEDULED).update(
+        status=SeasonStage.Status.OPEN
+    )
+
+
+def _add_pick(
+    *, season: Season, status: DraftStatus, team: SeasonTeam, rider: Rider, user: Any
+) -> DraftPick:
+    pick = DraftPick.objects.create(
+        season=season, number=status.next_pick, team=team, rider=rider, picked_by=user
+    )
+    SeasonTeamRider.objects.create(season=season, team=team, rider=rider)
+    if team.members.count() >= season.roster_size:
+        _team_complete(season=season, team=team)
+    if status.picks_made + 1 >= status.picks_total:
+        _stage_one_open(season)
+    return pick
+
+
+def _check_pick(*, season: Season, team: SeasonTeam, rider: Rider, status: DraftStatus) -> None:
+    if not status.started:
+        raise FormationError(_("The draft has not started yet."))
+    if status.on_turn is None:
+        raise FormationError(_("The draft is over."))
+    if status.on_turn.pk != team.pk:
+        raise FormationError(
+            _("It is %(team)s's turn (pick %(number)d).")
+            % {"team": status.on_turn.name, "number": status.next_pick}
+        )
+    if not rider_pool(season=season).filter(pk=rider.pk).exists():
+        raise FormationError(_("%(rider)s is not in this race.") % {"rider": rider.name})
+    if rider.pk in taken_rider_ids(season=season):
+        raise FormationError(_("%(rider)s has already been picked.") % {"rider": rider.name})
+    roster = [candidate_of(m.rider) for m in team.members.select_related("rider__team")]
+    errors = roster_errors(
+        roster=[*roster, candidate_of(rider)],
+        roster_size=season.roster_size,
+        max_per_real_team=season.max_per_real_team,
+    )
+    if errors:
+        raise FormationError(*errors)
+
+
+def draft_pick(*, season: Season, team: SeasonTeam, rider: Rider, user: Any) -> DraftPick:
+    """The team on turn takes one free rider, within the roster rules."""
+    with transaction.atomic():
+        locked = _lock(season)
+        status = draft_status(season=locked)
+        _check_pick(season=locked, team=team, rider=rider, status=status)
+        try:
+            with transaction.atomic():
+                return _add_pick(season=locked, status=status, team=team, rider=rider, user=user)
+        except IntegrityError:
+            # Only without a row lock (SQLite): the constraints kept the pick unique.
+            raise FormationError(_("Somebody else picked first; try again.")) from None
+
+
+def draft_autopick(*, season: Season, user: Any) -> DraftPick:
+    """The organiser picks for the team on turn (an absent player, a team without a player):
+    the dearest free rider the roster rules allow, the lowest id among equals."""
+    with transaction.atomic():
+        locked = _lock(season)
+        status = draft_status(season=locked)
+        if status.on_turn is None:
+            raise FormationError(
+                _("The draft is over.") if status.started else _("The draft has not started yet.")
+            )
+        team = status.on_turn
+        taken = taken_rider_ids(season=locked)
+        roster = [candidate_of(m.rider) for m in team.members.select_related("rider__team")]
+        free = [r for r in rider_pool(season=locked) if r.pk not in taken]
+        for rider in sorted(free, key=lambda r: (-rider_price(r), r.pk)):
+            errors = roster_errors(
+                roster=[*roster, candidate_of(rider)],
+                roster_size=locked.roster_size,
+                max_per_real_team=locked.max_per_real_team,
+            )
+            if not errors:
+                return _add_pick(season=locked, status=status, team=team, rider=rider, user=user)
+        raise FormationError(_("No free rider fits %(team)s's roster.") % {"team": team.name})
+
+
+def team_select(*, team: SeasonTeam, rider_ids: Iterable[int]) -> list[SeasonTeamRider]:
+    """A budget pick: the team's whole roster at once, replacing the previous one, until the
+    race starts."""
+    rider_ids = sorted(set(rider_ids))
+    with transaction.atomic():
+        season = _lock(team.season)
+        if season.formation_mode != Season.FormationMode.BUDGET:
+            raise FormationError(_("This season drafts its teams in turns."))
+        if race_started(season):
+            raise FormationError(_("The race has started: teams are final."))
+        riders = list(rider_pool(season=season).filter(pk__in=rider_ids))
+        unknown = set(rider_ids) - {r.pk for r in riders}
+        if unknown:
+            raise FormationError(_("Some of these riders are not in this race."))
+        taken = taken_rider_ids(season=season, exclude_team=team) & set(rider_ids)
+        if taken:
+            names = ", ".join(sorted(r.name for r in riders if r.pk in taken))
+            raise FormationError(_("Already in another team: %(names)s.") % {"names": names})
+        errors = roster_errors(
+            roster=[candidate_of(r) for r in riders],
+            roster_size=season.roster_size,
+            max_per_real_team=season.max_per_real_team,
+            budget=season.budget,
+            complete=True,
+        )
+        if errors:
+            raise FormationError(*errors)
+        try:
+            with transaction.atomic():
+                team.members.all().delete()
+                SeasonTeamRider.objects.bulk_create(
+                    SeasonTeamRider(season=season, team=team, rider=rider) for rider in riders
+                )
+        except IntegrityError:
+            raise FormationError(_("Somebody else took one of these riders; try again.")) from None
+        _team_complete(season=season, team=team)
+    return list(team.members.select_related("rider").order_by("bib"))

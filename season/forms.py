@@ -1,0 +1,384 @@
+"""Forms of the organiser and player pages. They read and clean input; the rules live in
+season.leagues, season.formation and season.services."""
+
+import re
+import zoneinfo
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any, ClassVar
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from races.models import Race
+from season.formation import Candidate
+from season.leagues import SeasonSettings, league_race_slug, template_races
+from season.models import RiderRole, Season, SeasonStage, SeasonTeamRider
+from season.rule_settings import RuleSettings
+
+DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
+
+
+def _datetime_widget() -> forms.DateTimeInput:
+    return forms.DateTimeInput(attrs={"type": "datetime-local"}, format=DATETIME_LOCAL)
+
+
+class WallClockDateTimeField(forms.DateTimeField):
+    """A date and time as typed, without a time zone: the form applies the season's."""
+
+    def to_python(self, value: Any) -> datetime | None:
+        result = super().to_python(value)
+        if result is not None and timezone.is_aware(result):
+            result = timezone.make_naive(result)
+        return result
+
+
+def _bonuses(text: str) -> tuple[int, ...]:
+    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
+    if not all(p.isdigit() for p in parts):
+        raise forms.ValidationError(_("Give seconds as whole numbers, e.g. 10, 6, 4."))
+    return tuple(int(p) for p in parts)
+
+
+class SeasonSettingsForm(forms.Form):
+    """The season's settings: the create form adds the slug, the route and the calendar."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=Season.Ruleset.choices)
+    is_public = forms.BooleanField(
+        label=_("Public"),
+        required=False,
+        initial=True,
+        help_text=_("Anybody can read a public season; a private one only its members."),
+    )
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"), help_text=_("Deadlines are entered and shown in this time zone.")
+    )
+    roster_size = forms.IntegerField(
+        label=_("Riders per team"), min_value=1, max_value=12, initial=8
+    )
+    formation_mode = forms.ChoiceField(
+        label=_("Team formation"), choices=Season.FormationMode.choices
+    )
+    budget = forms.IntegerField(
+        label=_("Budget"),
+        min_value=1,
+        initial=180,
+        help_text=_("Budget picks only: the most a team's riders may cost together."),
+    )
+    max_per_real_team = forms.IntegerField(
+        label=_("At most this many riders from one real team"),
+        min_value=1,
+        required=False,
+        initial=3,
+        help_text=_("Leave empty for no limit."),
+    )
+    same_group_same_time = forms.BooleanField(
+        label=_("Riders finishing in the same group get the same time"),
+        required=False,
+        initial=True,
+    )
+    finish_bonuses = forms.CharField(
+        label=_("Finish bonuses (seconds)"), initial="10, 6, 4", required=False
+    )
+    intermediate_sprint_bonuses = forms.CharField(
+        label=_("Intermediate sprint bonuses (seconds)"), initial="3, 2, 1", required=False
+    )
+    time_cut_enabled = forms.BooleanField(
+        label=_("Time cut: riders too far behind the winner leave the race"),
+        required=False,
+        initial=True,
+    )
+
+    RULE_FIELDS: ClassVar = (
+        "same_group_same_time",
+        "finish_bonuses",
+        "intermediate_sprint_bonuses",
+        "time_cut_enabled",
+    )
+    FORMATION_FIELDS: ClassVar = (
+        "ruleset",
+        "roster_size",
+        "formation_mode",
+        "budget",
+        "max_per_real_team",
+    )
+
+    FIELDSETS: ClassVar = (
+        (_("The season"), ("name", "slug", "template", "ruleset", "is_public")),
+        (_("Calendar"), ("time_zone", "first_deadline", "hours_between")),
+        (_("Teams"), ("roster_size", "formation_mode", "budget", "max_per_real_team")),
+        (_("Race rules"), RULE_FIELDS),
+    )
+
+    def __init__(self, *args: Any, base_rules: RuleSettings | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.base_rules = base_rules or RuleSettings()
+        zones = sorted(zoneinfo.available_timezones())
+        self.fields["time_zone"].choices = [(z, z) for z in zones]  # type: ignore[attr-defined]
+        self.fields["time_zone"].initial = timezone.get_default_timezone_name()
+
+    def fieldsets(self) -> list[tuple[Any, list[forms.BoundField]]]:
+        return [
+            (title, [self[name] for name in names if name in self.fields])
+            for title, names in self.FIELDSETS
+        ]
+
+    @classmethod
+    def initial_for(cls, season: Season) -> dict[str, Any]:
+        rules = season.rules
+        return {
+            "name": season.name,
+            "ruleset": season.ruleset,
+            "is_public": season.is_public,
+            "time_zone": season.time_zone,
+            "roster_size": season.roster_size,
+            "formation_mode": season.formation_mode,
+            "budget": season.budget,
+            "max_per_real_team": season.max_per_real_team,
+            "same_group_same_time": rules.same_group_same_time,
+            "finish_bonuses": ", ".join(str(b) for b in rules.finish_bonuses),
+            "intermediate_sprint_bonuses": ", ".join(
+                str(b) for b in rules.intermediate_sprint_bonuses
+            ),
+            "time_cut_enabled": rules.time_cut_enabled,
+        }
+
+    def freeze(self, names: Iterable[str], reason: str) -> None:
+        """Show these fields without letting them change (the service refuses it anyway)."""
+        for name in names:
+            self.fields[name].disabled = True
+            self.fields[name].help_text = reason
+
+    def clean_finish_bonuses(self) -> tuple[int, ...]:
+        return _bonuses(self.cleaned_data["finish_bonuses"])
+
+    def clean_intermediate_sprint_bonuses(self) -> tuple[int, ...]:
+        return _bonuses(self.cleaned_data["intermediate_sprint_bonuses"])
+
+    def season_settings(self) -> SeasonSettings:
+        data = self.cleaned_data
+        rules = RuleSettings.from_data(
+            self.base_rules.to_data() | {name: data[name] for name in self.RULE_FIELDS}
+        )
+        return SeasonSettings(
+            name=data["name"].strip(),
+            ruleset=data["ruleset"],
+            is_public=data["is_public"],
+            rule_settings=rules,
+            roster_size=data["roster_size"],
+            formation_mode=data["formation_mode"],
+            budget=data["budget"],
+            max_per_real_team=data["max_per_real_team"],
+            time_zone=data["time_zone"],
+        )
+
+
+class SeasonCreateForm(SeasonSettingsForm):
+    slug = forms.SlugField(
+        label=_("Address"),
+        max_length=60,
+        help_text=_("Letters, digits and hyphens; the season's pages live at /seasons/<address>/."),
+    )
+    template = forms.ModelChoiceField(
+        label=_("Route"),
+        queryset=Race.objects.none(),
+        empty_label=None,
+        help_text=_("The real race whose stages this season runs."),
+    )
+    first_deadline = WallClockDateTimeField(
+        label=_("Orders deadline of stage 1"), widget=_datetime_widget()
+    )
+    hours_between = forms.IntegerField(
+        label=_("Hours between two stages' deadlines"),
+        min_value=1,
+        max_value=24 * 28,
+        initial=24,
+        help_text=_("24: a stage a day; 168: a stage a week. Each deadline can be moved later."),
+    )
+
+    field_order = [
+        "name",
+        "slug",
+        "template",
+        "ruleset",
+        "is_public",
+        "time_zone",
+        "first_deadline",
+        "hours_between",
+    ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["template"].queryset = template_races()  # type: ignore[attr-defined]
+
+    def clean_slug(self) -> str:
+        slug = str(self.cleaned_data["slug"]).lower()
+        if Season.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(_("Another season already uses this address."))
+        return slug
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        slug, template = data.get("slug"), data.get("template")
+        if slug and template:
+            race_slug = league_race_slug(slug=slug, template=template)
+            if Race.objects.filter(slug=race_slug).exists():
+                self.add_error("slug", _("Another season already uses this address."))
+        first, zone = data.get("first_deadline"), data.get("time_zone")
+        if first and zone:
+            aware = timezone.make_aware(first, zoneinfo.ZoneInfo(zone))
+            if aware <= timezone.now():
+                self.add_error("first_deadline", _("The first deadline must be in the future."))
+            data["first_deadline"] = aware
+        return data
+
+
+class CalendarForm(forms.Form):
+    """One deadline per stage; the stages already locked or resolved are shown, not editable.
+    Build and validate it under timezone.override(season.tz)."""
+
+    def __init__(self, *args: Any, stages: Sequence[SeasonStage], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.stages = list(stages)
+        for stage in self.stages:
+            editable = stage.status in (SeasonStage.Status.SCHEDULED, SeasonStage.Status.OPEN)
+            label = _("Stage %(number)d") % {"number": stage.number}
+            widget = _datetime_widget()
+            widget.attrs["aria-label"] = label
+            self.fields[self.field_name(stage)] = forms.DateTimeField(
+                label=label,
+                initial=stage.orders_deadline,
+                widget=widget,
+                disabled=not editable,
+                required=editable,
+            )
+
+    @staticmethod
+    def field_name(stage: SeasonStage) -> str:
+        return f"stage_{stage.number}"
+
+    def rows(self) -> list[tuple[SeasonStage, forms.BoundField]]:
+        return [(stage, self[self.field_name(stage)]) for stage in self.stages]
+
+    def deadlines(self) -> dict[int, datetime]:
+        return {
+            stage.number: self.cleaned_data[self.field_name(stage)]
+            for stage in self.stages
+            if not self.fields[self.field_name(stage)].disabled
+        }
+
+
+class JoinForm(forms.Form):
+    team_name = forms.CharField(
+        label=_("Your team's name"),
+        max_length=80,
+        help_text=_("Unique in this season; the other players will see it."),
+    )
+
+
+class InviteCodeForm(forms.Form):
+    code = forms.CharField(label=_("Invitation code"), max_length=32)
+
+
+class BudgetTeamForm(forms.Form):
+    """A budget pick: tick roster_size riders among the free ones."""
+
+    riders = forms.TypedMultipleChoiceField(
+        label=_("Riders"),
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        error_messages={"invalid_choice": _("A rider you ticked is no longer free: choose again.")},
+    )
+
+    def __init__(self, *args: Any, candidates: Iterable[Candidate], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.candidates = list(candidates)
+        self.fields["riders"].choices = [  # type: ignore[attr-defined]
+            (c.rider_id, c.name) for c in self.candidates
+        ]
+
+    def chosen(self) -> list[int]:
+        return list(self.cleaned_data.get("riders") or [])
+
+
+class DraftPickForm(forms.Form):
+    rider = forms.IntegerField(widget=forms.HiddenInput)
+
+
+# --- orders ------------------------------------------------------------------------------
+
+
+class TeamOrdersForm(forms.Form):
+    """A team's orders for one stage: a row of fields per starting rider, as the ruleset's
+    orders model asks. A ruleset's subclass declares its fields in `rider_fields`; the form
+    gives `orders()` in the shape season.services.orders_submit takes."""
+
+    stage = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(
+        self,
+        *args: Any,
+        starters: Sequence[SeasonTeamRider],
+        current: dict[str, dict[str, Any]],
+        stage_number: int,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.starters = list(starters)
+        self.fields["stage"].initial = stage_number
+        for member in self.starters:
+            given = current.get(str(member.rider_id)) or {"role": member.role}
+            for key, field in self.rider_fields(member, given).items():
+                self.fields[f"{member.rider_id}-{key}"] = field
+
+    def rider_fields(
+        self, member: SeasonTeamRider, given: dict[str, Any]
+    ) -> dict[str, forms.Field]:
+        raise NotImplementedError
+
+    def rows(self) -> list[tuple[SeasonTeamRider, list[forms.BoundField]]]:
+        return [
+            (member, [self[name] for name in self.fields if name.startswith(f"{member.rider_id}-")])
+            for member in self.starters
+        ]
+
+    def orders(self) -> dict[int, dict[str, Any]]:
+        result: dict[int, dict[str, Any]] = {}
+        for name, value in self.cleaned_data.items():
+            rider, _sep, key = name.partition("-")
+            if key:
+                result.setdefault(int(rider), {})[key] = value
+        return result
+
+
+class MorenoOrdersForm(TeamOrdersForm):
+    """rules/moreno.md §5: a role per rider, and riders told never to join a breakaway."""
+
+    def rider_fields(
+        self, member: SeasonTeamRider, given: dict[str, Any]
+    ) -> dict[str, forms.Field]:
+        return {
+            "role": forms.ChoiceField(
+                label=_("Role"), choices=RiderRole.choices, initial=given.get("role")
+            ),
+            "no_breakaway": forms.BooleanField(
+                label=_("No breakaway"),
+                required=False,
+                initial=bool(given.get("no_breakaway", False)),
+            ),
+        }
+
+
+ORDERS_FORMS: dict[str, type[TeamOrdersForm]] = {Season.Ruleset.MORENO: MorenoOrdersForm}
+
+
+def orders_form_class(ruleset: str) -> type[TeamOrdersForm]:
+    try:
+        return ORDERS_FORMS[ruleset]
+    except KeyError:
+        raise ValueError(
+            f"No orders form for ruleset {ruleset!r}; known: {', '.join(ORDERS_FORMS)}"
+        ) from None

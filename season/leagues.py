@@ -1,0 +1,366 @@
+"""A league's organisation: creating a season, its settings and calendar, invitations, joining.
+
+Services write (keyword-only, `<entity>_<action>`); the few reads the organiser and player
+pages need live here too, next to the rules they reflect (docs/league.md).
+"""
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from races.models import Race
+from races.services import race_copy_for_league
+from season.formation import formation_started, race_started, team_capacity
+from season.models import Membership, Season, SeasonStage, SeasonTeam
+from season.rule_settings import RuleSettings
+
+EDITABLE_DEADLINE = (SeasonStage.Status.SCHEDULED, SeasonStage.Status.OPEN)
+DONE = (SeasonStage.Status.RESOLVED, SeasonStage.Status.PUBLISHED)
+
+
+class LeagueError(Exception):
+    """A step the league's rules refuse; the message says why."""
+
+
+class JoinRefused(LeagueError):
+    pass
+
+
+class CalendarInvalid(LeagueError):
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__(" ".join(errors))
+        self.errors = errors
+
+
+# --- templates and the calendar ----------------------------------------------------------
+
+
+def template_races() -> QuerySet[Race]:
+    """The races a season can copy: real ones with a route."""
+    return (
+        Race.objects.filter(kind=Race.Kind.REAL)
+        .annotate(stage_count=Count("stages"))
+        .filter(stage_count__gt=0)
+        .order_by("-year", "name")
+    )
+
+
+def stage_deadlines(*, first: datetime, hours_between: int, count: int) -> list[datetime]:
+    """One orders deadline per stage: the first, then one every `hours_between` hours."""
+    return [first + timedelta(hours=hours_between * index) for index in range(count)]
+
+
+def league_race_slug(*, slug: str, template: Race) -> str:
+    return f"{slug}-{template.slug}"
+
+
+# --- creating and editing a season -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeasonSettings:
+    """What the organiser chooses for a season (all of it can change until teams form)."""
+
+    name: str
+    ruleset: str
+    is_public: bool
+    rule_settings: RuleSettings
+    roster_size: int
+    formation_mode: str
+    budget: int
+    max_per_real_team: int | None
+    time_zone: str
+
+
+FORMATION_FIELDS = ("ruleset", "roster_size", "formation_mode", "budget", "max_per_real_team")
+
+
+def season_create(
+    *,
+    organiser: Any,
+    slug: str,
+    template: Race,
+    settings: SeasonSettings,
+    first_deadline: datetime,
+    hours_between: int,
+) -> Season:
+    """A new season on a copy of the template's route, one deadline per stage, its creator
+    organising it. Every stage starts scheduled; stage 1 opens when the teams are formed."""
+    with transaction.atomic():
+        race = race_copy_for_league(
+            template=template,
+            name=settings.name,
+            slug=league_race_slug(slug=slug, template=template),
+        )
+        season = Season(
+            slug=slug,
+            organiser=organiser,
+            race=race,
+            **_model_fields(settings),
+        )
+        season.full_clean()
+        season.save()
+        stages = list(race.stages.order_by("number"))
+        deadlines = stage_deadlines(
+            first=first_deadline, hours_between=hours_between, count=len(stages)
+        )
+        SeasonStage.objects.bulk_create(
+            SeasonStage(season=season, stage=stage, number=stage.number, orders_deadline=deadline)
+            for stage, deadline in zip(stages, deadlines, strict=True)
+        )
+        Membership.objects.create(season=season, user=organiser, role=Membership.Role.ORGANISER)
+    return season
+
+
+def _model_fields(settings: SeasonSettings) -> dict[str, Any]:
+    return {
+        "name": settings.name,
+        "ruleset": settings.ruleset,
+        "is_public": settings.is_public,
+        "rule_settings": settings.rule_settings.to_data(),
+        "roster_size": settings.roster_size,
+        "formation_mode": settings.formation_mode,
+        "budget": settings.budget,
+        "max_per_real_team": settings.max_per_real_team,
+        "time_zone": settings.time_zone,
+    }
+
+
+def season_settings_of(season: Season) -> SeasonSettings:
+    return SeasonSettings(
+        name=season.name,
+        ruleset=season.ruleset,
+        is_public=season.is_public,
+        rule_settings=season.rules,
+        roster_size=season.roster_size,
+        formation_mode=season.formation_mode,
+        budget=season.budget,
+        max_per_real_team=season.max_per_real_team,
+        time_zone=season.time_zone,
+    )
+
+
+def rules_frozen(season: Season) -> bool:
+    """Once a stage is resolved its standings were made with these rules: they stay."""
+    return season.stages.filter(status__in=DONE).exists()
+
+
+def season_settings_update(*, season: Season, settings: SeasonSettings) -> Season:
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        current = season_settings_of(locked)
+        if formation_started(locked):
+            changed = [f for f in FORMATION_FIELDS if getattr(settings, f) != getattr(current, f)]
+            if changed:
+                raise LeagueError(
+                    _("Teams are being formed: the ruleset and team rules can no longer change.")
+                )
+        if settings.rule_settings != current.rule_settings and rules_frozen(locked):
+            raise LeagueError(
+                _("A stage has been resolved: the rule settings can no longer change.")
+            )
+        for field, value in _model_fields(settings).items():
+            setattr(locked, field, value)
+        locked.full_clean()
+        locked.save()
+    return locked
+
+
+def calendar_update(
+    *, season: Season, deadlines: Mapping[int, datetime], now: datetime | None = None
+) -> list[SeasonStage]:
+    """Move orders deadlines. Only stages still scheduled or open can move, never into the
+    past, and every deadline must come after the previous stage's."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        stages = list(
+            SeasonStage.objects.select_for_update().filter(season=season).order_by("number")
+        )
+        errors = []
+        changed = []
+        for stage in stages:
+            new = deadlines.get(stage.number)
+            if new is None or new == stage.orders_deadline:
+                continue
+            if stage.status not in EDITABLE_DEADLINE:
+                errors.append(
+                    _("Stage %(number)d is %(status)s: its deadline can no longer change.")
+                    % {"number": stage.number, "status": stage.get_status_display()}
+                )
+                continue
+            if new <= now:
+                errors.append(
+                    _("Stage %(number)d: the deadline is in the past.") % {"number": stage.number}
+                )
+                continue
+            stage.orders_deadline = new
+            changed.append(stage)
+        for previous, stage in itertools.pairwise(stages):
+            if (
+                previous.orders_deadline
+                and stage.orders_deadline
+                and stage.orders_deadline <= previous.orders_deadline
+            ):
+                errors.append(
+                    _("Stage %(number)d: the deadline must come after stage %(previous)d's.")
+                    % {"number": stage.number, "previous": previous.number}
+                )
+        if errors:
+            raise CalendarInvalid(errors)
+        SeasonStage.objects.bulk_update(changed, ["orders_deadline"])
+    return stages
+
+
+# --- invitations and joining -------------------------------------------------------------
+
+
+def invite_code_regenerate(*, season: Season) -> str:
+    """A new invitation code; the old link and code stop working."""
+    from season.models import invite_code_new
+
+    season.invite_code = invite_code_new()
+    season.save(update_fields=["invite_code"])
+    return season.invite_code
+
+
+def season_by_invite_code(code: str) -> Season | None:
+    code = code.strip()
+    if not code:
+        return None
+    return (
+        Season.objects.select_related("organiser", "race__template")
+        .filter(invite_code=code)
+        .first()
+    )
+
+
+def join_closed_reason(season: Season) -> str | None:
+    """Why nobody can join now, or None while teams can still be formed."""
+    if season.draft_started_at is not None:
+        return _("The draft has started: this season takes no new teams.")
+    if race_started(season):
+        return _("The race has started: this season takes no new teams.")
+    if season.teams.count() >= team_capacity(season=season):
+        return _("This season is full: its start list has no riders left for another team.")
+    return None
+
+
+def team_of(*, season: Season, user: Any) -> SeasonTeam | None:
+    if not getattr(user, "pk", None):
+        return None
+    return season.teams.filter(owner=user).first()
+
+
+def season_join(*, season: Season, user: Any, team_name: str) -> SeasonTeam:
+    """The user joins as a player with a new, empty team named as he chooses."""
+    team_name = " ".join(team_name.split())
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().select_related("race").get(pk=season.pk)
+        mine = team_of(season=locked, user=user)
+        if mine is not None:
+            raise JoinRefused(
+                _("You already play in this season with %(team)s.") % {"team": mine.name}
+            )
+        reason = join_closed_reason(locked)
+        if reason:
+            raise JoinRefused(reason)
+        if not team_name:
+            raise JoinRefused(_("Give your team a name."))
+        if locked.teams.filter(name__iexact=team_name).exists():
+            raise JoinRefused(
+                _("A team of this season is already called %(name)s.") % {"name": team_name}
+            )
+        Membership.objects.get_or_create(
+            season=locked, user=user, defaults={"role": Membership.Role.PLAYER}
+        )
+        team = SeasonTeam(season=locked, name=team_name, owner=user)
+        team.full_clean()
+        team.save()
+    return team
+
+
+# --- the player's pages ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MySeason:
+    season: Season
+    role: str
+    team: SeasonTeam | None
+    next_stage: SeasonStage | None
+
+
+def my_seasons(*, user: Any) -> list[MySeason]:
+    """The user's seasons (organised or played), each with his team and the next stage that
+    takes or will take orders (three queries whatever the number of seasons)."""
+    memberships = list(
+        Membership.objects.filter(user=user)
+        .select_related("season__race__template", "season__organiser")
+        .order_by("-season__created_at")
+    )
+    season_ids = [m.season_id for m in memberships]
+    teams = {
+        t.season_id: t for t in SeasonTeam.objects.filter(season_id__in=season_ids, owner=user)
+    }
+    upcoming: dict[int, SeasonStage] = {}
+    for stage in (
+        SeasonStage.objects.filter(season_id__in=season_ids)
+        .filter(Q(status=SeasonStage.Status.OPEN) | Q(status=SeasonStage.Status.SCHEDULED))
+        .select_related("stage")
+        .order_by("number")
+    ):
+        upcoming.setdefault(stage.season_id, stage)
+    return [
+        MySeason(
+            season=m.season,
+            role=m.role,
+            team=teams.get(m.season_id),
+            next_stage=upcoming.get(m.season_id),
+        )
+        for m in memberships
+    ]
+
+
+@dataclass(frozen=True)
+class OrdersWindow:
+    """The stage a player gives orders for now, or why he cannot."""
+
+    stage: SeasonStage | None
+    is_open: bool
+    reason: str
+
+
+def orders_window(*, season: Season, now: datetime | None = None) -> OrdersWindow:
+    now = now or timezone.now()
+    stage = (
+        season.stages.exclude(status__in=DONE).select_related("stage").order_by("number").first()
+    )
+    if stage is None:
+        return OrdersWindow(None, False, _("The race is over: every stage has been resolved."))
+    if stage.status == SeasonStage.Status.SCHEDULED:
+        return OrdersWindow(
+            stage,
+            False,
+            _("Orders for stage %(number)d are not open yet.") % {"number": stage.number},
+        )
+    if stage.status != SeasonStage.Status.OPEN:
+        return OrdersWindow(
+            stage,
+            False,
+            _("Orders for stage %(number)d are closed: the stage is %(status)s.")
+            % {"number": stage.number, "status": stage.get_status_display()},
+        )
+    if stage.orders_deadline and now >= stage.orders_deadline:
+        return OrdersWindow(
+            stage,
+            False,
+            _("Orders for stage %(number)d closed at the deadline.") % {"number": stage.number},
+        )
+    return OrdersWindow(stage, True, "")

@@ -1,0 +1,121 @@
+"""Emails to players: orders open, a reminder 24 h before the deadline, results published.
+
+`notifications_send` runs every few minutes (Celery beat). Each notice is claimed with a
+conditional update on its timestamp before anything is sent, so two runs never send it twice.
+"""
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.mail import send_mass_mail
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from season.models import Orders, SeasonStage, SeasonTeam
+
+REMINDER_BEFORE = timedelta(hours=24)
+
+
+def _site_url(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def _claim(season_stage: SeasonStage, field: str, now: datetime) -> bool:
+    return bool(
+        SeasonStage.objects.filter(pk=season_stage.pk, **{f"{field}__isnull": True}).update(
+            **{field: now}
+        )
+    )
+
+
+def _players(season_stage: SeasonStage, *, without_orders: bool = False) -> list[tuple[str, str]]:
+    teams = SeasonTeam.objects.filter(season_id=season_stage.season_id, owner__isnull=False)
+    if without_orders:
+        given = Orders.objects.filter(season_stage=season_stage).values("team_id")
+        teams = teams.exclude(pk__in=given)
+    return [
+        (team.owner.username, team.owner.email)
+        for team in teams.select_related("owner")
+        if team.owner.email
+    ]
+
+
+def _messages(
+    recipients: Iterable[tuple[str, str]], subject: str, body: str
+) -> list[tuple[str, str, str, list[str]]]:
+    return [
+        (subject, body.replace("{name}", name), settings.DEFAULT_FROM_EMAIL, [email])
+        for name, email in recipients
+    ]
+
+
+def _notify(
+    stages: Iterable[SeasonStage],
+    *,
+    field: str,
+    now: datetime,
+    subject: str,
+    body: str,
+    without_orders: bool = False,
+) -> int:
+    """Send one notice per stage to its players, claiming the stage's `field` first."""
+    sent = 0
+    for stage in stages:
+        if not _claim(stage, field, now):
+            continue
+        deadline = timezone.localtime(stage.orders_deadline) if stage.orders_deadline else None
+        values = {
+            "season": stage.season.name,
+            "number": stage.number,
+            "start": stage.stage.start,
+            "finish": stage.stage.finish,
+            "deadline": deadline.strftime("%d %b %Y %H:%M") if deadline else "",
+            "url": _site_url(reverse("season-stage", args=[stage.season.slug, stage.number])),
+        }
+        recipients = _players(stage, without_orders=without_orders)
+        sent += send_mass_mail(_messages(recipients, subject % values, body % values))
+    return sent
+
+
+def notifications_send(*, now: datetime | None = None) -> int:
+    """Send every notice that is due; return the number of emails sent."""
+    now = now or timezone.now()
+    stages = SeasonStage.objects.select_related("season", "stage")
+    with translation.override(settings.LANGUAGE_CODE):
+        sent = _notify(
+            stages.filter(status=SeasonStage.Status.OPEN, orders_opened_notified_at__isnull=True),
+            field="orders_opened_notified_at",
+            now=now,
+            subject=_("%(season)s: orders open for stage %(number)s"),
+            body=_(
+                "Hello {name},\n\nOrders for stage %(number)s (%(start)s – %(finish)s) are open "
+                "until %(deadline)s.\n%(url)s\n"
+            ),
+        )
+        sent += _notify(
+            stages.filter(
+                Q(status=SeasonStage.Status.OPEN),
+                Q(reminder_sent_at__isnull=True),
+                Q(orders_deadline__gt=now),
+                Q(orders_deadline__lte=now + REMINDER_BEFORE),
+            ),
+            field="reminder_sent_at",
+            now=now,
+            subject=_("%(season)s: your orders for stage %(number)s are missing"),
+            body=_(
+                "Hello {name},\n\nYou have not given orders for stage %(number)s yet. The "
+                "deadline is in less than 24 hours (%(deadline)s).\n%(url)s\n"
+            ),
+            without_orders=True,
+        )
+        sent += _notify(
+            stages.filter(status=SeasonStage.Status.PUBLISHED, results_notified_at__isnull=True),
+            field="results_notified_at",
+            now=now,
+            subject=_("%(season)s: results of stage %(number)s"),
+            body=_("Hello {name},\n\nThe results of stage %(number)s are published.\n%(url)s\n"),
+        )
+    return sent

@@ -1,0 +1,163 @@
+"""The organiser's season pages: create a season, its settings and calendar, invitations,
+team formation and members. Stage actions (open, lock, resolve...) live on the stage pages.
+
+Every page checks season.manage_season: 404 for a private season one cannot see, 403 for a
+season one does not organise.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from season import formation, leagues, selectors
+from season.forms import CalendarForm, SeasonCreateForm, SeasonSettingsForm
+from season.models import Membership, Season
+
+
+def managed_season(request: HttpRequest, slug: str) -> Season:
+    season = selectors.season_visible_get(slug=slug, user=request.user)
+    if not request.user.has_perm("season.manage_season", season):
+        raise PermissionDenied(_("Only the organiser of this season can do that."))
+    return season
+
+
+@login_required
+def season_create(request: HttpRequest) -> HttpResponse:
+    form = SeasonCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        season = leagues.season_create(
+            organiser=request.user,
+            slug=form.cleaned_data["slug"],
+            template=form.cleaned_data["template"],
+            settings=form.season_settings(),
+            first_deadline=form.cleaned_data["first_deadline"],
+            hours_between=form.cleaned_data["hours_between"],
+        )
+        messages.success(
+            request, _("%(season)s is created: invite your players.") % {"season": season.name}
+        )
+        return redirect("organiser-season", slug=season.slug)
+    return render(request, "season/organiser/create.html", {"form": form})
+
+
+@login_required
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    season = managed_season(request, slug)
+    members = list(
+        Membership.objects.filter(season=season).select_related("user").order_by("joined_at")
+    )
+    progress = formation.teams_progress(season=season)
+    teams_by_owner = {p.team.owner_id: p for p in progress if p.team.owner_id}
+    with timezone.override(season.tz):
+        return render(
+            request,
+            "season/organiser/dashboard.html",
+            {
+                "season": season,
+                "invite_url": request.build_absolute_uri(
+                    reverse("season-join", kwargs={"code": season.invite_code})
+                ),
+                "members": [
+                    {"membership": m, "team": teams_by_owner.get(m.user_id)} for m in members
+                ],
+                "progress": progress,
+                "teams_formed": bool(progress) and all(p.complete for p in progress),
+                "draft": formation.draft_status(season=season)
+                if season.formation_mode == Season.FormationMode.DRAFT
+                else None,
+                "join_closed": leagues.join_closed_reason(season),
+                "capacity": formation.team_capacity(season=season),
+                "stage_one": season.stages.filter(number=1).first(),
+                "calendar": selectors.season_calendar(season=season),
+            },
+        )
+
+
+@login_required
+def settings_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    season = managed_season(request, slug)
+    form = SeasonSettingsForm(
+        request.POST or None,
+        initial=SeasonSettingsForm.initial_for(season),
+        base_rules=season.rules,
+    )
+    if formation.formation_started(season):
+        form.freeze(
+            SeasonSettingsForm.FORMATION_FIELDS,
+            _("Fixed: teams are being formed."),
+        )
+    if leagues.rules_frozen(season):
+        form.freeze(SeasonSettingsForm.RULE_FIELDS, _("Fixed: a stage has been resolved with it."))
+    if request.method == "POST" and form.is_valid():
+        try:
+            leagues.season_settings_update(season=season, settings=form.season_settings())
+        except leagues.LeagueError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Settings saved."))
+            return redirect("organiser-season", slug=season.slug)
+    return render(request, "season/organiser/settings.html", {"season": season, "form": form})
+
+
+@login_required
+def calendar_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    season = managed_season(request, slug)
+    with timezone.override(season.tz):
+        form = CalendarForm(request.POST or None, stages=selectors.season_calendar(season=season))
+        if request.method == "POST" and form.is_valid():
+            try:
+                leagues.calendar_update(season=season, deadlines=form.deadlines())
+            except leagues.CalendarInvalid as error:
+                for message in error.errors:
+                    form.add_error(None, message)
+            else:
+                messages.success(request, _("Calendar saved."))
+                return redirect("organiser-season", slug=season.slug)
+        return render(request, "season/organiser/calendar.html", {"season": season, "form": form})
+
+
+@login_required
+@require_POST
+def invite_regenerate(request: HttpRequest, slug: str) -> HttpResponse:
+    season = managed_season(request, slug)
+    leagues.invite_code_regenerate(season=season)
+    messages.success(request, _("New invitation code: the old link no longer works."))
+    return redirect("organiser-season", slug=season.slug)
+
+
+@login_required
+@require_POST
+def draft_start(request: HttpRequest, slug: str) -> HttpResponse:
+    season = managed_season(request, slug)
+    try:
+        teams = formation.draft_start(season=season)
+    except formation.FormationError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request, _("The draft has started: %(team)s picks first.") % {"team": teams[0].name}
+        )
+    return redirect("organiser-season", slug=season.slug)
+
+
+@login_required
+@require_POST
+def draft_autopick(request: HttpRequest, slug: str) -> HttpResponse:
+    season = managed_season(request, slug)
+    try:
+        pick = formation.draft_autopick(season=season, user=request.user)
+    except formation.FormationError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            _("Pick %(number)d: %(rider)s for %(team)s.")
+            % {"number": pick.number, "rider": pick.rider.name, "team": pick.team.name},
+        )
+    return redirect("organiser-season", slug=season.slug)

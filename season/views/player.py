@@ -1,0 +1,350 @@
+"""The player's pages: my seasons, joining, forming a team and giving orders.
+
+Every page that changes a team checks season.manage_team on it: a player acts on his own team
+only (403 otherwise), and a private season is a 404 to anybody who is not a member.
+"""
+
+from datetime import datetime, timedelta
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from riders.models import RATING_AXES, Rider
+from season import formation, leagues, selectors, services
+from season.forms import BudgetTeamForm, DraftPickForm, InviteCodeForm, JoinForm, orders_form_class
+from season.models import Orders, RiderRole, Season, SeasonTeam
+from season.orders import ROLE_LIMITS
+
+RATING_LABELS = {-1: "H", 0: "0", 1: "1", 2: "2", 3: "3", 4: "4"}
+
+
+def time_left(delta: timedelta) -> str:
+    """ "2 days 4 hours", "3 hours 12 minutes", "5 minutes": precise enough to act on."""
+    seconds = int(delta.total_seconds())
+    if seconds < 60:
+        return _("less than a minute") if seconds > 0 else _("no time")
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = []
+    if days:
+        parts.append(ngettext("%(n)d day", "%(n)d days", days) % {"n": days})
+    if hours:
+        parts.append(ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours})
+    if not days and minutes:
+        parts.append(ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes})
+    return " ".join(parts)
+
+
+def own_team(request: HttpRequest, slug: str, team_id: int) -> SeasonTeam:
+    """The team, if the user may manage it: 404 for a season he cannot see, 403 for a team
+    that is not his."""
+    season = selectors.season_visible_get(slug=slug, user=request.user)
+    team = get_object_or_404(
+        SeasonTeam.objects.select_related("season__race", "owner"), season=season, pk=team_id
+    )
+    if not request.user.has_perm("season.manage_team", team):
+        raise PermissionDenied(_("This is not your team."))
+    return team
+
+
+# --- my seasons and joining ---------------------------------------------------------------
+
+
+@login_required
+def my_seasons(request: HttpRequest) -> HttpResponse:
+    now = timezone.now()
+    rows = [
+        {
+            "item": item,
+            "time_left": time_left(item.next_stage.orders_deadline - now)
+            if item.next_stage and item.next_stage.orders_deadline
+            else "",
+        }
+        for item in leagues.my_seasons(user=request.user)
+    ]
+    return render(
+        request, "season/player/my_seasons.html", {"rows": rows, "code_form": InviteCodeForm()}
+    )
+
+
+def join_code(request: HttpRequest) -> HttpResponse:
+    """Typing the code instead of following the link."""
+    form = InviteCodeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        season = leagues.season_by_invite_code(form.cleaned_data["code"])
+        if season is not None:
+            return redirect("season-join", code=season.invite_code)
+        form.add_error("code", _("No season has this invitation code."))
+    return render(request, "season/player/join_code.html", {"form": form})
+
+
+@login_required
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    """The invitation link: a visitor logs in or signs up first and comes back here."""
+    season = leagues.season_by_invite_code(code)
+    if season is None:
+        raise Http404(_("No season has this invitation code."))
+    mine = leagues.team_of(season=season, user=request.user)
+    if mine is not None:
+        messages.info(
+            request, _("You already play in this season with %(team)s.") % {"team": mine.name}
+        )
+        return redirect("player-team", slug=season.slug, team_id=mine.pk)
+    closed = leagues.join_closed_reason(season)
+    form = JoinForm(request.POST or None)
+    if request.method == "POST" and not closed and form.is_valid():
+        try:
+            team = leagues.season_join(
+                season=season, user=request.user, team_name=form.cleaned_data["team_name"]
+            )
+        except leagues.JoinRefused as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Welcome to %(season)s!") % {"season": season.name})
+            return redirect("player-team", slug=season.slug, team_id=team.pk)
+    return render(
+        request,
+        "season/player/join.html",
+        {"season": season, "form": form, "closed": closed, "code": code},
+    )
+
+
+# --- forming the team ---------------------------------------------------------------------
+
+
+def _candidate_rows(riders: list[Rider], chosen: set[int] | None = None) -> list[dict[str, object]]:
+    rows = []
+    for rider in riders:
+        candidate = formation.candidate_of(rider)
+        rows.append(
+            {
+                "candidate": candidate,
+                "ratings": [RATING_LABELS[getattr(rider, axis)] for axis in RATING_AXES],
+                "chosen": chosen is not None and rider.pk in chosen,
+            }
+        )
+    return rows
+
+
+def _free_riders(season: Season, team: SeasonTeam | None = None) -> list[Rider]:
+    taken = formation.taken_rider_ids(season=season, exclude_team=team)
+    return [r for r in formation.rider_pool(season=season) if r.pk not in taken]
+
+
+@login_required
+def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
+    """The player's team: its roster, and the draft or the budget pick while teams form."""
+    team = own_team(request, slug, team_id)
+    season = team.season
+    members = list(team.members.select_related("rider__team").order_by("bib", "rider__name"))
+    context: dict[str, object] = {
+        "season": season,
+        "team": team,
+        "members": members,
+        "member_rows": [{"member": m, "price": formation.rider_price(m.rider)} for m in members],
+        "axes": RATING_AXES,
+        "race_started": formation.race_started(season),
+    }
+    if season.formation_mode == Season.FormationMode.DRAFT:
+        context.update(_draft_context(request, season, team))
+        return render(request, "season/player/team.html", context)
+
+    chosen_now = {m.rider_id for m in members}
+    free = _free_riders(season, team)
+    form = BudgetTeamForm(
+        request.POST or None,
+        candidates=[formation.candidate_of(r) for r in free],
+        initial={"riders": sorted(chosen_now)},
+    )
+    if request.method == "POST":
+        if form.is_valid():
+            chosen = set(form.chosen())
+            if request.htmx and request.POST.get("preview"):  # type: ignore[attr-defined]
+                return render(
+                    request,
+                    "season/player/_budget_summary.html",
+                    _budget_summary(season, [r for r in free if r.pk in chosen]),
+                )
+            try:
+                formation.team_select(team=team, rider_ids=chosen)
+            except formation.FormationError as error:
+                for message in error.errors:
+                    form.add_error(None, message)
+                chosen_now = chosen
+            else:
+                messages.success(request, _("Your team is ready."))
+                return redirect("player-team", slug=season.slug, team_id=team.pk)
+        else:
+            chosen_now = {int(v) for v in request.POST.getlist("riders") if v.isdigit()}
+    free.sort(key=lambda r: (r.pk not in chosen_now, -formation.rider_price(r), r.name))
+    context.update(
+        {
+            "budget_form": form,
+            "candidate_rows": _candidate_rows(free, chosen_now),
+            **_budget_summary(season, [r for r in free if r.pk in chosen_now]),
+        }
+    )
+    return render(request, "season/player/team.html", context)
+
+
+def _budget_summary(season: Season, riders: list[Rider]) -> dict[str, object]:
+    candidates = [formation.candidate_of(r) for r in riders]
+    spent = sum(c.price for c in candidates)
+    return {
+        "season": season,
+        "chosen_count": len(candidates),
+        "spent": spent,
+        "left": season.budget - spent,
+        "summary_errors": formation.roster_errors(
+            roster=candidates,
+            roster_size=season.roster_size,
+            max_per_real_team=season.max_per_real_team,
+            budget=season.budget,
+            complete=True,
+        )
+        if candidates
+        else [],
+    }
+
+
+def _draft_context(request: HttpRequest, season: Season, team: SeasonTeam) -> dict[str, object]:
+    status = formation.draft_status(season=season)
+    query = request.GET.get("q", "").strip()
+    rows: list[dict[str, object]] = []
+    if status.on_turn is not None:
+        free = _free_riders(season)
+        if query:
+            needle = query.casefold()
+            free = [
+                r
+                for r in free
+                if needle in r.name.casefold()
+                or (r.team is not None and needle in r.team.name.casefold())
+            ]
+        free.sort(key=lambda r: (-formation.rider_price(r), r.name))
+        rows = _candidate_rows(free)
+    picks = list(season.draft_picks.select_related("team", "rider").order_by("-number")[:12])
+    return {
+        "draft": status,
+        "my_turn": status.on_turn is not None and status.on_turn.pk == team.pk,
+        "candidate_rows": rows,
+        "recent_picks": picks,
+        "query": query,
+    }
+
+
+@login_required
+@require_POST
+def draft_pick(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
+    team = own_team(request, slug, team_id)
+    form = DraftPickForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a rider."))
+        return redirect("player-team", slug=slug, team_id=team.pk)
+    rider = Rider.objects.filter(pk=form.cleaned_data["rider"]).first()
+    if rider is None:
+        messages.error(request, _("No such rider."))
+        return redirect("player-team", slug=slug, team_id=team.pk)
+    try:
+        formation.draft_pick(season=team.season, team=team, rider=rider, user=request.user)
+    except formation.FormationError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("%(rider)s joins your team.") % {"rider": rider.name})
+    return redirect("player-team", slug=slug, team_id=team.pk)
+
+
+# --- orders ---------------------------------------------------------------------------------
+
+
+@login_required
+def orders(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
+    """Orders for the next stage that takes them, saved through services.orders_submit, which
+    checks the deadline, the starters and the role limits again."""
+    team = own_team(request, slug, team_id)
+    season = team.season
+    with timezone.override(season.tz):
+        return _orders(request, season, team, timezone.now())
+
+
+def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetime) -> HttpResponse:
+    here = reverse("player-orders", kwargs={"slug": season.slug, "team_id": team.pk})
+    window = leagues.orders_window(season=season, now=now)
+    stage = window.stage
+    starters = services.team_starters(team=team, season_stage=stage) if stage else []
+    existing = Orders.objects.filter(team=team, season_stage=stage).first() if stage else None
+    form = None
+    if window.is_open and starters and stage is not None:
+        form_class = orders_form_class(season.ruleset)
+        form = form_class(
+            request.POST or None,
+            starters=starters,
+            current=existing.data if existing else {},
+            stage_number=stage.number,
+        )
+        if request.method == "POST" and form.is_valid():
+            if form.cleaned_data["stage"] != stage.number:
+                messages.error(
+                    request,
+                    _("Orders for stage %(number)d are closed.")
+                    % {"number": form.cleaned_data["stage"]},
+                )
+                return redirect(here)
+            try:
+                services.orders_submit(
+                    team=team, season_stage=stage, orders=form.orders(), user=request.user
+                )
+            except services.OrdersClosed as error:
+                messages.error(request, str(error))
+                return redirect(here)
+            except services.OrdersInvalid as error:
+                for message in error.errors:
+                    form.add_error(None, message)
+            else:
+                messages.success(
+                    request, _("Orders saved for stage %(number)d.") % {"number": stage.number}
+                )
+                return redirect(here)
+    elif request.method == "POST":
+        messages.error(request, window.reason or _("Your team has no riders to give orders to."))
+        return redirect(here)
+    submitted = []
+    if existing is not None and form is None:
+        by_rider = {m.rider_id: m for m in starters}
+        for rider_id, order in existing.data.items():
+            member = by_rider.get(int(rider_id))
+            if member is not None:
+                submitted.append(
+                    {
+                        "member": member,
+                        "role": RiderRole(order["role"]).label,
+                        "no_breakaway": order.get("no_breakaway", False),
+                    }
+                )
+    deadline = stage.orders_deadline if stage else None
+    return render(
+        request,
+        "season/player/orders.html",
+        {
+            "season": season,
+            "team": team,
+            "window": window,
+            "stage": stage,
+            "form": form,
+            "starters": starters,
+            "existing": existing,
+            "submitted": submitted,
+            "deadline": deadline,
+            "time_left": time_left(deadline - now) if deadline and window.is_open else "",
+            "role_limits": [(role.label, limit) for role, limit in ROLE_LIMITS.items()],
+        },
+    )

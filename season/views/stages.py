@@ -1,0 +1,73 @@
+"""The organiser's stage actions: open and lock orders, resolve now, publish, reinstate."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from season import selectors, services
+from season.models import SeasonStage
+
+
+def _stage(request: HttpRequest, slug: str, number: int) -> SeasonStage:
+    season = selectors.season_visible_get(slug=slug, user=request.user)
+    return get_object_or_404(
+        SeasonStage.objects.select_related("season", "stage"), season=season, number=number
+    )
+
+
+def stage_job(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The progress of the latest resolution of a stage (polled by htmx while it runs)."""
+    season_stage = _stage(request, slug, number)
+    job = season_stage.jobs.first()
+    return render(request, "season/public/_job.html", {"season_stage": season_stage, "job": job})
+
+
+DONE_MESSAGES = {
+    "open": gettext_lazy("Orders for stage %(number)s are open."),
+    "lock": gettext_lazy("Orders for stage %(number)s are locked."),
+    "publish": gettext_lazy("The results of stage %(number)s are published."),
+}
+ACTIONS = {
+    "open": services.stage_open,
+    "lock": services.stage_lock,
+    "publish": services.stage_publish,
+}
+
+
+@login_required
+@require_POST
+def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    season_stage = _stage(request, slug, number)
+    if not request.user.has_perm("season.manage_season", season_stage.season):
+        raise PermissionDenied(_("Only the organiser of this season can do that."))
+    try:
+        if action == "resolve":
+            services.stage_resolve_request(season_stage=season_stage, user=request.user)
+            messages.success(request, _("Stage %(number)s is being resolved.") % {"number": number})
+        elif action in ACTIONS:
+            ACTIONS[action](season_stage=season_stage)
+            messages.success(request, DONE_MESSAGES[action] % {"number": number})
+        else:
+            raise Http404("No such action.")
+    except services.StageError as error:
+        messages.error(request, str(error))
+    return redirect("season-stage", slug=slug, number=number)
+
+
+@login_required
+@require_POST
+def rider_reinstate(request: HttpRequest, slug: str, number: int, rider_id: int) -> HttpResponse:
+    season_stage = _stage(request, slug, number)
+    if not request.user.has_perm("season.manage_season", season_stage.season):
+        raise PermissionDenied(_("Only the organiser of this season can do that."))
+    try:
+        result = services.rider_reinstate(season_stage=season_stage, rider_id=rider_id)
+        messages.success(request, _("%(rider)s is back in the race.") % {"rider": result.rider})
+    except services.StageError as error:
+        messages.error(request, str(error))
+    return redirect("season-stage", slug=slug, number=number)

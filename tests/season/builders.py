@@ -1,0 +1,72 @@
+"""Small leagues for the organiser and player tests: a real race with a route and a start list
+of riders from a few real teams, and a season created on it the way the organiser does."""
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from races.models import Race
+from riders.models import Rider
+from season.leagues import SeasonSettings, season_create, season_join
+from season.models import Season, SeasonStage, SeasonTeam
+from season.rule_settings import RuleSettings
+from tests.factories import RaceFactory, RiderFactory, StageFactory, TeamFactory
+
+
+def template_race(*, stages: int = 3, real_teams: int = 4, riders_per_team: int = 4) -> Race:
+    race = RaceFactory(kind=Race.Kind.REAL, year=2023)
+    for number in range(1, stages + 1):
+        StageFactory(race=race, number=number)
+    for _index in range(real_teams):
+        team = TeamFactory(year=race.year)
+        RiderFactory.create_batch(riders_per_team, team=team)
+    return race
+
+
+def league(
+    *,
+    organiser: Any,
+    template: Race | None = None,
+    slug: str = "friends",
+    first_deadline: datetime | None = None,
+    hours_between: int = 24,
+    **settings: Any,
+) -> Season:
+    values: dict[str, Any] = {
+        "name": "Friends' Tour",
+        "ruleset": Season.Ruleset.MORENO,
+        "is_public": True,
+        "rule_settings": RuleSettings(),
+        "roster_size": 2,
+        "formation_mode": Season.FormationMode.DRAFT,
+        "budget": 180,
+        "max_per_real_team": 3,
+        "time_zone": "Europe/Paris",
+    } | settings
+    return season_create(
+        organiser=organiser,
+        slug=slug,
+        template=template or template_race(),
+        settings=SeasonSettings(**values),
+        first_deadline=first_deadline or timezone.now() + timedelta(days=2),
+        hours_between=hours_between,
+    )
+
+
+def joined(season: Season, *users: Any) -> list[SeasonTeam]:
+    return [
+        season_join(season=season, user=user, team_name=f"{user.username.title()} Racing")
+        for user in users
+    ]
+
+
+def stage(season: Season, number: int) -> SeasonStage:
+    return SeasonStage.objects.select_related("stage", "season").get(season=season, number=number)
+
+
+def free_riders(season: Season) -> list[Rider]:
+    from season.formation import rider_pool, taken_rider_ids
+
+    taken = taken_rider_ids(season=season)
+    return [r for r in rider_pool(season=season) if r.pk not in taken]

@@ -1,0 +1,74 @@
+"""Players are emailed when orders open, 24 h before a deadline they have not met, and when
+results are published; each notice goes out once."""
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+
+from season import services
+from season.demo import demo_load
+from season.models import SeasonStage
+from season.notifications import notifications_send
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo():
+    return demo_load()
+
+
+def stage(season, number):
+    return SeasonStage.objects.select_related("stage", "season").get(season=season, number=number)
+
+
+def recipients():
+    return sorted(address for message in mail.outbox for address in message.to)
+
+
+def test_players_hear_that_orders_are_open_once(demo):
+    first = stage(demo, 1)
+    sent = notifications_send(now=first.orders_deadline - timedelta(days=3))
+    assert sent == 3
+    assert recipients() == ["alice@example.com", "bob@example.com", "charlie@example.com"]
+    assert "orders open for stage 1" in mail.outbox[0].subject
+    assert "/seasons/demo/stages/1/" in mail.outbox[0].body
+    mail.outbox.clear()
+    assert notifications_send(now=first.orders_deadline - timedelta(days=3)) == 0
+
+
+def test_only_players_without_orders_are_reminded_24_hours_before(demo):
+    first = stage(demo, 1)
+    notifications_send(now=first.orders_deadline - timedelta(days=3))
+    mail.outbox.clear()
+    team = demo.teams.get(owner__username="alice")
+    orders = {m.rider_id: {"role": m.role} for m in team.members.all()}
+    services.orders_submit(
+        team=team,
+        season_stage=first,
+        orders=orders,
+        user=team.owner,
+        now=first.orders_deadline - timedelta(days=2),
+    )
+
+    assert notifications_send(now=first.orders_deadline - timedelta(hours=30)) == 0
+    assert notifications_send(now=first.orders_deadline - timedelta(hours=20)) == 2
+    assert recipients() == ["bob@example.com", "charlie@example.com"]
+    assert "orders for stage 1 are missing" in mail.outbox[0].subject
+    mail.outbox.clear()
+    assert notifications_send(now=first.orders_deadline - timedelta(hours=10)) == 0
+
+
+def test_players_hear_when_results_are_published(demo):
+    first = stage(demo, 1)
+    notifications_send(now=first.orders_deadline - timedelta(days=3))
+    services.stage_resolve(season_stage_id=first.pk)
+    mail.outbox.clear()
+    SeasonStage.objects.filter(season=demo, number=2).update(
+        orders_opened_notified_at=first.orders_deadline, reminder_sent_at=first.orders_deadline
+    )
+    assert notifications_send(now=first.orders_deadline) == 0
+    services.stage_publish(season_stage=stage(demo, 1))
+    assert notifications_send(now=first.orders_deadline) == 3
+    assert "results of stage 1" in mail.outbox[0].subject

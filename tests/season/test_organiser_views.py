@@ -1,0 +1,210 @@
+"""The organiser's pages, end to end: create a season, settings, calendar, invitations, draft."""
+
+from datetime import datetime, timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from races.models import Race
+from season.models import Membership, Season, SeasonStage
+from tests.season.builders import joined, league, stage, template_race
+
+pytestmark = pytest.mark.django_db
+
+
+def create_data(template, **overrides):
+    first = timezone.localtime(timezone.now() + timedelta(days=3)).replace(tzinfo=None)
+    return {
+        "name": "Tour des Amis",
+        "slug": "amis",
+        "template": template.pk,
+        "ruleset": "moreno",
+        "is_public": "on",
+        "time_zone": "Europe/Paris",
+        "first_deadline": first.strftime("%Y-%m-%dT20:00"),
+        "hours_between": "168",
+        "roster_size": "6",
+        "formation_mode": "budget",
+        "budget": "150",
+        "max_per_real_team": "2",
+        "same_group_same_time": "on",
+        "finish_bonuses": "20, 12, 8",
+        "intermediate_sprint_bonuses": "",
+        **overrides,
+    }
+
+
+def test_an_organiser_creates_a_season_from_a_real_race(client, charlie):
+    template = template_race(stages=3)
+    client.force_login(charlie)
+    assert client.get(reverse("season-create")).status_code == 200
+    data = create_data(template)
+    response = client.post(reverse("season-create"), data)
+    season = Season.objects.get(slug="amis")
+    assert response.status_code == 302
+    assert response.url == reverse("organiser-season", kwargs={"slug": "amis"})
+    assert season.organiser == charlie
+    assert Membership.objects.get(season=season).role == Membership.Role.ORGANISER
+    assert (season.roster_size, season.formation_mode, season.budget) == (6, "budget", 150)
+    assert season.max_per_real_team == 2
+    rules = season.rules
+    assert rules.finish_bonuses == (20, 12, 8)
+    assert rules.intermediate_sprint_bonuses == ()
+    assert not rules.time_cut_enabled
+    assert rules.same_group_same_time
+    first = timezone.localtime(stage(season, 1).orders_deadline, season.tz)
+    assert (first.hour, first.minute) == (20, 0)
+    assert stage(season, 3).orders_deadline - stage(season, 1).orders_deadline == timedelta(days=14)
+    assert season.race.kind == Race.Kind.LEAGUE
+
+
+def test_a_season_address_is_taken_once(client, alice, charlie):
+    league(organiser=alice, slug="amis")
+    client.force_login(charlie)
+    response = client.post(reverse("season-create"), create_data(template_race()))
+    assert response.status_code == 200
+    assert "Another season already uses this address." in response.content.decode()
+    assert Season.objects.count() == 1
+
+
+def test_the_first_deadline_must_be_in_the_future(client, charlie):
+    client.force_login(charlie)
+    data = create_data(template_race(), first_deadline="2020-01-01T20:00")
+    response = client.post(reverse("season-create"), data)
+    assert "The first deadline must be in the future." in response.content.decode()
+    assert not Season.objects.exists()
+
+
+def test_only_real_races_with_stages_are_offered_as_routes(client, charlie):
+    offered = template_race()
+    empty = Race.objects.create(name="Empty", year=2023, slug="empty", kind=Race.Kind.REAL)
+    client.force_login(charlie)
+    choices = dict(client.get(reverse("season-create")).context["form"].fields["template"].choices)
+    keys = {int(str(value)) for value in choices}
+    assert offered.pk in keys
+    assert empty.pk not in keys
+
+
+def test_the_dashboard_shows_the_invitation_link_and_code(client, charlie):
+    season = league(organiser=charlie)
+    client.force_login(charlie)
+    page = client.get(reverse("organiser-season", kwargs={"slug": season.slug})).content.decode()
+    assert f"http://testserver/join/{season.invite_code}/" in page
+    assert season.invite_code in page
+
+
+def test_a_new_code_replaces_the_old_link(client, charlie):
+    season = league(organiser=charlie)
+    old = season.invite_code
+    client.force_login(charlie)
+    response = client.post(
+        reverse("organiser-invite-regenerate", kwargs={"slug": season.slug}), follow=True
+    )
+    season.refresh_from_db()
+    assert season.invite_code != old
+    assert season.invite_code in response.content.decode()
+    assert client.get(reverse("season-join", kwargs={"code": old})).status_code == 404
+
+
+def test_the_organiser_starts_the_draft_and_follows_it(client, alice, bob, charlie):
+    season = league(organiser=charlie)
+    joined(season, alice, bob)
+    client.force_login(charlie)
+    url = reverse("organiser-draft-start", kwargs={"slug": season.slug})
+    assert client.get(url).status_code == 405
+    response = client.post(url, follow=True)
+    page = response.content.decode()
+    assert "The draft has started" in page
+    assert "Pick 1 of 4 (round 1)" in page
+    autopick = reverse("organiser-draft-autopick", kwargs={"slug": season.slug})
+    page = client.post(autopick, follow=True).content.decode()
+    assert "Pick 1:" in page
+    assert "Pick 2 of 4" in page
+
+
+def test_the_calendar_takes_deadlines_in_the_season_time_zone(client, charlie):
+    season = league(organiser=charlie, time_zone="America/New_York")
+    client.force_login(charlie)
+    url = reverse("organiser-calendar", kwargs={"slug": season.slug})
+    local = timezone.localtime(stage(season, 1).orders_deadline, season.tz)
+    assert f'value="{local:%Y-%m-%dT%H:%M}"' in client.get(url).content.decode()
+
+    days = [timezone.localdate() + timedelta(days=n) for n in (3, 4, 5)]
+    data = {f"stage_{n}": f"{day:%Y-%m-%d}T18:30" for n, day in zip((1, 2, 3), days, strict=True)}
+    response = client.post(url, data)
+    assert response.status_code == 302
+    saved = timezone.localtime(stage(season, 2).orders_deadline, season.tz)
+    assert (saved.date(), saved.hour, saved.minute) == (days[1], 18, 30)
+    assert (
+        saved.utcoffset()
+        == datetime(days[1].year, days[1].month, days[1].day, tzinfo=season.tz).utcoffset()
+    )
+
+
+def test_the_calendar_refuses_deadlines_out_of_order_and_keeps_them(client, charlie):
+    season = league(organiser=charlie)
+    before = list(season.stages.values_list("orders_deadline", flat=True))
+    client.force_login(charlie)
+    day = timezone.localdate() + timedelta(days=5)
+    data = {"stage_1": f"{day}T20:00", "stage_2": f"{day}T19:00", "stage_3": f"{day}T21:00"}
+    response = client.post(reverse("organiser-calendar", kwargs={"slug": season.slug}), data)
+    assert response.status_code == 200
+    assert "Stage 2: the deadline must come after stage 1&#x27;s." in response.content.decode()
+    assert list(season.stages.values_list("orders_deadline", flat=True)) == before
+
+
+def test_a_locked_stage_is_shown_but_not_editable_on_the_calendar(client, charlie):
+    season = league(organiser=charlie)
+    SeasonStage.objects.filter(season=season, number=1).update(status=SeasonStage.Status.LOCKED)
+    client.force_login(charlie)
+    form = client.get(reverse("organiser-calendar", kwargs={"slug": season.slug})).context["form"]
+    assert form.fields["stage_1"].disabled
+    assert not form.fields["stage_2"].disabled
+
+
+def test_the_organiser_changes_the_rules_before_the_race(client, charlie):
+    season = league(organiser=charlie)
+    client.force_login(charlie)
+    url = reverse("organiser-settings", kwargs={"slug": season.slug})
+    form = client.get(url).context["form"]
+    data = {name: value for name, value in form.initial.items() if value not in (False, None)}
+    data |= {"name": "Renamed", "finish_bonuses": "5 3 1", "time_cut_enabled": ""}
+    data = {k: v for k, v in data.items() if v != ""}
+    response = client.post(url, data)
+    assert response.status_code == 302
+    season.refresh_from_db()
+    assert season.name == "Renamed"
+    assert season.rules.finish_bonuses == (5, 3, 1)
+    assert not season.rules.time_cut_enabled
+
+
+def test_team_rules_show_as_fixed_once_the_draft_has_started(client, alice, bob, charlie):
+    from season import formation
+
+    season = league(organiser=charlie)
+    joined(season, alice, bob)
+    formation.draft_start(season=season)
+    client.force_login(charlie)
+    url = reverse("organiser-settings", kwargs={"slug": season.slug})
+    form = client.get(url).context["form"]
+    assert form.fields["roster_size"].disabled
+    assert not form.fields["name"].disabled
+    data = {k: v for k, v in form.initial.items() if v not in (False, None)}
+    data |= {"roster_size": "9"}
+    client.post(url, data)
+    season.refresh_from_db()
+    assert season.roster_size == 2
+
+
+def test_the_dashboard_works_on_the_demo_season(client):
+    from season.demo import demo_load
+
+    demo = demo_load()
+    client.force_login(demo.organiser)
+    response = client.get(reverse("organiser-season", kwargs={"slug": "demo"}))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "The teams are formed." in page
+    assert "Jumbo-Visma" in page
+    assert "The race has started: this season takes no new teams." in page
