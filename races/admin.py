@@ -9,6 +9,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from import_export.tmp_storages import TempFolderStorage
 
 from races.importing import ImportFile, ImportReport, results_import
@@ -52,8 +54,10 @@ class MultipleFileField(forms.FileField):
 
 class ResultsUploadForm(forms.Form):
     uploads = MultipleFileField(
-        label="Files",
-        help_text="One or more CSV or XLSX files: start lists, stages, results, classifications.",
+        label=gettext_lazy("Files"),
+        help_text=gettext_lazy(
+            "One or more CSV or XLSX files: start lists, stages, results, classifications."
+        ),
     )
 
 
@@ -80,7 +84,7 @@ class RaceAdmin(admin.ModelAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": "Import real results",
+            "title": _("Import real results"),
         }
         if request.method == "POST" and "stored" in request.POST:
             return self._import_confirm(request, context)
@@ -102,7 +106,7 @@ class RaceAdmin(admin.ModelAdmin):
             files = _files_read(stored)
         except (signing.BadSignature, OSError, ValueError, TypeError):
             self.message_user(
-                request, "The checked files are gone: upload them again.", messages.ERROR
+                request, _("The checked files are gone: upload them again."), messages.ERROR
             )
             return HttpResponseRedirect(reverse("admin:races_race_import_results"))
         report = results_import(files=files, valid_rows_only="valid_only" in request.POST)
@@ -115,19 +119,31 @@ class RaceAdmin(admin.ModelAdmin):
         if report.doubts:
             self.message_user(
                 request,
-                f"{len(report.doubts)} doubtful match(es) to confirm: see Doubtful rider "
-                "matches and Doubtful team matches.",
+                _(
+                    "%(count)s doubtful match(es) to confirm: see Doubtful rider matches and "
+                    "Doubtful team matches."
+                )
+                % {"count": len(report.doubts)},
                 messages.WARNING,
             )
         return HttpResponseRedirect(reverse("admin:races_race_changelist"))
 
-    @admin.action(description="Suggest profiles from the results of the selected races")
+    @admin.action(
+        description=gettext_lazy("Suggest profiles from the results of the selected races")
+    )
     def derive_profiles(self, request: HttpRequest, queryset: QuerySet[Race]) -> None:
         report = profiles_derive(races=queryset)
         self.message_user(
             request,
-            f"{report.riders} rider(s): {report.suggested} suggestion(s) to review in Riders, "
-            f"{report.flagged} flagged with too little data (ratings kept).",
+            _(
+                "%(riders)s rider(s): %(suggested)s suggestion(s) to review in Riders, "
+                "%(flagged)s flagged with too little data (ratings kept)."
+            )
+            % {
+                "riders": report.riders,
+                "suggested": report.suggested,
+                "flagged": report.flagged,
+            },
             messages.SUCCESS,
         )
 
@@ -136,10 +152,10 @@ def _report_context(report: ImportReport) -> dict[str, object]:
     counts = [
         f"{verb}: " + ", ".join(f"{n} {what}" for what, n in sorted(counter.items()) if n)
         for verb, counter in (
-            ("create", report.created),
-            ("update", report.updated),
-            ("replace (delete)", report.deleted),
-            ("unchanged", report.unchanged),
+            (_("create"), report.created),
+            (_("update"), report.updated),
+            (_("replace (delete)"), report.deleted),
+            (_("unchanged"), report.unchanged),
         )
         if +counter
     ]
@@ -175,7 +191,7 @@ def _files_read(stored: list[list[str]]) -> list[ImportFile]:
 
 
 def _files_remove(stored: list[list[str]]) -> None:
-    for tmp_name, _ in stored:
+    for tmp_name, _name in stored:
         if _TMP_NAME.match(tmp_name):
             with contextlib.suppress(FileNotFoundError):
                 TempFolderStorage(name=tmp_name).remove()
@@ -266,17 +282,21 @@ class _MatchAdmin(admin.ModelAdmin):
                 self.message_user(request, str(error), messages.ERROR)
                 continue
             done += 1
-        verb = "Merged" if confirm else "Kept apart"
-        self.message_user(request, f"{verb}: {done} match(es).", messages.SUCCESS)
+        text = (
+            _("Merged: %(count)s match(es).") if confirm else _("Kept apart: %(count)s match(es).")
+        )
+        self.message_user(request, text % {"count": done}, messages.SUCCESS)
 
     def _decide(self, match: RiderMatch | TeamMatch, *, confirm: bool) -> None:
         raise NotImplementedError
 
-    @admin.action(description="Confirm: same (merge the new record into the existing one)")
+    @admin.action(
+        description=gettext_lazy("Confirm: same (merge the new record into the existing one)")
+    )
     def confirm(self, request: HttpRequest, queryset: QuerySet) -> None:  # type: ignore[type-arg]
         self._answer(request, queryset, confirm=True)
 
-    @admin.action(description="Reject: different (keep both)")
+    @admin.action(description=gettext_lazy("Reject: different (keep both)"))
     def reject(self, request: HttpRequest, queryset: QuerySet) -> None:  # type: ignore[type-arg]
         self._answer(request, queryset, confirm=False)
 

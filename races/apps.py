@@ -1,6 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class RacesConfig(AppConfig):
     name = "races"
-    verbose_name = "Races and results"
+    verbose_name = _("Races and results")

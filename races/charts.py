@@ -111,6 +111,27 @@ def as_standalone_svg(svg: str) -> str:
     return svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
 
 
+def _merge_texts(defaults: Mapping[str, str], texts: Mapping[str, str] | None) -> dict[str, str]:
+    """The chart's words: ``defaults`` (English), each overridden by a non-empty ``texts``
+    value of the same key (a translation); unknown keys are ignored."""
+    merged = dict(defaults)
+    for key, value in (texts or {}).items():
+        if key in merged and value:
+            merged[key] = str(value)
+    return merged
+
+
+def _format(
+    texts: Mapping[str, str], defaults: Mapping[str, str], key: str, **values: object
+) -> str:
+    """``texts[key]`` with its ``{name}`` placeholders filled; the English default when a
+    translation names a placeholder it does not have."""
+    try:
+        return texts[key].format(**values)
+    except (KeyError, IndexError, ValueError):
+        return defaults[key].format(**values)
+
+
 # --------------------------------------------------------------------------------------------
 # Stage profile
 # --------------------------------------------------------------------------------------------
@@ -148,6 +169,19 @@ CLIMB_CATEGORIES: dict[str, str] = {
     "col2": "cat. 2",
     "col1": "cat. 1",
     "colhc": "HC",
+}
+# The words of the stage profile, by key: ``stage_profile_svg(..., texts={key: translation})``.
+# Legend names are keyed "legend_<terrain>", climb categories "category_<terrain>".
+PROFILE_TEXTS: dict[str, str] = {
+    "no_course": "No course",
+    "description": "Stage profile, {summary}",
+    "description_titled": "Stage profile: {title}, {summary}",
+    "climbs_one": "{count} categorised climb: {climbs}",
+    "climbs_other": "{count} categorised climbs: {climbs}",
+    "no_climbs": "no categorised climb",
+    "climb_at": "{climb} at km {km}",
+    **{f"legend_{terrain}": text for terrain, text in TERRAIN_LEGEND.items()},
+    **{f"category_{terrain}": text for terrain, text in CLIMB_CATEGORIES.items()},
 }
 UNKNOWN_COLOUR = "#c4c9ce"
 MIN_ELEVATION_RANGE = 600.0  # metres: a flat stage with a hill must still look flat
@@ -282,14 +316,19 @@ def stage_profile_svg(
     width: int = 720,
     height: int = 200,
     title: str = "",
+    texts: Mapping[str, str] | None = None,
 ) -> str:
-    """The stage profile: coloured terrain areas over km, each climb labelled at its summit."""
+    """The stage profile: coloured terrain areas over km, each climb labelled at its summit.
+
+    ``texts`` overrides the chart's words by key (see ``PROFILE_TEXTS``), for translations.
+    """
+    words = _merge_texts(PROFILE_TEXTS, texts)
     paths = _elevation_paths(segments or [])
     if not paths:
-        return _placeholder("No course", width, title, css_class="chart chart-profile")
+        return _placeholder(words["no_course"], width, title, css_class="chart chart-profile")
     total = paths[-1][2][-1][0]
     climbs = [
-        (name.strip(), CLIMB_CATEGORIES[terrain], points[-1])
+        (name.strip(), words[f"category_{terrain}"], points[-1])
         for terrain, name, points in paths
         if terrain in CLIMB_CATEGORIES
     ]
@@ -316,13 +355,19 @@ def stage_profile_svg(
     summary = f"{total:.1f} km".replace(".0 km", " km")
     if climbs:
         listed = ", ".join(
-            f"{_climb_text(name, category)} at km {_num(at_km)}"
+            _format(
+                words, PROFILE_TEXTS, "climb_at", climb=_climb_text(name, category), km=_num(at_km)
+            )
             for name, category, (at_km, _) in climbs
         )
-        summary += f", {climb_count} categorised climb{'s' if climb_count > 1 else ''}: {listed}"
+        key = "climbs_other" if climb_count > 1 else "climbs_one"
+        summary += ", " + _format(words, PROFILE_TEXTS, key, count=climb_count, climbs=listed)
     else:
-        summary += ", no categorised climb"
-    label = f"Stage profile{': ' + title if title else ''}, {summary}"
+        summary += ", " + words["no_climbs"]
+    if title:
+        label = _format(words, PROFILE_TEXTS, "description_titled", title=title, summary=summary)
+    else:
+        label = _format(words, PROFILE_TEXTS, "description", summary=summary)
 
     out = [_svg_open(width, height, label, css_class="chart chart-profile")]
     if title:
@@ -340,7 +385,7 @@ def stage_profile_svg(
         out.append(
             f'<polygon data-terrain="{_esc(terrain)}" points="{_points(polygon)}"'
             f' fill="{colour}" stroke="{colour}" stroke-width="0.6" stroke-linejoin="round">'
-            f"<title>{_esc(name or TERRAIN_LEGEND.get(terrain, terrain))}</title></polygon>"
+            f"<title>{_esc(name or words.get(f'legend_{terrain}', terrain))}</title></polygon>"
         )
     outline = [(px(points[0][0]), py(points[0][1])) for _, _, points in paths[:1]]
     for _, _, points in paths:
@@ -467,7 +512,7 @@ def stage_profile_svg(
     x = left
     y = float(height) - 8
     for terrain in present:
-        text = TERRAIN_LEGEND[terrain]
+        text = words[f"legend_{terrain}"]
         out.append(
             f'<rect x="{_num(x)}" y="{_num(y - 8)}" width="10" height="10" rx="2"'
             f' fill="{TERRAIN_COLOURS[terrain]}"/>'
@@ -498,6 +543,17 @@ PALETTE = (
 )
 DASHES = (None, "6 3", "2 3", "8 3 2 3")
 GAP_STEPS = (5, 10, 15, 30, 60, 120, 180, 300, 600, 900, 1200, 1800, 3600, 5400, 7200, 10800)
+# The words of the GC chart, by key: ``gc_gaps_svg(..., texts={key: translation})``.
+GC_TEXTS: dict[str, str] = {
+    "no_standings": "No standings yet",
+    "stage_axis": "Stage",
+    "gap_axis": "Gap to leader",
+    "description": "GC gaps, stages {first} to {last}: {riders}",
+    "description_titled": "GC gaps: {title}, stages {first} to {last}: {riders}",
+    "rider_gap": "{name} {gap} after stage {stage}",
+    "point": "{name}, stage {stage}: {gap}",
+    "more": "+ {count} more",
+}
 
 
 def format_gap(seconds: float, *, hours: bool = False) -> str:
@@ -528,8 +584,13 @@ def gc_gaps_svg(
     width: int = 720,
     height: int = 320,
     title: str = "",
+    texts: Mapping[str, str] | None = None,
 ) -> str:
-    """One line per rider: the gap to the GC leader after each stage, the leader along the top."""
+    """One line per rider: the gap to the GC leader after each stage, the leader along the top.
+
+    ``texts`` overrides the chart's words by key (see ``GC_TEXTS``), for translations.
+    """
+    words = _merge_texts(GC_TEXTS, texts)
     stages = list(stage_numbers)
     riders = [
         (str(name), [_gap(gaps[i]) if i < len(gaps) else None for i in range(len(stages))])
@@ -537,7 +598,7 @@ def gc_gaps_svg(
     ]
     known = [gap for _, gaps in riders for gap in gaps if gap is not None]
     if not stages or not known:
-        return _placeholder("No standings yet", width, title, css_class="chart chart-gc")
+        return _placeholder(words["no_standings"], width, title, css_class="chart chart-gc")
 
     legend_w = min(180.0, width * 0.28)
     step = next((s for s in GAP_STEPS if max(known) / s <= 6), None)
@@ -566,10 +627,17 @@ def gc_gaps_svg(
         known_gaps = [(stages[i], gap) for i, gap in enumerate(gaps) if gap is not None]
         if known_gaps:
             at, last = known_gaps[-1]
-            last_gaps.append(f"{name} {format_gap(last)} after stage {at}")
-    label = (
-        f"GC gaps{': ' + title if title else ''}, stages {stages[0]} to {stages[-1]}: "
-        + "; ".join(last_gaps)
+            last_gaps.append(
+                _format(words, GC_TEXTS, "rider_gap", name=name, gap=format_gap(last), stage=at)
+            )
+    label = _format(
+        words,
+        GC_TEXTS,
+        "description_titled" if title else "description",
+        title=title,
+        first=stages[0],
+        last=stages[-1],
+        riders="; ".join(last_gaps),
     )
     out = [_svg_open(width, height, label, css_class="chart chart-gc")]
     if title:
@@ -597,12 +665,12 @@ def gc_gaps_svg(
         )
         if index % every == 0 or index == len(stages) - 1:
             out.append(_text(x, bottom + 15, str(number), text_anchor="middle"))
-    out.append(_text(left + plot_w / 2, bottom + 31, "Stage", text_anchor="middle"))
+    out.append(_text(left + plot_w / 2, bottom + 31, words["stage_axis"], text_anchor="middle"))
     out.append(
         _text(
             14,
             top + plot_h / 2,
-            "Gap to leader",
+            words["gap_axis"],
             text_anchor="middle",
             transform=f"rotate(-90 14 {_num(top + plot_h / 2)})",
         )
@@ -612,6 +680,9 @@ def gc_gaps_svg(
     # Lines: broken where a rider was not classified; drawn in reverse so the first is on top.
     def style(index: int) -> tuple[str, str | None]:
         return PALETTE[index % len(PALETTE)], DASHES[(index // len(PALETTE)) % len(DASHES)]
+
+    def point_title(name: str, stage: int, gap: float) -> str:
+        return _format(words, GC_TEXTS, "point", name=name, stage=stage, gap=format_gap(int(gap)))
 
     out.append('<g class="gc-lines" fill="none" stroke-width="2" stroke-linejoin="round">')
     for index in reversed(range(len(riders))):
@@ -641,7 +712,7 @@ def gc_gaps_svg(
                 out.append(
                     f'<circle cx="{_num(px(i))}" cy="{_num(py(gap))}" r="{marker}" fill="{colour}"'
                     f' stroke="#fff" stroke-width="1" data-stage="{stages[i]}">'
-                    f"<title>{_esc(name)}, stage {stages[i]}: {format_gap(int(gap))}</title>"
+                    f"<title>{_esc(point_title(name, stages[i], gap))}</title>"
                     "</circle>"
                 )
         out.append("</g>")
@@ -665,7 +736,8 @@ def gc_gaps_svg(
         out.append(_text(lx + 24, y + 4, fitted, tooltip=name if fitted != name else ""))
     if len(shown) < len(riders):
         y = top + row * len(shown) + 6
-        out.append(_text(lx + 24, y + 4, f"+ {len(riders) - len(shown)} more", fill=MUTED))
+        more = _format(words, GC_TEXTS, "more", count=len(riders) - len(shown))
+        out.append(_text(lx + 24, y + 4, more, fill=MUTED))
     out.append("</g>")
     out.append("</svg>")
     return "".join(out)
@@ -694,6 +766,11 @@ RADAR_LABELS: dict[str, str] = {
     "time_trialist": "Time trial",
     "puncheur": "Puncheur",
     "climber": "Climber",
+}
+# The other words of the radar, by key: ``radar_svg(..., texts={key: translation})``.
+RADAR_TEXTS: dict[str, str] = {
+    "description": "Rider profile: {summary}",
+    "description_titled": "Rider profile: {title}: {summary}",
 }
 RATING_MIN, RATING_MAX = -1, 4
 RADAR_COLOUR = "#d6452a"
@@ -724,8 +801,13 @@ def radar_svg(
     size: int = 280,
     title: str = "",
     labels: Mapping[str, str] | None = None,
+    texts: Mapping[str, str] | None = None,
 ) -> str:
-    """An 8-axis radar of a rider's ratings (H..4), each axis labelled with its rating."""
+    """An 8-axis radar of a rider's ratings (H..4), each axis labelled with its rating.
+
+    ``labels`` names the axes, ``texts`` overrides the other words (see ``RADAR_TEXTS``).
+    """
+    words = _merge_texts(RADAR_TEXTS, texts)
     values = {axis: _rating((ratings or {}).get(axis, 0)) for axis in RADAR_AXES}
     names = {axis: str((labels or {}).get(axis) or RADAR_LABELS[axis]) for axis in RADAR_AXES}
     font, gap, pad = 10.0, 6.0, 3.0
@@ -763,7 +845,10 @@ def radar_svg(
         )
 
     summary = ", ".join(f"{names[axis]} {rating_text(values[axis])}" for axis in RADAR_AXES)
-    label = f"Rider profile{': ' + title if title else ''}: {summary}"
+    if title:
+        label = _format(words, RADAR_TEXTS, "description_titled", title=title, summary=summary)
+    else:
+        label = _format(words, RADAR_TEXTS, "description", summary=summary)
     out = [_svg_open(size, size, label, css_class="chart chart-radar")]
     if title:
         out.append(

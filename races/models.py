@@ -90,7 +90,7 @@ class Stage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.race} – stage {self.number}"
+        return _("%(race)s – stage %(number)s") % {"race": self.race, "number": self.number}
 
     def clean(self) -> None:
         if self.segments:
@@ -200,7 +200,11 @@ class RaceEvent(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.stage} turn {self.turn}: {self.kind}"
+        return _("%(stage)s turn %(turn)s: %(kind)s") % {
+            "stage": self.stage,
+            "turn": self.turn,
+            "kind": self.kind,
+        }
 
 
 class DiceLog(models.Model):
@@ -214,7 +218,7 @@ class DiceLog(models.Model):
     rolls = models.JSONField(help_text=_("[[turn, unit, rider_id, rule_id, die, face], ...]"))
 
     def __str__(self) -> str:
-        return f"{self.stage}: {self.count} rolls"
+        return _("%(stage)s: %(count)s rolls") % {"stage": self.stage, "count": self.count}
 
     def get_absolute_url(self) -> str:
         return reverse("admin:races_dicelog_change", args=[self.pk])

@@ -4,6 +4,8 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from riders.forms import RiderForm
 from riders.models import RATING_AXES, Rating, Rider, Team
@@ -19,7 +21,7 @@ class TeamAdmin(admin.ModelAdmin):
     def get_queryset(self, request):  # type: ignore[no-untyped-def]
         return super().get_queryset(request).annotate(_rider_count=Count("riders"))
 
-    @admin.display(description="riders", ordering="_rider_count")
+    @admin.display(description=gettext_lazy("riders"), ordering="_rider_count")
     def rider_count(self, team: Team) -> int:
         return team._rider_count  # type: ignore[attr-defined]
 
@@ -42,11 +44,11 @@ def suggestion_changes(rider: Rider) -> list[tuple[str, int, int]]:
 
 
 class SuggestionFilter(admin.SimpleListFilter):
-    title = "suggested profile"
+    title = gettext_lazy("suggested profile")
     parameter_name = "suggestion"
 
     def lookups(self, request, model_admin):  # type: ignore[no-untyped-def]
-        return [("yes", "has a suggestion"), ("none", "no suggestion")]
+        return [("yes", _("has a suggestion")), ("none", _("no suggestion"))]
 
     def queryset(self, request, queryset):  # type: ignore[no-untyped-def]
         if self.value() == "yes":
@@ -85,35 +87,41 @@ class RiderAdmin(admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["name", "team", "nationality", "birth_date", "pcs_slug", "aliases"]}),
         (
-            "Profile",
+            gettext_lazy("Profile"),
             {"fields": [tuple(RATING_AXES[:4]), tuple(RATING_AXES[4:]), "profile_flagged"]},
         ),
         (
-            "Suggested from real results",
+            gettext_lazy("Suggested from real results"),
             {
                 "fields": ["suggested_profile", "suggested_at"],
-                "description": "Derived by derive_profiles (docs/profiles.md). Apply it with "
-                "the action “Review and apply suggested ratings” in the list.",
+                "description": gettext_lazy(
+                    "Derived by derive_profiles (docs/profiles.md). Apply it with the action "
+                    "“Review and apply suggested ratings” in the list."
+                ),
             },
         ),
     ]
 
-    @admin.display(description="suggested changes")
+    @admin.display(description=gettext_lazy("suggested changes"))
     def suggestion(self, rider: Rider) -> str:
         if not rider.suggested_ratings:
             return "—"
         changes = suggestion_changes(rider)
         if not changes:
-            return "as rated"
+            return _("as rated")
         return ", ".join(
             f"{axis} {_rating_label(current)}→{_rating_label(new)}"
             for axis, current, new in changes
         )
 
-    @admin.display(description="suggested profile")
+    @admin.display(description=gettext_lazy("suggested profile"))
     def suggested_profile(self, rider: Rider) -> str:
         if not rider.suggested_ratings:
-            return "No suggestion" + (": too little data" if rider.profile_flagged else ".")
+            return (
+                _("No suggestion: too little data")
+                if rider.profile_flagged
+                else _("No suggestion.")
+            )
         rows = format_html_join(
             "",
             "<tr><th>{}</th><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -128,12 +136,18 @@ class RiderAdmin(admin.ModelAdmin):
             ),
         )
         return format_html(
-            "<table><thead><tr><th>axis</th><th>current</th><th>suggested</th><th>why</th>"
+            "<table><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th>"
             "</tr></thead><tbody>{}</tbody></table>",
+            _("axis"),
+            _("current"),
+            _("suggested"),
+            _("why"),
             rows,
         )
 
-    @admin.action(description="Review and apply suggested ratings", permissions=["change"])
+    @admin.action(
+        description=gettext_lazy("Review and apply suggested ratings"), permissions=["change"]
+    )
     def review_suggestions(
         self, request: HttpRequest, queryset: QuerySet[Rider]
     ) -> TemplateResponse | None:
@@ -147,7 +161,8 @@ class RiderAdmin(admin.ModelAdmin):
                 changed_axes += len(changed)
             self.message_user(
                 request,
-                f"Applied {changed_axes} approved rating(s) to {changed_riders} rider(s).",
+                _("Applied %(axes)s approved rating(s) to %(riders)s rider(s).")
+                % {"axes": changed_axes, "riders": changed_riders},
                 messages.SUCCESS,
             )
             return None
@@ -169,12 +184,12 @@ class RiderAdmin(admin.ModelAdmin):
         ]
         if not reviews:
             self.message_user(
-                request, "The selected riders have no suggested change.", messages.INFO
+                request, _("The selected riders have no suggested change."), messages.INFO
             )
             return None
         context = {
             **self.admin_site.each_context(request),
-            "title": "Review suggested ratings",
+            "title": _("Review suggested ratings"),
             "opts": self.model._meta,
             "reviews": reviews,
             "selected": [rider.pk for rider in riders],

@@ -1,11 +1,12 @@
 from pathlib import Path
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class SeasonConfig(AppConfig):
     name = "season"
-    verbose_name = "Seasons and leagues"
+    verbose_name = _("Seasons and leagues")
 
     def ready(self) -> None:
         from django.conf import settings

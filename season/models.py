@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from races.models import Race, Stage
 from riders.models import Rider
@@ -165,7 +166,7 @@ class SeasonStage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.season} – stage {self.number}"
+        return _("%(season)s – stage %(number)s") % {"season": self.season, "number": self.number}
 
 
 class MembershipRole(models.TextChoices):
@@ -237,7 +238,7 @@ class SeasonTeam(models.Model):
 class RiderRole(models.TextChoices):
     GC_LEADER = "gc_leader", _("GC leader")
     SPRINTER = "sprinter", _("sprinter")
-    BREAKAWAY = "breakaway", _("breakaway")
+    BREAKAWAY = "breakaway", pgettext_lazy("rider role", "breakaway")
     DOMESTIQUE = "domestique", _("domestique")
 
 
@@ -281,7 +282,7 @@ class Orders(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        verbose_name_plural = "orders"
+        verbose_name_plural = _("orders")
         constraints = [
             models.UniqueConstraint(
                 fields=["team", "season_stage"], name="orders_one_per_team_per_stage"
@@ -289,7 +290,10 @@ class Orders(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Orders of {self.team} for {self.season_stage}"
+        return _("Orders of %(team)s for %(stage)s") % {
+            "team": self.team,
+            "stage": self.season_stage,
+        }
 
 
 class DraftPick(models.Model):
@@ -313,7 +317,12 @@ class DraftPick(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.season} pick {self.number}: {self.rider} ({self.team})"
+        return _("%(season)s pick %(number)s: %(rider)s (%(team)s)") % {
+            "season": self.season,
+            "number": self.number,
+            "rider": self.rider,
+            "team": self.team,
+        }
 
 
 class JobStatus(models.TextChoices):

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from races.models import Classification, RaceEvent, StageResult, Standing
 from riders.models import Rider
@@ -27,7 +28,7 @@ def season_visible_get(*, slug: str, user: object) -> Season:
     """The season, if this user may read it (public, or organiser or member); 404 otherwise."""
     season = Season.objects.select_related("race", "organiser").filter(slug=slug).first()
     if season is None or not user.has_perm("season.view_season", season):  # type: ignore[attr-defined]
-        raise Http404("No such season.")
+        raise Http404(_("No such season."))
     return season
 
 
@@ -151,7 +152,7 @@ def season_rider_get(*, season: Season, rider_id: int) -> SeasonTeamRider:
         .first()
     )
     if member is None:
-        raise Http404("This rider does not ride in this season.")
+        raise Http404(_("This rider does not ride in this season."))
     return member
 
 
@@ -176,7 +177,7 @@ def season_team_get(*, season: Season, team_id: int) -> SeasonTeam:
         .first()
     )
     if team is None:
-        raise Http404("No such team in this season.")
+        raise Http404(_("No such team in this season."))
     return team
 
 

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from races.engine_adapter import (
     EntrantSpec,
@@ -322,7 +323,12 @@ def stage_resolve(*, season_stage_id: int, job_id: int | None = None) -> SeasonS
             .get(pk=season_stage_id)
         )
         if stage.status in DONE:
-            _job_update(job_id, status=Job.Status.DONE, progress=100, message="already resolved")
+            _job_update(
+                job_id,
+                status=Job.Status.DONE,
+                progress=100,
+                message=gettext_noop("already resolved"),
+            )
             return stage
         if stage.status not in RESOLVABLE:
             raise StageError(
@@ -335,7 +341,9 @@ def stage_resolve(*, season_stage_id: int, job_id: int | None = None) -> SeasonS
         stage.status = SeasonStage.Status.RESOLVING
         stage.attempts += 1
         stage.save(update_fields=["seed", "status", "attempts"])
-    _job_update(job_id, status=Job.Status.RUNNING, progress=10, message="simulating the stage")
+    _job_update(
+        job_id, status=Job.Status.RUNNING, progress=10, message=gettext_noop("simulating the stage")
+    )
 
     try:
         rules = stage.season.rules
@@ -365,7 +373,7 @@ def stage_resolve(*, season_stage_id: int, job_id: int | None = None) -> SeasonS
             rules=rules.timing_rules(),
             intermediate_sprints=sprints,
         )
-        _job_update(job_id, progress=60, message="writing results and standings")
+        _job_update(job_id, progress=60, message=gettext_noop("writing results and standings"))
         with transaction.atomic():
             locked = SeasonStage.objects.select_for_update().get(pk=stage.pk)
             if locked.status in DONE:
@@ -395,7 +403,7 @@ def stage_resolve(*, season_stage_id: int, job_id: int | None = None) -> SeasonS
         )
         _job_update(job_id, status=Job.Status.FAILED, message=reason[:200])
         raise
-    _job_update(job_id, status=Job.Status.DONE, progress=100, message="resolved")
+    _job_update(job_id, status=Job.Status.DONE, progress=100, message=gettext_noop("resolved"))
     locked.refresh_from_db()
     return locked
 
@@ -417,7 +425,7 @@ def rider_reinstate(*, season_stage: SeasonStage, rider_id: int) -> StageResult:
                 _("%(rider)s did not finish outside the time limit.") % {"rider": result.rider}
             )
         result.status = StageResult.Status.FINISHED
-        result.status_reason = "reinstated by the organiser"
+        result.status_reason = gettext_noop("reinstated by the organiser")
         result.save(update_fields=["status", "status_reason"])
         standings_update(stage=locked.stage)
     return result

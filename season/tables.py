@@ -3,6 +3,7 @@
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from races.models import Classification, StageResult, Standing
@@ -124,7 +125,7 @@ class StageResultTable(SeasonLinksMixin, tables.Table):
             return ""
         label = record.get_status_display()
         if record.status_reason:
-            return format_html('<span title="{}">{}</span>', record.status_reason, label)
+            return format_html('<span title="{}">{}</span>', gettext(record.status_reason), label)
         return label
 
     def render_crash_count(self, value):

@@ -3,6 +3,8 @@
 from collections import Counter
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 # Line 0 names the file as a whole (unreadable file, unknown layout) or the whole call.
 WHOLE_FILE = 0
 
@@ -93,12 +95,20 @@ class ImportReport:
     def outcome(self) -> str:
         """One sentence: what happened to the database."""
         if self.errors and not self.valid_rows_only:
-            return f"Nothing written: {self.bad_rows} bad row(s) in {self.rows}."
-        verb = "Would write" if self.dry_run else "Wrote"
+            return _("Nothing written: %(bad)s bad row(s) in %(rows)s.") % {
+                "bad": self.bad_rows,
+                "rows": self.rows,
+            }
         if not self.changed:
-            return "Nothing to change: the database already holds these facts."
-        skipped = f", {self.bad_rows} bad row(s) skipped" if self.errors else ""
-        return f"{verb} {self.rows - self.bad_rows} valid row(s){skipped}."
+            return _("Nothing to change: the database already holds these facts.")
+        values = {"valid": self.rows - self.bad_rows, "bad": self.bad_rows}
+        if self.errors:
+            if self.dry_run:
+                return _("Would write %(valid)s valid row(s), %(bad)s bad row(s) skipped.") % values
+            return _("Wrote %(valid)s valid row(s), %(bad)s bad row(s) skipped.") % values
+        if self.dry_run:
+            return _("Would write %(valid)s valid row(s).") % values
+        return _("Wrote %(valid)s valid row(s).") % values
 
     def lines(self) -> list[str]:
         """The report as text lines (the command prints them)."""

@@ -30,6 +30,53 @@ def _table_response(request: HttpRequest, table, filename: str) -> HttpResponse 
     return None
 
 
+def _profile_texts() -> dict[str, str]:
+    """The stage profile's words in the active language (races.charts.PROFILE_TEXTS)."""
+    return {
+        "no_course": _("No course"),
+        "description": _("Stage profile, {summary}"),
+        "description_titled": _("Stage profile: {title}, {summary}"),
+        "climbs_one": _("{count} categorised climb: {climbs}"),
+        "climbs_other": _("{count} categorised climbs: {climbs}"),
+        "no_climbs": _("no categorised climb"),
+        "climb_at": _("{climb} at km {km}"),
+        "legend_plain": _("Plain"),
+        "legend_hill": _("Hill (cat. 4)"),
+        "legend_col3": _("Cat. 3"),
+        "legend_col2": _("Cat. 2"),
+        "legend_col1": _("Cat. 1"),
+        "legend_colhc": _("HC"),
+        "legend_descent": _("Descent"),
+        "category_hill": _("cat. 4"),
+        "category_col3": _("cat. 3"),
+        "category_col2": _("cat. 2"),
+        "category_col1": _("cat. 1"),
+        "category_colhc": _("HC"),
+    }
+
+
+def _gc_texts() -> dict[str, str]:
+    """The GC chart's words in the active language (races.charts.GC_TEXTS)."""
+    return {
+        "no_standings": _("No standings yet"),
+        "stage_axis": _("Stage"),
+        "gap_axis": _("Gap to leader"),
+        "description": _("GC gaps, stages {first} to {last}: {riders}"),
+        "description_titled": _("GC gaps: {title}, stages {first} to {last}: {riders}"),
+        "rider_gap": _("{name} {gap} after stage {stage}"),
+        "point": _("{name}, stage {stage}: {gap}"),
+        "more": _("+ {count} more"),
+    }
+
+
+def _radar_texts() -> dict[str, str]:
+    """The radar's other words in the active language (races.charts.RADAR_TEXTS)."""
+    return {
+        "description": _("Rider profile: {summary}"),
+        "description_titled": _("Rider profile: {title}: {summary}"),
+    }
+
+
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "season/home.html", {"seasons": selectors.season_list_public()})
 
@@ -59,14 +106,14 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def standings(request: HttpRequest, slug: str, classification: str) -> HttpResponse:
     season = selectors.season_visible_get(slug=slug, user=request.user)
     if classification not in Classification.values:
-        raise Http404("No such classification.")
+        raise Http404(_("No such classification."))
     last = selectors.last_resolved_number(season=season) or 0
     try:
         number = int(request.GET.get("after", last))
     except ValueError:
-        raise Http404("No such stage.") from None
+        raise Http404(_("No such stage.")) from None
     if not 0 <= number <= last:
-        raise Http404("That stage is not resolved yet.")
+        raise Http404(_("That stage is not resolved yet."))
     table = StandingTable(
         selectors.standings_queryset(season=season, number=number, classification=classification),
         classification=classification,
@@ -80,7 +127,10 @@ def standings(request: HttpRequest, slug: str, classification: str) -> HttpRespo
     if classification == Classification.GENERAL and number:
         series, numbers = selectors.gc_evolution(season=season, number=number)
         chart = charts.gc_gaps_svg(
-            series, stage_numbers=numbers, title=_("GC gaps of the top 10 after each stage")
+            series,
+            stage_numbers=numbers,
+            title=_("GC gaps of the top 10 after each stage"),
+            texts=_gc_texts(),
         )
     return render(
         request,
@@ -134,7 +184,7 @@ def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "season_stage": season_stage,
             "stage": stage,
             "profile": charts.stage_profile_svg(
-                stage.segments, title=f"{stage.start} – {stage.finish}"
+                stage.segments, title=f"{stage.start} – {stage.finish}", texts=_profile_texts()
             ),
             "table": table,
             "events": [(event, [names.get(i, i) for i in event.rider_ids[:5]]) for event in events],
@@ -151,7 +201,7 @@ def stage_dice(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season, season_stage = _season_stage(request, slug, number)
     log = DiceLog.objects.filter(stage_id=season_stage.stage_id).first()
     if log is None:
-        raise Http404("This stage has not been resolved.")
+        raise Http404(_("This stage has not been resolved."))
     names = selectors.rider_names(season=season)
     rows = [
         {
@@ -206,6 +256,7 @@ def rider_detail(request: HttpRequest, slug: str, rider_id: int) -> HttpResponse
                 {axis: getattr(rider, axis) for axis in RATING_AXES},
                 title=rider.name,
                 labels=labels,
+                texts=_radar_texts(),
             ),
             "table": table,
             "crashes": crashes,

@@ -53,7 +53,7 @@ def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             ACTIONS[action](season_stage=season_stage)
             messages.success(request, DONE_MESSAGES[action] % {"number": number})
         else:
-            raise Http404("No such action.")
+            raise Http404(_("No such action."))
     except services.StageError as error:
         messages.error(request, str(error))
     return redirect("season-stage", slug=slug, number=number)

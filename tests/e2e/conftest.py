@@ -44,10 +44,11 @@ def page(browser):
 
 
 @pytest.fixture
-def screenshot(page):
+def screenshot():
+    """Saves a page's screenshot as a test artefact: screenshot(page, "name")."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
-    def take(name: str) -> Path:
+    def take(page, name: str) -> Path:
         path = ARTIFACTS / f"{name}.png"
         page.screenshot(path=str(path), full_page=True)
         return path

@@ -12,7 +12,7 @@ def test_home_and_admin_render_in_chromium_without_console_errors(live_server, p
     page.goto(live_server.url + "/")
     assert page.locator("h1").inner_text() == "Racing seasons"
     assert "Chromium League" in page.content()
-    screenshot("home")
+    screenshot(page, "home")
 
     page.goto(live_server.url + "/admin/")
     page.fill("#id_username", "admin")
@@ -20,5 +20,5 @@ def test_home_and_admin_render_in_chromium_without_console_errors(live_server, p
     page.click("input[type=submit]")
     page.wait_for_url(live_server.url + "/admin/")
     assert "Riders" in page.content()
-    screenshot("admin-index")
+    screenshot(page, "admin-index")
     assert page.console_errors == []
