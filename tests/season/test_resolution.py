@@ -189,3 +189,30 @@ def test_given_orders_become_the_riders_roles_for_the_stage(demo):
     assert mine[members[3].rider_id].role == "gc_leader"
     assert mine[members[3].rider_id].no_breakaway
     assert mine[members[0].rider_id].role == "domestique"
+
+
+def test_the_organiser_reinstates_a_rider_outside_the_time_limit(demo):
+    resolved = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    last = StageResult.objects.filter(stage=resolved.stage).order_by("-rank").first()
+    StageResult.objects.filter(pk=last.pk).update(status="otl", status_reason="outside")
+    from races.standings import standings_update
+
+    standings_update(stage=resolved.stage)
+    general = Standing.objects.filter(stage=resolved.stage, classification="general")
+    assert not general.filter(rider_id=last.rider_id).exists()
+
+    services.rider_reinstate(season_stage=stage(demo, 1), rider_id=last.rider_id)
+    last.refresh_from_db()
+    assert last.status == "finished"
+    assert last.status_reason == "reinstated by the organiser"
+    assert general.filter(rider_id=last.rider_id).exists()
+    entrants, _, _ = services.stage_entrants(season_stage=stage(demo, 2))
+    assert last.rider_id in {e.rider_id for e in entrants}
+
+
+def test_a_rider_cannot_be_reinstated_once_the_next_stage_is_resolved(demo):
+    services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    services.stage_resolve(season_stage_id=stage(demo, 2).pk)
+    rider_id = StageResult.objects.filter(stage=stage(demo, 1).stage).first().rider_id
+    with pytest.raises(services.StageError, match="before the next stage is resolved"):
+        services.rider_reinstate(season_stage=stage(demo, 1), rider_id=rider_id)
