@@ -28,7 +28,7 @@ lint: $(STAMP)
 	DJANGO_SETTINGS_MODULE=config.settings_test $(PY) manage.py makemigrations --check --dry-run
 
 test: lint
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n auto $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
