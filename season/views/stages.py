@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from season import selectors, services
-from season.models import SeasonStage
+from season.models import Job, SeasonStage
 
 
 def _stage(request: HttpRequest, slug: str, number: int) -> SeasonStage:
@@ -24,7 +24,13 @@ def stage_job(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The progress of the latest resolution of a stage (polled by htmx while it runs)."""
     season_stage = _stage(request, slug, number)
     job = season_stage.jobs.first()
-    return render(request, "season/public/_job.html", {"season_stage": season_stage, "job": job})
+    response = render(
+        request, "season/public/_job.html", {"season_stage": season_stage, "job": job}
+    )
+    if request.htmx and job is not None and job.status == Job.Status.DONE:  # type: ignore[attr-defined]
+        # The results are written: show them by reloading the stage page.
+        response["HX-Refresh"] = "true"
+    return response
 
 
 DONE_MESSAGES = {

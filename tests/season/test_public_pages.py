@@ -106,3 +106,14 @@ def test_stage_actions_need_a_post(client, resolved_demo):
     client.login(username="olivia", password="olivia-demo")
     response = client.get(reverse("season-stage-action", args=["demo", 3, "resolve"]))
     assert response.status_code == 405
+
+
+def test_the_progress_fragment_reloads_the_page_once_the_stage_is_resolved(
+    client, resolved_demo, django_capture_on_commit_callbacks
+):
+    client.login(username="olivia", password="olivia-demo")
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("season-stage-action", args=["demo", 3, "resolve"]))
+    response = client.get(reverse("season-stage-job", args=["demo", 3]), HTTP_HX_REQUEST="true")
+    assert response["HX-Refresh"] == "true"
+    assert "Resolved." in response.content.decode()
