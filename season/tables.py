@@ -1,13 +1,29 @@
 """Tables of the public pages: each sorts, paginates and exports CSV (django-tables2)."""
 
 import django_tables2 as tables
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
 
 from races.models import Classification, StageResult, Standing
 from season.formatting import clock, gap
+
+
+def table_configure(request: HttpRequest, table, filename: str) -> HttpResponse | None:
+    """Sort and paginate a table; answer its CSV export when asked for. A page with several
+    tables gives each a prefix; the export link then names it with `_table`."""
+    RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    export_format = request.GET.get("_export")
+    if not TableExport.is_valid_format(export_format):
+        return None
+    if table.prefix and request.GET.get("_table") != table.prefix:
+        return None
+    return TableExport(export_format, table).response(f"{filename}.{export_format}")
+
 
 TIME_CLASSIFICATIONS = {Classification.GENERAL, Classification.YOUTH, Classification.TEAMS}
 
@@ -270,3 +286,15 @@ class RosterTable(tables.Table):
 
     def render_gc_gap(self, value):
         return gap(value)
+
+
+class MembersTable(tables.Table):
+    user = tables.Column(verbose_name=_("Member"), accessor="user__username")
+    role = tables.Column(verbose_name=_("Role"))
+    team = tables.Column(verbose_name=_("Team"), accessor="team_name", order_by="team_name")
+    riders = tables.Column(verbose_name=_("Riders"), attrs={"td": {"class": "num"}})
+    joined_at = tables.DateColumn(verbose_name=_("Joined"), format="j M Y")
+
+    class Meta:
+        attrs = {"class": "data"}
+        empty_text = _("No member yet.")

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from season import formation, leagues, selectors
 from season.forms import CalendarForm, SeasonCreateForm, SeasonSettingsForm
 from season.models import Membership, Season
+from season.tables import CalendarTable, MembersTable, table_configure
 
 
 def managed_season(request: HttpRequest, slug: str) -> Season:
@@ -54,6 +55,30 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     )
     progress = formation.teams_progress(season=season)
     teams_by_owner = {p.team.owner_id: p for p in progress if p.team.owner_id}
+    members_table = MembersTable(
+        [
+            {
+                "user": m.user,
+                "role": m.get_role_display(),
+                "team_name": teams_by_owner[m.user_id].team.name
+                if m.user_id in teams_by_owner
+                else "",
+                "riders": f"{teams_by_owner[m.user_id].rider_count}/{season.roster_size}"
+                if m.user_id in teams_by_owner
+                else "",
+                "joined_at": m.joined_at,
+            }
+            for m in members
+        ],
+        prefix="members-",
+    )
+    calendar_table = CalendarTable(
+        selectors.season_calendar(season=season), season=season, prefix="calendar-"
+    )
+    for table, name in ((members_table, "members"), (calendar_table, "calendar")):
+        export = table_configure(request, table, f"{season.slug}-{name}")
+        if export:
+            return export
     with timezone.override(season.tz):
         return render(
             request,
@@ -63,9 +88,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 "invite_url": request.build_absolute_uri(
                     reverse("season-join", kwargs={"code": season.invite_code})
                 ),
-                "members": [
-                    {"membership": m, "team": teams_by_owner.get(m.user_id)} for m in members
-                ],
+                "members_table": members_table,
                 "progress": progress,
                 "teams_formed": bool(progress) and all(p.complete for p in progress),
                 "draft": formation.draft_status(season=season)
@@ -74,7 +97,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 "join_closed": leagues.join_closed_reason(season),
                 "capacity": formation.team_capacity(season=season),
                 "stage_one": season.stages.filter(number=1).first(),
-                "calendar": selectors.season_calendar(season=season),
+                "calendar_table": calendar_table,
             },
         )
 

@@ -3,8 +3,6 @@
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
-from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
 from races import charts
 from races.models import Classification, DiceLog
@@ -18,16 +16,8 @@ from season.tables import (
     RosterTable,
     StageResultTable,
     StandingTable,
+    table_configure,
 )
-
-
-def _table_response(request: HttpRequest, table, filename: str) -> HttpResponse | None:
-    """Sort and paginate a table; answer its CSV export when asked for."""
-    RequestConfig(request, paginate={"per_page": 50}).configure(table)
-    export_format = request.GET.get("_export")
-    if TableExport.is_valid_format(export_format):
-        return TableExport(export_format, table).response(f"{filename}.{export_format}")
-    return None
 
 
 def _profile_texts() -> dict[str, str]:
@@ -85,7 +75,7 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season = selectors.season_visible_get(slug=slug, user=request.user)
     last = selectors.last_resolved_number(season=season)
     calendar = CalendarTable(selectors.season_calendar(season=season), season=season)
-    export = _table_response(request, calendar, f"{season.slug}-calendar")
+    export = table_configure(request, calendar, f"{season.slug}-calendar")
     if export:
         return export
     return render(
@@ -120,7 +110,7 @@ def standings(request: HttpRequest, slug: str, classification: str) -> HttpRespo
         season=season,
         team_names=selectors.season_team_names(season=season),
     )
-    export = _table_response(request, table, f"{season.slug}-{classification}-after-{number}")
+    export = table_configure(request, table, f"{season.slug}-{classification}-after-{number}")
     if export:
         return export
     chart = ""
@@ -171,7 +161,7 @@ def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             team_names=selectors.season_team_names(season=season),
             gaps_by_rank=gaps_by_rank,
         )
-        export = _table_response(request, table, f"{season.slug}-stage-{number}")
+        export = table_configure(request, table, f"{season.slug}-stage-{number}")
         if export:
             return export
     events = selectors.stage_events(season_stage=season_stage) if resolved else []
@@ -215,7 +205,7 @@ def stage_dice(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         for t, u, r, rule, d, f in log.rolls
     ]
     table = DiceTable(rows)
-    export = _table_response(request, table, f"{season.slug}-stage-{number}-dice")
+    export = table_configure(request, table, f"{season.slug}-stage-{number}-dice")
     if export:
         return export
     return render(
@@ -242,7 +232,7 @@ def rider_detail(request: HttpRequest, slug: str, rider_id: int) -> HttpResponse
     }
     crashes = [(r.stage.number, crash) for r in results for crash in r.crashes]
     table = RiderResultTable(results, season=season)
-    export = _table_response(request, table, f"{season.slug}-{rider.pk}")
+    export = table_configure(request, table, f"{season.slug}-{rider.pk}")
     if export:
         return export
     return render(
@@ -282,7 +272,7 @@ def team_detail(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
             }
         )
     table = RosterTable(rows, season=season)
-    export = _table_response(request, table, f"{season.slug}-team-{team.pk}")
+    export = table_configure(request, table, f"{season.slug}-team-{team.pk}")
     if export:
         return export
     return render(
