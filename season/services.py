@@ -206,8 +206,9 @@ def stage_publish(*, season_stage: SeasonStage) -> SeasonStage:
 
 
 def stages_lock_due(*, now: datetime | None = None) -> list[int]:
-    """Lock every open stage whose deadline has passed; return the locked stages that can be
-    resolved now (every earlier stage of their season is resolved), in stage order."""
+    """Lock every open stage whose deadline has passed; return the locked stages whose deadline
+    has passed and that can be resolved now (every earlier stage of their season is resolved),
+    in stage order."""
     now = now or timezone.now()
     due = SeasonStage.objects.filter(status=SeasonStage.Status.OPEN, orders_deadline__lte=now)
     for pk in due.values_list("pk", flat=True):
@@ -215,9 +216,11 @@ def stages_lock_due(*, now: datetime | None = None) -> list[int]:
             status=SeasonStage.Status.LOCKED
         )
     ready = []
-    for stage in SeasonStage.objects.filter(status=SeasonStage.Status.LOCKED).order_by(
-        "season_id", "number"
-    ):
+    # A stage the organiser locked early waits for its deadline (or for "resolve now").
+    locked = SeasonStage.objects.filter(
+        status=SeasonStage.Status.LOCKED, orders_deadline__lte=now
+    ).order_by("season_id", "number")
+    for stage in locked:
         pending_before = (
             SeasonStage.objects.filter(season_id=stage.season_id, number__lt=stage.number)
             .exclude(status__in=DONE)
@@ -286,8 +289,8 @@ def stage_resolve_request(*, season_stage: SeasonStage, user: Any = None) -> Job
 
 
 def _next_stage_follow(resolved: SeasonStage) -> None:
-    """Open the next stage for orders; if its deadline has already passed (it was opened
-    early and locked), queue its resolution once this one is committed."""
+    """Open the next stage for orders; if it is already locked and its deadline has passed,
+    queue its resolution once this one is committed."""
     from season.tasks import stage_resolve_task
 
     following = SeasonStage.objects.filter(
@@ -298,7 +301,11 @@ def _next_stage_follow(resolved: SeasonStage) -> None:
     if following.status == SeasonStage.Status.SCHEDULED:
         following.status = SeasonStage.Status.OPEN
         following.save(update_fields=["status"])
-    elif following.status == SeasonStage.Status.LOCKED:
+    elif (
+        following.status == SeasonStage.Status.LOCKED
+        and following.orders_deadline is not None
+        and following.orders_deadline <= timezone.now()
+    ):
         stage_resolve_task.delay_on_commit(following.pk)
 
 

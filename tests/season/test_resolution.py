@@ -216,3 +216,12 @@ def test_a_rider_cannot_be_reinstated_once_the_next_stage_is_resolved(demo):
     rider_id = StageResult.objects.filter(stage=stage(demo, 1).stage).first().rider_id
     with pytest.raises(services.StageError, match="before the next stage is resolved"):
         services.rider_reinstate(season_stage=stage(demo, 1), rider_id=rider_id)
+
+
+def test_a_stage_locked_early_waits_for_its_deadline(demo):
+    from datetime import timedelta
+
+    target = stage(demo, 1)
+    services.stage_lock(season_stage=target)
+    assert services.stages_lock_due(now=target.orders_deadline - timedelta(hours=1)) == []
+    assert services.stages_lock_due(now=target.orders_deadline) == [target.pk]
