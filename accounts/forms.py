@@ -9,7 +9,7 @@ class SignupForm(UserCreationForm):
         label=_("Email"), help_text=_("For orders reminders and results; never shown to others.")
     )
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = get_user_model()
         fields = ("username", "email")
 

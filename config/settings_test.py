@@ -8,4 +8,4 @@ CELERY_TASK_ALWAYS_EAGER = True
 STORAGES["staticfiles"] = {  # noqa: F405
     "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
 }
-LOGGING["root"]["level"] = "WARNING"  # noqa: F405
+LOGGING["root"] = {"handlers": ["console"], "level": "WARNING"}  # noqa: F405

@@ -1,9 +1,14 @@
+from typing import TYPE_CHECKING
+
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from riders.names import name_key, team_key
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 RATING_AXES = (
     "rouleur",
@@ -44,7 +49,7 @@ RATING_INVALID_CHOICE = _(
 )
 
 
-def rating_field(verbose_name: str) -> models.SmallIntegerField:
+def rating_field(verbose_name: "StrOrPromise") -> models.SmallIntegerField:
     return models.SmallIntegerField(
         verbose_name,
         choices=Rating.choices,

@@ -8,11 +8,14 @@ _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 _TEAM_SUFFIX = re.compile(r"\((wt|pro|pt|pct|ct|wtt)\)\s*$", re.IGNORECASE)
 
 
+_UNDECOMPOSED: dict[str, str | int | None] = {"ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss"}
+
+
 def strip_accents(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     # Letters that NFKD does not decompose.
-    return stripped.translate(str.maketrans({"ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ß": "ss"}))
+    return stripped.translate(str.maketrans(_UNDECOMPOSED))
 
 
 def name_key(name: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -55,7 +55,7 @@ def _read_csv(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
-def _user(login: DemoLogin) -> AbstractUser:
+def _user(login: DemoLogin) -> User:
     user_model = get_user_model()
     user, _created = user_model.objects.get_or_create(
         username=login.username, defaults={"email": f"{login.username}@example.com"}
@@ -64,7 +64,7 @@ def _user(login: DemoLogin) -> AbstractUser:
     if login.role == "admin":
         user.is_staff = user.is_superuser = True
     user.save()
-    return user  # type: ignore[return-value]
+    return user
 
 
 def _load_template(fixtures_dir: Path) -> tuple[Race, dict[str, Team], list[Rider]]:

@@ -207,7 +207,9 @@ class SeasonTeam(models.Model):
         related_name="season_teams",
         help_text=_("Empty for a team run by the computer."),
     )
-    riders = models.ManyToManyField(Rider, through="SeasonTeamRider", related_name="season_teams")
+    riders: models.ManyToManyField = models.ManyToManyField(
+        Rider, through="SeasonTeamRider", related_name="season_teams"
+    )
     draft_position = models.PositiveSmallIntegerField(
         _("draft position"), null=True, blank=True, help_text=_("1 picks first in round 1.")
     )

@@ -36,11 +36,8 @@ def _players(season_stage: SeasonStage, *, without_orders: bool = False) -> list
     if without_orders:
         given = Orders.objects.filter(season_stage=season_stage).values("team_id")
         teams = teams.exclude(pk__in=given)
-    return [
-        (team.owner.username, team.owner.email)
-        for team in teams.select_related("owner")
-        if team.owner.email
-    ]
+    owners = [team.owner for team in teams.select_related("owner")]
+    return [(owner.username, owner.email) for owner in owners if owner and owner.email]
 
 
 def _messages(

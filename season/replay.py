@@ -1,5 +1,7 @@
 """Re-simulate a resolved stage from its stored seed and inputs and compare with what is stored."""
 
+from collections.abc import Sequence
+
 from races.engine_adapter import dice_rows, dice_sha256, inputs_from_data, stage_simulate
 from races.models import DiceLog, RaceEvent, StageResult
 from races.timing import EngineLine, stage_times
@@ -11,7 +13,11 @@ REINSTATED = "reinstated by the organiser"
 
 def stage_replay(*, season_stage: SeasonStage) -> list[str]:
     """Differences between a fresh simulation and the stored stage; empty when identical."""
-    if season_stage.status not in DONE or season_stage.engine_inputs is None:
+    if (
+        season_stage.status not in DONE
+        or season_stage.engine_inputs is None
+        or season_stage.seed is None
+    ):
         return [f"Stage {season_stage.number} is not resolved: nothing to replay."]
     inputs = inputs_from_data(season_stage.engine_inputs)
     outcome = stage_simulate(
@@ -94,7 +100,7 @@ def stage_replay(*, season_stage: SeasonStage) -> list[str]:
     return differences
 
 
-def _first_difference(a: list[object], b: list[object]) -> int:
+def _first_difference(a: Sequence[object], b: Sequence[object]) -> int:
     for index, (x, y) in enumerate(zip(a, b, strict=False)):
         if x != y:
             return index

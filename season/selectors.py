@@ -95,7 +95,7 @@ def jersey_holders(*, season: Season, number: int) -> list[Jersey]:
         if line is None:
             continue
         if classification == Classification.TEAMS:
-            name = team_names.get(line.entry_team_id, "")
+            name = team_names.get(line.entry_team_id or 0, "")
         else:
             name = line.rider.name if line.rider else ""
         jerseys.append(Jersey(classification, label, colour, line.rider_id, name))
@@ -112,7 +112,10 @@ def gc_evolution(
         ]
     )
     numbers = list(range(1, number + 1))
-    gaps: dict[int, list[int | None]] = {s.rider_id: [None] * len(numbers) for s in leaders}
+    # General classification lines always name a rider.
+    gaps: dict[int, list[int | None]] = {
+        s.rider_id: [None] * len(numbers) for s in leaders if s.rider_id is not None
+    }
     for rider_id, stage_number, gap in Standing.objects.filter(
         stage__race_id=season.race_id,
         classification=Classification.GENERAL,
@@ -120,7 +123,9 @@ def gc_evolution(
         rider_id__in=list(gaps),
     ).values_list("rider_id", "stage__number", "gap"):
         gaps[rider_id][stage_number - 1] = gap
-    return [(s.rider.name, gaps[s.rider_id]) for s in leaders], numbers
+    return [
+        (s.rider.name, gaps[s.rider_id]) for s in leaders if s.rider and s.rider_id is not None
+    ], numbers
 
 
 def stage_results(*, season_stage: SeasonStage) -> QuerySet[StageResult]:
@@ -190,6 +195,7 @@ def latest_general(*, season: Season) -> dict[int, Standing]:
         for s in standings_queryset(
             season=season, number=number, classification=Classification.GENERAL
         )
+        if s.rider_id is not None
     }
 
 

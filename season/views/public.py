@@ -154,7 +154,11 @@ def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     table = None
     if resolved:
         results = selectors.stage_results(season_stage=season_stage)
-        gaps_by_rank = dict(results.values_list("rank", "gap_seconds"))
+        gaps_by_rank = {
+            rank: gap
+            for rank, gap in results.values_list("rank", "gap_seconds")
+            if rank is not None and gap is not None
+        }
         table = StageResultTable(
             results,
             season=season,

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from season.models import SeasonStage
@@ -11,7 +13,7 @@ class Command(BaseCommand):
         parser.add_argument("season_slug")
         parser.add_argument("stage_number", type=int)
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
         try:
             stage = SeasonStage.objects.select_related("season", "stage").get(
                 season__slug=options["season_slug"], number=options["stage_number"]

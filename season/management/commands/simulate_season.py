@@ -108,4 +108,5 @@ class Command(BaseCommand):
         self.stdout.write(f"\nGeneral classification after stage {number}:")
         for row in rows:
             gap = formatting.gap(row.gap) or formatting.clock(row.value)
-            self.stdout.write(f"{row.rank:>3}. {row.rider.name:<28} {gap:>10}")
+            name = row.rider.name if row.rider else ""
+            self.stdout.write(f"{row.rank:>3}. {name:<28} {gap:>10}")
