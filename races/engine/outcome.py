@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 from races.engine.course import Course
 from races.engine.dice import Face
+
+if TYPE_CHECKING:
+    from races.engine.rulesets.cyclosim.orders import RiderOrders
 
 H = -1
 RATING_MIN = H
@@ -54,8 +57,15 @@ class Entrant:
     tour_crash_count: int = 0
     gc_rank_before: int | None = None
     gc_time_before: int = 0
+    #: Cyclo Sim (cyclosim.md §4.1): this rider's stage orders; None = the default AI (§4.6).
+    orders: RiderOrders | None = None
+    #: Cyclo Sim (§2.3): energy points consumed at the end of the previous stage (0 on stage 1);
+    #: the engine applies the overnight recovery of :class:`CyclosimSettings`.
+    pe_consumed: int = 0
 
     def __post_init__(self) -> None:
+        if self.pe_consumed < 0:
+            raise ValueError(f"pe_consumed must be >= 0, got {self.pe_consumed!r}")
         if self.role not in ROLES:
             raise ValueError(f"unknown role {self.role!r} (known: {', '.join(ROLES)})")
 
@@ -108,6 +118,40 @@ class MorenoSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class CyclosimSettings:
+    """League settings and [D] numbers of the Cyclo Sim ruleset (cyclosim.md §2, §3.11, §3.12).
+
+    ``lanes`` is W (§2.1); ``profiles`` the advanced game (§2.3); ``rows_per_turn`` and
+    ``turn_kmh`` give ``turn_s`` (R-FT1); ``overnight_recovery`` the points recovered between
+    two stages; ``group_chain_rows`` chains finishers into one ``final_group`` when each crossed
+    at most that many rows' time after the one ahead (§5 ``gap_chain_rows``).
+    """
+
+    lanes: int = 3
+    profiles: bool = True
+    pe_base: int = 60
+    pe_per_rouleur: int = 5
+    rows_per_turn: int = 10
+    turn_kmh: float = 40.0
+    same_unit_time: bool = True
+    overnight_recovery: int = 40
+    group_chain_rows: int = 2
+    relay_pe_margin: int = 8
+    ttt_counting_rider: int = 3
+    max_turns: int = 1000
+
+    def __post_init__(self) -> None:
+        if self.lanes < 1 or self.rows_per_turn < 1 or self.max_turns < 1:
+            raise ValueError("lanes, rows_per_turn and max_turns must be >= 1")
+        if self.pe_base < 10 or not self.turn_kmh > 0:
+            raise ValueError("pe_base must be >= 10 and turn_kmh > 0")
+        if self.overnight_recovery < 0 or self.group_chain_rows < 0 or self.ttt_counting_rider < 1:
+            raise ValueError(
+                "overnight_recovery and group_chain_rows must be >= 0, ttt_counting_rider >= 1"
+            )
+
+
+@dataclass(frozen=True, slots=True)
 class StageInputs:
     """Everything a stage needs; ``entrants`` in start order (GC order, or bib order)."""
 
@@ -116,6 +160,8 @@ class StageInputs:
     settings: MorenoSettings = MorenoSettings()
     yellow_jersey: int | None = None
     green_jersey: int | None = None
+    #: Cyclo Sim settings; None = ``CyclosimSettings()``. Moréno ignores it.
+    cyclosim: CyclosimSettings | None = None
 
     def __post_init__(self) -> None:
         if not self.entrants:
@@ -147,6 +193,9 @@ class RiderResult:
     crashes: tuple[Crash, ...]
     final_group: int
     abandon_reason: str | None = None
+    #: Cyclo Sim (§2.3): energy points consumed at the finish, carried to the next stage as
+    #: ``Entrant.pe_consumed``; None for Moréno.
+    pe_consumed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from races.engine.dice import DiceSource, RandomDice
 from races.engine.outcome import Outcome, StageInputs
-from races.engine.rulesets import moreno
+from races.engine.rulesets import cyclosim, moreno
 
 SimulateFn = Callable[[StageInputs, DiceSource, int], Outcome]
 
@@ -29,6 +29,7 @@ class Ruleset:
 RULESETS: Mapping[str, Ruleset] = MappingProxyType(
     {
         moreno.NAME: Ruleset(moreno.NAME, moreno.DESCRIPTION, moreno.simulate),
+        cyclosim.NAME: Ruleset(cyclosim.NAME, cyclosim.DESCRIPTION, cyclosim.simulate),
     }
 )
 

@@ -15,7 +15,14 @@ from typing import Any
 
 from races.engine import simulate
 from races.engine.course import Course, Segment
-from races.engine.outcome import Entrant, MorenoSettings, Outcome, Profile, StageInputs
+from races.engine.outcome import (
+    CyclosimSettings,
+    Entrant,
+    MorenoSettings,
+    Outcome,
+    Profile,
+    StageInputs,
+)
 from tests.engine.factory import flat_course, itt_course, mountain_course, peloton
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -26,6 +33,9 @@ CASES = {
     "moreno/flat": ("moreno", flat_course),
     "moreno/mountain": ("moreno", mountain_course),
     "moreno/itt": ("moreno", itt_course),
+    "cyclosim/flat": ("cyclosim", flat_course),
+    "cyclosim/mountain": ("cyclosim", mountain_course),
+    "cyclosim/itt": ("cyclosim", itt_course),
 }
 
 
@@ -34,7 +44,17 @@ def golden_path(case: str) -> Path:
 
 
 def inputs_to_dict(inputs: StageInputs) -> dict[str, Any]:
-    return dataclasses.asdict(inputs)
+    """The inputs as data; Cyclo Sim fields at their defaults are left out (Moréno files keep
+    their shape)."""
+    data = dataclasses.asdict(inputs)
+    if data.get("cyclosim") is None:
+        data.pop("cyclosim", None)
+    for e in data["entrants"]:
+        if e.get("orders") is None:
+            e.pop("orders", None)
+        if e.get("pe_consumed") == 0:
+            e.pop("pe_consumed", None)
+    return data
 
 
 def inputs_from_dict(data: dict[str, Any]) -> StageInputs:
@@ -55,6 +75,7 @@ def inputs_from_dict(data: dict[str, Any]) -> StageInputs:
         settings=MorenoSettings(**settings),
         yellow_jersey=data["yellow_jersey"],
         green_jersey=data["green_jersey"],
+        cyclosim=CyclosimSettings(**data["cyclosim"]) if data.get("cyclosim") else None,
     )
 
 

@@ -1,7 +1,8 @@
-"""Rewrite the engine's golden files: ``python -m tests.engine.regen_golden [--fresh] [CASE...]``.
+"""Rewrite the engine's golden files: ``python -m tests.engine.regen_golden [CASE...]``.
 
 Keeps each file's stored inputs (use ``--fresh`` to rebuild them from tests/engine/factory.py)
 and writes the outcome the engine gives now; review the diff before committing it.
+``--ruleset moreno|cyclosim`` limits the run to one ruleset's cases.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cases", nargs="*", metavar="CASE", help=f"among {', '.join(CASES)}")
     parser.add_argument("--fresh", action="store_true", help="rebuild the inputs too")
+    parser.add_argument("--ruleset", help="only the cases of this ruleset (moreno, cyclosim)")
     args = parser.parse_args(argv)
     unknown = [c for c in args.cases if c not in CASES]
     if unknown:
         parser.error(f"unknown case {unknown[0]!r}; known: {', '.join(CASES)}")
-    for case in args.cases or list(CASES):
+    cases = args.cases or [c for c in CASES if args.ruleset in (None, CASES[c][0])]
+    for case in cases:
         path = golden_path(case)
         inputs = None
         if path.exists() and not args.fresh:

@@ -156,7 +156,7 @@ def test_half_a_km_of_rounding_is_allowed(tmp_path: Path) -> None:
 
 def test_an_unknown_ruleset_lists_the_known_ones() -> None:
     run = cli("--ruleset", "chess", "--course", COURSE, "--riders", RIDERS, "--seed", "1")
-    assert_one_clear_error(run, "unknown ruleset 'chess'; known rulesets: moreno")
+    assert_one_clear_error(run, "unknown ruleset 'chess'; known rulesets: cyclosim, moreno")
 
 
 @pytest.mark.parametrize("value", ["h", "H", "0", "4"])

@@ -1,0 +1,274 @@
+"""Stage orders of a Cyclo Sim team, their validation and the default AI (cyclosim.md §4).
+
+Players are not at the table: every decision the board game asks of them is read from these
+orders (§4.1) or, when a rider has none, from the default AI of his role (§4.6). This module
+imports nothing from the engine boundary, so ``outcome.Entrant`` can carry a
+:class:`RiderOrders` without an import cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+PACES: tuple[str, ...] = ("free", "tempo", "safe", "expected", "max")
+MODES: tuple[str, ...] = ("follower", "leader", "any")
+GRANTS: tuple[str, ...] = ("all", "team", "none")
+CONSENTS: tuple[str, ...] = ("all", "team", "none")
+WHEEL_CLASSES: tuple[str, ...] = ("team", "any")
+#: Order roles (§1) and the engine's roles they stand for.
+ORDER_ROLES: Mapping[str, str] = {
+    "gc_leader": "gc_leader",
+    "sprinter_role": "sprinter",
+    "sprinter": "sprinter",
+    "breakaway_role": "breakaway",
+    "breakaway": "breakaway",
+    "domestique": "domestique",
+}
+TERRAIN_KEYS: tuple[str, ...] = ("flat", "climb", "descent")
+
+
+def pace_ok(pace: str) -> bool:
+    """``free | tempo | safe | expected | max | rows:N`` (N >= 0)."""
+    if pace in PACES:
+        return True
+    if pace.startswith("rows:"):
+        n = pace[5:]
+        return n.isdigit()
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class AttackWindow:
+    """§4.1 ``attacks[]``: attack between rows ``from_row`` (incl.) and ``to_row`` (excl.) at
+    ``pace`` while ``pe >= min_pe_pct`` % of ``pe_max``, at most ``max`` times. ``then`` is the
+    pace kept in the window once the attacks are spent (the default AI's "then safe to its
+    summit", §4.6); ``None`` falls back to the terrain pace."""
+
+    from_row: int
+    to_row: int
+    pace: str = "expected"
+    min_pe_pct: int = 0
+    mode: str = "follower"
+    max: int = 1
+    then: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FinalOrders:
+    """§4.1 ``final``: the last ``rows`` rows before the line: floor 0, this pace, and a follower
+    attacks (§4.4)."""
+
+    rows: int = 0
+    pace: str = "max"
+
+
+@dataclass(frozen=True, slots=True)
+class RiderOrders:
+    """One rider's orders for one stage (§4.1); ``grant_wheel`` is his team's (R-RB1)."""
+
+    role: str = "domestique"
+    pace_flat: str = "tempo"
+    pace_climb: str = "tempo"
+    pace_descent: str = "safe"
+    floor_pct: int = 0
+    wheel: tuple[str, ...] = ("any",)
+    relay: str = "team"
+    attacks: tuple[AttackWindow, ...] = ()
+    final: FinalOrders = field(default_factory=FinalOrders)
+    lateral_drop: bool = False
+    grant_wheel: str = "all"
+
+
+@dataclass(frozen=True, slots=True)
+class TeamOrders:
+    """A team's stage orders (§4.1): ``grant_wheel`` and the orders of its riders by id."""
+
+    grant_wheel: str = "all"
+    riders: Mapping[int, RiderOrders] = field(default_factory=dict)
+
+
+def validate_orders(
+    data: Any, *, rider_ids: frozenset[int] | set[int], n_rows: int | None = None
+) -> dict[str, dict[str, str]]:
+    """§4.1 validation of a team's orders given as JSON data.
+
+    Returns the errors by rider (``"31"``, or ``"team"`` for team-wide fields) and field
+    (``"pace.flat"``, ``"attacks[0].to_row"``...); an empty dict means the orders are valid.
+    """
+    errors: dict[str, dict[str, str]] = {}
+
+    def err(who: str, where: str, message: str) -> None:
+        errors.setdefault(who, {})[where] = message
+
+    if not isinstance(data, dict):
+        err("team", "orders", "expected an object with grant_wheel and riders")
+        return errors
+    grant = data.get("grant_wheel", "all")
+    if grant not in GRANTS:
+        err("team", "grant_wheel", f"{grant!r} is not one of {', '.join(GRANTS)}")
+    riders = data.get("riders", {})
+    if not isinstance(riders, dict):
+        err("team", "riders", "expected an object keyed by rider id")
+        return errors
+    for key, r in riders.items():
+        who = str(key)
+        try:
+            rid = int(key)
+        except (TypeError, ValueError):
+            err(who, "id", f"{key!r} is not a rider id")
+            continue
+        if rid not in rider_ids:
+            err(who, "id", f"rider {rid} is not in this team's stage line-up")
+            continue
+        if not isinstance(r, dict):
+            err(who, "orders", "expected an object")
+            continue
+        role = r.get("role", "domestique")
+        if role not in ORDER_ROLES:
+            err(who, "role", f"{role!r} is not one of {', '.join(sorted(ORDER_ROLES))}")
+        pace = r.get("pace", {})
+        if not isinstance(pace, dict):
+            err(who, "pace", "expected an object with flat, climb, descent")
+        else:
+            for terrain, value in pace.items():
+                if terrain not in TERRAIN_KEYS:
+                    err(
+                        who,
+                        f"pace.{terrain}",
+                        f"unknown terrain (known: {', '.join(TERRAIN_KEYS)})",
+                    )
+                elif not isinstance(value, str) or not pace_ok(value):
+                    err(
+                        who,
+                        f"pace.{terrain}",
+                        f"{value!r} is not a pace (free, tempo, safe, expected, max, rows:N)",
+                    )
+        floor = r.get("floor_pct", 0)
+        if isinstance(floor, bool) or not isinstance(floor, int) or not 0 <= floor <= 100:
+            err(who, "floor_pct", f"{floor!r} is not a percentage 0-100")
+        wheel = r.get("wheel", ["any"])
+        if not isinstance(wheel, list) or any(w not in WHEEL_CLASSES for w in wheel):
+            err(who, "wheel", f"{wheel!r} is not a list of {', '.join(WHEEL_CLASSES)}")
+        relay = r.get("relay", "team")
+        if relay not in CONSENTS:
+            err(who, "relay", f"{relay!r} is not one of {', '.join(CONSENTS)}")
+        attacks = r.get("attacks", [])
+        if not isinstance(attacks, list):
+            err(who, "attacks", "expected a list")
+            attacks = []
+        for i, a in enumerate(attacks):
+            where = f"attacks[{i}]"
+            if not isinstance(a, dict):
+                err(who, where, "expected an object")
+                continue
+            lo, hi = a.get("from_row"), a.get("to_row")
+            if not isinstance(lo, int) or isinstance(lo, bool) or lo < 0:
+                err(who, f"{where}.from_row", f"{lo!r} is not a row >= 0")
+            elif not isinstance(hi, int) or isinstance(hi, bool) or hi <= lo:
+                err(who, f"{where}.to_row", f"{hi!r} must be a row after from_row ({lo})")
+            elif n_rows is not None and lo >= n_rows:
+                err(who, f"{where}.from_row", f"row {lo} is past the line (row {n_rows})")
+            p = a.get("pace", "expected")
+            if not isinstance(p, str) or not pace_ok(p):
+                err(who, f"{where}.pace", f"{p!r} is not a pace")
+            if a.get("mode", "follower") not in MODES:
+                err(who, f"{where}.mode", f"{a.get('mode')!r} is not one of {', '.join(MODES)}")
+            mp = a.get("min_pe_pct", 0)
+            if not isinstance(mp, int) or isinstance(mp, bool) or not 0 <= mp <= 100:
+                err(who, f"{where}.min_pe_pct", f"{mp!r} is not a percentage 0-100")
+            mx = a.get("max", 1)
+            if not isinstance(mx, int) or isinstance(mx, bool) or mx < 1:
+                err(who, f"{where}.max", f"{mx!r} is not a count >= 1")
+        final = r.get("final", {"rows": 0, "pace": "max"})
+        if not isinstance(final, dict):
+            err(who, "final", "expected an object with rows and pace")
+        else:
+            rows = final.get("rows", 0)
+            if not isinstance(rows, int) or isinstance(rows, bool) or rows < 0:
+                err(who, "final.rows", f"{rows!r} is not a number of rows >= 0")
+            fp = final.get("pace", "max")
+            if not isinstance(fp, str) or not pace_ok(fp):
+                err(who, "final.pace", f"{fp!r} is not a pace")
+        if not isinstance(r.get("lateral_drop", False), bool):
+            err(who, "lateral_drop", "expected true or false")
+    return errors
+
+
+def orders_from_data(data: Mapping[str, Any]) -> TeamOrders:
+    """Build :class:`TeamOrders` from JSON data that :func:`validate_orders` accepted."""
+    grant = str(data.get("grant_wheel", "all"))
+    riders: dict[int, RiderOrders] = {}
+    for key, r in dict(data.get("riders", {})).items():
+        pace = dict(r.get("pace", {}))
+        final = dict(r.get("final", {}))
+        riders[int(key)] = RiderOrders(
+            role=ORDER_ROLES[r.get("role", "domestique")],
+            pace_flat=pace.get("flat", "tempo"),
+            pace_climb=pace.get("climb", "tempo"),
+            pace_descent=pace.get("descent", "safe"),
+            floor_pct=int(r.get("floor_pct", 0)),
+            wheel=tuple(r.get("wheel", ["any"])),
+            relay=r.get("relay", "team"),
+            attacks=tuple(
+                AttackWindow(
+                    from_row=int(a["from_row"]),
+                    to_row=int(a["to_row"]),
+                    pace=a.get("pace", "expected"),
+                    min_pe_pct=int(a.get("min_pe_pct", 0)),
+                    mode=a.get("mode", "follower"),
+                    max=int(a.get("max", 1)),
+                )
+                for a in r.get("attacks", [])
+            ),
+            final=FinalOrders(int(final.get("rows", 0)), final.get("pace", "max")),
+            lateral_drop=bool(r.get("lateral_drop", False)),
+            grant_wheel=grant,
+        )
+    return TeamOrders(grant, riders)
+
+
+def default_orders(
+    role: str,
+    *,
+    n_rows: int,
+    last_climb: tuple[int, int] | None,
+    flat_finish: bool,
+    time_trial: bool = False,
+) -> RiderOrders:
+    """§4.6: the default AI of a role on a board of ``n_rows`` rows.
+
+    ``last_climb`` is (first row, summit line) of the last climb segment, ``flat_finish`` says
+    whether the last rows are flat. Time trials (§3.12) ride ``expected`` on flat and climb and
+    ``safe`` downhill with no floor [D].
+    """
+    if time_trial:
+        return RiderOrders(role=role, pace_flat="expected", pace_climb="expected", wheel=())
+    if role == "gc_leader":
+        attacks: tuple[AttackWindow, ...] = ()
+        if last_climb is not None:
+            lo, hi = last_climb
+            attacks = (AttackWindow(lo, hi, "expected", 30, "follower", 1, then="safe"),)
+        return RiderOrders(role=role, floor_pct=40, wheel=("team", "any"), attacks=attacks)
+    if role == "sprinter":
+        final = FinalOrders(12, "max") if flat_finish else FinalOrders()
+        return RiderOrders(
+            role=role,
+            pace_flat="free",
+            pace_climb="free",
+            floor_pct=40,
+            wheel=("team", "any"),
+            final=final,
+        )
+    if role == "breakaway":
+        lo = (5 * n_rows + 99) // 100
+        hi = (66 * n_rows + 99) // 100
+        return RiderOrders(
+            role=role,
+            pace_flat="expected",
+            floor_pct=20,
+            relay="all",
+            attacks=(AttackWindow(lo, max(hi, lo + 1), "expected", 70, "any", 1),),
+        )
+    return RiderOrders(role=role)

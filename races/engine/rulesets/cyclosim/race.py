@@ -1,0 +1,342 @@
+"""The live state of a Cyclo Sim stage: the road, the riders, dice, moves (cyclosim.md §2, §3.1,
+§3.4).
+
+Riders are indices ``0 .. n-1`` in entrant order. Rows are stored shifted by ``off`` (the depth
+of the start grid), so a row index ``ri = row + off`` is never negative. ``free[ri]`` is the
+bitmask of free lanes of a row: path building (R-M4) is a few bit operations per row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import accumulate
+
+from races.engine.course import Board
+from races.engine.dice import D6, DiceSource, RandomDice
+from races.engine.outcome import CyclosimSettings, DiceLog, DiceRow, Entrant
+from races.engine.rulesets.cyclosim.orders import RiderOrders, default_orders
+from races.engine.rulesets.cyclosim.sheet import (
+    ACTIVE,
+    CELL_COST,
+    CLIMB,
+    DESCENT,
+    FLAT,
+    MOD_CLIMBER,
+    MOD_DESCENDER,
+    MOD_PUNCHEUR,
+    MOD_ROULEUR,
+    MOD_SPRINTER,
+    MOD_TT,
+    SPRINT_ROWS,
+    mods,
+    pe_max_of,
+    pi_table,
+)
+
+#: Rows allocated past the line: more than any move can carry a rider (caps stay below 40).
+_PAST_LINE = 64
+
+Cell = tuple[int, int]
+
+
+class RawEvent:
+    """An event while the stage runs (riders as indices); frozen into ``Event`` at the end."""
+
+    __slots__ = ("case", "detail", "kind", "riders", "turn")
+
+    def __init__(self, turn: int, kind: str, riders: tuple[int, ...], case: int, detail: str):
+        self.turn = turn
+        self.kind = kind
+        self.riders = riders
+        self.case = case
+        self.detail = detail
+
+
+def _round_half_up_div(num: int, den: int) -> int:
+    return (2 * num + den) // (2 * den)
+
+
+class Race:
+    """One stage (or one time-trial road) of Cyclo Sim."""
+
+    def __init__(
+        self,
+        board: Board,
+        entrants: Sequence[Entrant],
+        *,
+        settings: CyclosimSettings,
+        dice: DiceSource,
+        distance_km: float,
+        time_trial: bool = False,
+        log: list[DiceRow] | None = None,
+        events: list[RawEvent] | None = None,
+    ) -> None:
+        self.board = board
+        self.settings = settings
+        self.entrants = tuple(entrants)
+        self.time_trial = time_trial
+        n = len(self.entrants)
+        self.n = n
+        self.N = N = board.n_cases
+        self.W = W = settings.lanes
+        self.full = (1 << W) - 1
+        self.off = off = (n + W - 1) // W + 2
+        size = off + N + _PAST_LINE
+        self.size = size
+        # R-FT1: turn_s = round(3600 · (km / N) · rows_per_turn / speed).
+        self.turn_s = int(
+            3600 * distance_km * settings.rows_per_turn / (N * settings.turn_kmh) + 0.5
+        )
+
+        terr = [FLAT] * size
+        modk = [MOD_TT if time_trial else MOD_ROULEUR] * size
+        for c, t in enumerate(board.terrain):
+            ri = c + off
+            if t == "descent":
+                terr[ri], modk[ri] = DESCENT, MOD_DESCENDER
+            elif t == "hill":
+                terr[ri], modk[ri] = CLIMB, MOD_PUNCHEUR
+            elif t != "plain":
+                terr[ri], modk[ri] = CLIMB, MOD_CLIMBER
+        for ri in range(off + N, size):
+            terr[ri], modk[ri] = terr[off + N - 1], modk[off + N - 1]
+        #: §2.3: the last 10 rows of a flat finish use the sprinter rating.
+        self.flat_finish = board.terrain[-1] == "plain"
+        if self.flat_finish and not time_trial:
+            for ri in range(max(off, off + N - SPRINT_ROWS), size):
+                if terr[ri] == FLAT:
+                    modk[ri] = MOD_SPRINTER
+        self.terr = terr
+        self.modk = modk
+        cost = [CELL_COST[t] for t in terr]
+        self.cost = cost
+        #: cum[ri] = cost of rows < ri; climbs[ri] = climb rows < ri.
+        self.cum = [0, *accumulate(cost)]
+        self.climbs = [0, *accumulate(1 if t == CLIMB else 0 for t in terr)]
+        self.free = [self.full] * size
+        self.occ = [-1] * (size * W)
+
+        s = settings
+        self.ids = [e.rider_id for e in self.entrants]
+        self.team = [e.team_id for e in self.entrants]
+        self.pe_max = [
+            pe_max_of(e.profile, profiles=s.profiles, base=s.pe_base, per_rouleur=s.pe_per_rouleur)
+            for e in self.entrants
+        ]
+        self.pit = [pi_table(m) for m in self.pe_max]
+        self.mods = [mods(e.profile, s.profiles) for e in self.entrants]
+        self.consumed = [
+            min(m, max(0, e.pe_consumed - s.overnight_recovery))
+            for e, m in zip(self.entrants, self.pe_max, strict=True)
+        ]
+        climbs = board.climbs
+        last_climb = (climbs[-1].first_case, climbs[-1].line) if climbs else None
+        self.orders: list[RiderOrders] = [
+            e.orders
+            or default_orders(
+                e.role,
+                n_rows=N,
+                last_climb=last_climb,
+                flat_finish=self.flat_finish,
+                time_trial=time_trial,
+            )
+            for e in self.entrants
+        ]
+        self.status = [ACTIVE] * n
+        self.pos = [0] * n  # row index (row + off)
+        self.lane = [0] * n
+        self.pred = [-1] * n
+        self.fol = [-1] * n
+        self.moved = [0] * n  # turn of the last move
+        self.seq = [-1] * n  # order of the last move
+        self.start = [(0, 0)] * n  # cell at turn start
+        self.path: list[list[Cell]] = [[] for _ in range(n)]
+        self.lateral = [False] * n
+        self.crashed_turn = [0] * n
+        self.situation = [0] * n
+        self.dropped_turn = [-10] * n
+        self.attack_right = [-1] * n
+        self.relayed = [0] * n
+        self.attacks_used = [[0] * len(o.attacks) for o in self.orders]
+        self.return_turn = [0] * n
+        self.finish_time = [0] * n
+        self.finish_seq = [0] * n
+        self.crashes: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
+        #: Riders moved in the current auction unit, and riders orphaned by a crash (R-X2).
+        self.recent: list[int] = []
+        self.orphans: list[int] = []
+        self.turn = 0
+        self.unit = 0
+        self.move_seq = 0
+        self.moves = 0
+        self.finished = 0
+        self.log: list[DiceRow] = log if log is not None else []
+        self.events: list[RawEvent] = events if events is not None else []
+        self._bits = dice.rng.getrandbits if type(dice) is RandomDice else None
+        self.dice = dice
+        self.rid: list[int | None] = [*self.ids, None]
+
+        # Summit and intermediate sprint lines (row indices), crossers in crossing order.
+        lines = [(c.line, "summit", f"{c.name}|{c.terrain}") for c in board.climbs]
+        lines += [(c, "intermediate_sprint", f"km {km:g}") for km, c in board.intermediate_sprints]
+        lines.sort(key=lambda x: x[0])
+        self.line_rows = [c + off for c, _, _ in lines]
+        self.line_kinds = [k for _, k, _ in lines]
+        self.line_details = [d for _, _, d in lines]
+        self.line_crossers: list[list[int]] = [[] for _ in lines]
+        self.line_turn = [0] * len(lines)
+        self.next_line = [0] * n
+        self.next_line_row = [self.line_rows[0] if lines else size * 2] * n
+
+    # -- dice ------------------------------------------------------------------------------
+    def roll2d6(self, r: int, purpose: str) -> int:
+        """§2.2: one pair of d6, each logged under ``purpose`` (contract, follow, attack)."""
+        bits = self._bits
+        log = self.log
+        total = 0
+        for _ in range(2):
+            if bits is not None:
+                # Same draw as rng.randrange(6) (CPython's _randbelow_with_getrandbits).
+                x = bits(3)
+                while x >= 6:
+                    x = bits(3)
+                face = x + 1
+            else:
+                f = self.dice.roll(
+                    D6, turn=self.turn, unit=self.unit, rider_id=self.rid[r], rule_id=purpose
+                )
+                face = int(f)
+            log.append((self.turn, self.unit, self.ids[r], purpose, "d6", face))
+            total += face
+        return total
+
+    def dice_log(self) -> DiceLog:
+        return DiceLog(self.log)
+
+    def event(self, kind: str, riders: Sequence[int], row: int, detail: str = "") -> RawEvent:
+        """Record an event (riders given as indices, stored as ids)."""
+        ev = RawEvent(self.turn, kind, tuple(self.ids[r] for r in riders), row, detail)
+        self.events.append(ev)
+        return ev
+
+    # -- energy ----------------------------------------------------------------------------
+    def pe(self, r: int) -> int:
+        """§2.3: remaining energy points."""
+        return self.pe_max[r] - self.consumed[r]
+
+    def pi(self, r: int, ri: int) -> int:
+        """§2.3: PI of rider ``r`` for a move whose first cell is on row index ``ri``."""
+        sheet = self.pit[r][self.pe_max[r] - self.consumed[r]]
+        if sheet == 0:
+            return 0
+        v = sheet + self.mods[r][self.modk[ri]]
+        return 1 if v < 1 else (8 if v > 8 else v)
+
+    def spend(self, r: int, x: int) -> None:
+        """§2.3 ``spend(x)``."""
+        c = self.consumed[r] + x
+        m = self.pe_max[r]
+        self.consumed[r] = c if c < m else m
+
+    def recover(self, r: int, x: int) -> None:
+        """§2.3 ``recover(x)``."""
+        c = self.consumed[r] - x
+        self.consumed[r] = c if c > 0 else 0
+
+    # -- road ------------------------------------------------------------------------------
+    def place(self, r: int, ri: int, lane: int) -> None:
+        """Put a rider on a free cell (start grid, returns, tests)."""
+        self.pos[r] = ri
+        self.lane[r] = lane
+        if ri < self.off + self.N:
+            self.occ[ri * self.W + lane] = r
+            self.free[ri] &= ~(1 << lane)
+
+    def lift(self, r: int) -> None:
+        """Take a rider off the road (moving, crashed, finished)."""
+        ri = self.pos[r]
+        if ri < self.off + self.N:
+            lane = self.lane[r]
+            self.occ[ri * self.W + lane] = -1
+            self.free[ri] |= 1 << lane
+
+    def road_key(self, r: int) -> tuple[int, int]:
+        """§2.4 road order: row desc, lane asc."""
+        return (-self.pos[r], self.lane[r])
+
+    def path_cost(self, path: Sequence[Cell]) -> list[int]:
+        """R-M2: cumulative cost of each prefix of ``path``."""
+        cost = self.cost
+        return list(accumulate(cost[ri] for ri, _ in path))
+
+    # -- R-M4 path builder -----------------------------------------------------------------
+    def reach(self, ri0: int, l0: int, cap: int) -> tuple[int, list[int], int]:
+        """Forward reachability from ``(ri0, l0)`` within ``cap`` cost.
+
+        Returns ``(far, masks, lat)``: the furthest row index, the lane masks reachable at rows
+        ``ri0+1 .. far`` and the lateral lane used as first cell (-1 if none). When all three
+        forward cells are blocked, the first cell is lateral (``l-1`` then ``l+1``).
+        """
+        free = self.free
+        full = self.full
+        cum = self.cum
+        start_mask = 1 << l0
+        base = cum[ri0 + 1]
+        lat = -1
+        spread0 = (start_mask | (start_mask << 1) | (start_mask >> 1)) & full
+        if not (spread0 & free[ri0 + 1]):
+            for cand in (l0 - 1, l0 + 1):
+                if 0 <= cand < self.W and free[ri0] >> cand & 1:
+                    lat = cand
+                    break
+            if lat < 0:
+                return ri0, [], -1
+            if self.cost[ri0] > cap:
+                return ri0, [], -1
+            start_mask = 1 << lat
+            base -= self.cost[ri0]
+        masks: list[int] = []
+        m = start_mask
+        ri = ri0
+        limit = self.size - 1
+        while ri < limit:
+            if cum[ri + 2] - base > cap:
+                break
+            m = (m | (m << 1) | (m >> 1)) & full & free[ri + 1]
+            if not m:
+                break
+            ri += 1
+            masks.append(m)
+        return ri, masks, lat
+
+    def build_path(
+        self, ri0: int, l0: int, target: int, target_lane: int, masks: list[int], lat: int
+    ) -> list[Cell]:
+        """R-M4: the deterministic path to row index ``target`` (lane ``target_lane`` or any if
+        -1), preferring ``(r+1, l)``, then ``l-1``, then ``l+1`` among the free cells from which
+        the target is still reachable. ``masks`` and ``lat`` come from :meth:`reach`."""
+        k = target - ri0
+        if k <= 0:
+            return [(ri0, lat)] if lat >= 0 else []
+        full = self.full
+        free = self.free
+        back = [0] * k
+        b = (1 << target_lane) if target_lane >= 0 else free[target]
+        back[k - 1] = b & masks[k - 1]
+        for j in range(k - 2, -1, -1):
+            nb = back[j + 1]
+            back[j] = (nb | (nb << 1) | (nb >> 1)) & full & masks[j]
+        path: list[Cell] = []
+        lane = l0
+        if lat >= 0:
+            path.append((ri0, lat))
+            lane = lat
+        W = self.W
+        for j in range(k):
+            bj = back[j]
+            for cand in (lane, lane - 1, lane + 1):
+                if 0 <= cand < W and bj >> cand & 1:
+                    lane = cand
+                    break
+            path.append((ri0 + j + 1, lane))
+        return path

@@ -1,0 +1,613 @@
+"""A Cyclo Sim stage turn by turn (cyclosim.md §3.2 - §3.11, §4.3 - §4.5)."""
+
+from __future__ import annotations
+
+from races.engine.rulesets.cyclosim.orders import AttackWindow, RiderOrders
+from races.engine.rulesets.cyclosim.race import Cell, Race
+from races.engine.rulesets.cyclosim.sheet import (
+    ACTIVE,
+    BONUS,
+    DESCENT,
+    ELIMINATED,
+    FINISHED,
+    FREE_FOLLOW,
+    MAX_OUT_TURNS,
+    MIN_PULL,
+    OUT,
+    SIT_A,
+    SIT_B,
+    SIT_C,
+    pace_cap,
+    recovery,
+)
+
+#: Rows beyond which a board change cannot alter a leader's bid (caps stay below 32 cost).
+REACH = 34
+
+#: A bid: (target row index, rider, path, follow announced, attack window index or -1).
+Bid = tuple[int, int, list[Cell], bool, int]
+
+
+def start_grid(race: Race) -> None:
+    """R-T3: the last entrant (last on GC, or last bib on stage 1) at ``(0, 0)``, then
+    ``(0, 1) .. (0, W-1)``, ``(-1, 0)``...; nobody follows anybody."""
+    W = race.W
+    for k, r in enumerate(reversed(range(race.n))):
+        race.place(r, race.off - k // W, k % W)
+
+
+# -- policy (§4.2 - §4.4) -----------------------------------------------------------------
+
+
+def _rows_cost(race: Race, ri: int, pace: str) -> int:
+    n = int(pace[5:])
+    return race.cum[min(ri + 1 + n, race.size)] - race.cum[ri + 1]
+
+
+def _window(race: Race, r: int, o: RiderOrders, modes: tuple[str, ...]) -> int:
+    """Index of the active attack window for ``r`` (mode in ``modes``), or -1."""
+    row = race.pos[r] - race.off
+    pe_pct = 100 * race.pe(r)
+    used = race.attacks_used[r]
+    for k, a in enumerate(o.attacks):
+        if (
+            a.from_row <= row < a.to_row
+            and a.mode in modes
+            and used[k] < a.max
+            and pe_pct >= a.min_pe_pct * race.pe_max[r]
+        ):
+            return k
+    return -1
+
+
+def _spent_window(race: Race, r: int, o: RiderOrders) -> AttackWindow | None:
+    row = race.pos[r] - race.off
+    for k, a in enumerate(o.attacks):
+        if a.then is not None and a.from_row <= row < a.to_row and race.attacks_used[r][k] >= a.max:
+            return a
+    return None
+
+
+def in_final(race: Race, r: int, o: RiderOrders) -> bool:
+    return o.final.rows > 0 and race.off + race.N - race.pos[r] <= o.final.rows
+
+
+def cap_for(race: Race, r: int, pace: str, ri_first: int, b: int, *, final: bool) -> int:
+    """§4.2 with the energy guard and R-A2: the largest ``cd`` rider ``r`` bids."""
+    terrain = race.terr[ri_first]
+    pi = race.pi(r, ri_first)
+    pe = race.pe(r)
+    o = race.orders[r]
+    if not final:
+        floor = (o.floor_pct * race.pe_max[r] + 99) // 100
+        if pe - floor < pi:
+            pace = "free"
+    rows = _rows_cost(race, race.pos[r], pace) if pace.startswith("rows:") else 0
+    cap = pace_cap(pace, terrain, pi, b, rows)
+    if terrain != DESCENT:
+        cap = min(cap, max(pe, 2))
+    return cap
+
+
+def leader_bid(race: Race, r: int) -> Bid:
+    """§4.3: the bid of an unmoved leader on the current board."""
+    o = race.orders[r]
+    ri = race.pos[r]
+    first = ri + 1
+    final = in_final(race, r, o)
+    win = -1
+    if final:
+        pace = o.final.pace
+    else:
+        win = _window(race, r, o, ("leader", "any"))
+        if win >= 0:
+            pace = o.attacks[win].pace
+        else:
+            t = race.terr[first]
+            spent = _spent_window(race, r, o)
+            if spent is not None and spent.then is not None:
+                pace = spent.then
+            else:
+                pace = o.pace_flat if t == 0 else (o.pace_climb if t == 1 else o.pace_descent)
+    cap = cap_for(race, r, pace, first, 0, final=final)
+    lane = race.lane[r]
+    lateral = o.lateral_drop and race.fol[r] >= 0
+    if lateral:
+        far, masks, lat = _lateral_reach(race, r, cap)
+    else:
+        far, masks, lat = race.reach(ri, lane, cap)
+    follow = bool(o.wheel)
+    if o.wheel and win < 0 and far > ri and not lateral:
+        best: tuple[int, int, int] | None = None
+        W = race.W
+        occ = race.occ
+        team = race.team[r]
+        turn = race.turn
+        limit = race.off + race.N
+        for zr in range(max(far - 1, ri + 2), min(far + 2, limit)):
+            base = zr * W
+            wr = zr - 1
+            if wr - ri - 1 >= len(masks):
+                continue
+            m = masks[wr - ri - 1]
+            for zl in range(W):
+                z = occ[base + zl]
+                if z < 0 or race.moved[z] != turn or race.fol[z] >= 0 or not m >> zl & 1:
+                    continue
+                cls = _wheel_class(o.wheel, race.team[z] == team)
+                if cls < 0:
+                    continue
+                key = (cls, -wr, zl)
+                if best is None or key < best:
+                    best = key
+        if best is not None:
+            wr, wl = -best[1], best[2]
+            return (wr, r, race.build_path(ri, lane, wr, wl, masks, lat), True, -1)
+    path = race.build_path(ri, lane, far, -1, masks, lat)
+    return (far, r, path, follow, win)
+
+
+def _lateral_reach(race: Race, r: int, cap: int) -> tuple[int, list[int], int]:
+    """``lateral_drop`` (§4.1): start with a lateral cell, when one is free."""
+    ri, lane = race.pos[r], race.lane[r]
+    for cand in (lane - 1, lane + 1):
+        if 0 <= cand < race.W and race.free[ri] >> cand & 1:
+            race.lift(r)
+            race.place(r, ri, cand)
+            try:
+                far, masks, _ = race.reach(ri, cand, cap - race.cost[ri])
+            finally:
+                race.lift(r)
+                race.place(r, ri, lane)
+            return far, masks, cand
+    return race.reach(ri, lane, cap)
+
+
+def _wheel_class(wheel: tuple[str, ...], mate: bool) -> int:
+    for k, w in enumerate(wheel):
+        if w == "any" or (w == "team" and mate):
+            return k
+    return -1
+
+
+def wants_wheel(race: Race, y: int, x: int) -> bool:
+    return _wheel_class(race.orders[y].wheel, race.team[x] == race.team[y]) >= 0
+
+
+def follower_attacks(race: Race, f: int) -> int:
+    """§4.4: -2 no attack; else the attack window index (-1: final or attack right)."""
+    if race.dropped_turn[f] >= race.turn - 1:
+        return -2  # R-F7
+    o = race.orders[f]
+    if in_final(race, f, o):
+        return -1
+    return _window(race, f, o, ("follower", "any"))
+
+
+# -- resolution (R-R, R-F, R-AT) ----------------------------------------------------------
+
+
+def move(race: Race, r: int, path: list[Cell], sit: int) -> None:
+    """Move ``r`` along ``path`` (R-T1), register the lines and the finish (R-FT1)."""
+    ri0, l0 = race.pos[r], race.lane[r]
+    race.lift(r)
+    race.start[r] = (ri0, l0)
+    race.path[r] = path
+    race.lateral[r] = bool(path) and path[0][0] == ri0
+    race.moved[r] = race.turn
+    race.move_seq += 1
+    race.seq[r] = race.move_seq
+    race.situation[r] = sit
+    race.moves += 1
+    race.recent.append(r)
+    ri, lane = path[-1] if path else (ri0, l0)
+    line = race.off + race.N
+    if ri >= line:
+        race.pos[r], race.lane[r] = ri, lane
+        x = line - ri0
+        rows = ri - ri0
+        # R-FT1: t = (k - 1 + x / rows) · turn_s, half up.
+        num = ((race.turn - 1) * rows + x) * race.turn_s
+        race.finish_time[r] = (2 * num + rows) // (2 * rows)
+        race.status[r] = FINISHED
+        race.finished += 1
+        race.finish_seq[r] = race.move_seq
+    else:
+        race.place(r, ri, lane)
+    if ri >= race.next_line_row[r]:
+        _cross_lines(race, r, ri)
+
+
+def _cross_lines(race: Race, r: int, ri: int) -> None:
+    k = race.next_line[r]
+    rows = race.line_rows
+    while k < len(rows) and ri >= rows[k]:
+        if not race.line_crossers[k]:
+            race.line_turn[k] = race.turn
+        race.line_crossers[k].append(r)
+        k += 1
+    race.next_line[r] = k
+    race.next_line_row[r] = rows[k] if k < len(rows) else race.size * 2
+
+
+def contract(race: Race, r: int, path: list[Cell], b: int, purpose: str, sit: int) -> int:
+    """R-R1 .. R-R6: resolve a contract on ``path`` with bonus ``b``; move the rider.
+
+    Returns 0 full path, 1 partial (R-R3), 2 crash (R-R6).
+    """
+    if not path:
+        move(race, r, path, sit)
+        return 0
+    first = path[0][0]
+    costs = race.path_cost(path)
+    cd = costs[-1]
+    pi = race.pi(r, first)
+    d = race.roll2d6(r, purpose) + b
+    descent = race.terr[first] == DESCENT
+    rslt = (d + pi if d >= pi else 2 * pi) if descent else d if d >= pi else pi
+    if rslt >= cd:
+        move(race, r, path, sit)
+        return 0
+    if rslt + pi >= cd:
+        race.spend(r, cd - rslt)
+        move(race, r, path, sit)
+        return 0
+    race.spend(r, pi)
+    limit = rslt + pi
+    k = 0
+    while k < len(costs) and costs[k] <= limit:
+        k += 1
+    move(race, r, path[:k], SIT_A)
+    if not descent:
+        return 1
+    crash(race, r, cd - limit)
+    return 2
+
+
+def crash(race: Race, r: int, k: int) -> None:
+    """R-R6, R-X2 - R-X4: out for ``k`` turns, eliminated beyond 6."""
+    ri = race.pos[r]
+    if race.status[r] == FINISHED:
+        return
+    race.lift(r)
+    race.crashed_turn[r] = race.turn
+    race.crashes[r].append((race.turn, ri - race.off, k))
+    if race.fol[r] >= 0:
+        race.orphans.append(race.fol[r])  # R-X2: his followers are dropped
+    _unlink(race, r)
+    if k > MAX_OUT_TURNS:
+        race.status[r] = ELIMINATED
+        race.event("eliminated", (r,), ri - race.off, f"out for {k} turns")
+    else:
+        race.status[r] = OUT
+        race.return_turn[r] = race.turn + k + 1
+        race.event("crash", (r,), ri - race.off, f"out for {k} turns")
+
+
+def _unlink(race: Race, r: int) -> None:
+    p, f = race.pred[r], race.fol[r]
+    if p >= 0:
+        race.fol[p] = -1
+    if f >= 0:
+        race.pred[f] = -1
+    race.pred[r] = race.fol[r] = -1
+
+
+def _drop(race: Race, f: int) -> None:
+    """R-F6: ``f`` leaves his pred's wheel and leads the riders behind him."""
+    p = race.pred[f]
+    if p >= 0:
+        race.fol[p] = -1
+    race.pred[f] = -1
+    race.dropped_turn[f] = race.turn
+
+
+def attack(race: Race, r: int, win: int) -> int:
+    """R-AT1, R-AT2: a contract from his own cell with +2, no overbid."""
+    o = race.orders[r]
+    ri, lane = race.pos[r], race.lane[r]
+    if win >= 0:
+        pace = o.attacks[win].pace
+        race.attacks_used[r][win] += 1
+    elif in_final(race, r, o):
+        pace = o.final.pace
+    else:
+        pace = "expected"
+    p = race.pred[r]
+    if p >= 0:
+        race.fol[p] = -1
+        race.pred[r] = -1
+    cap = cap_for(race, r, pace, ri + 1, BONUS, final=in_final(race, r, o))
+    far, masks, lat = race.reach(ri, lane, cap)
+    path = race.build_path(ri, lane, far, -1, masks, lat)
+    race.event("attack", (r,), ri - race.off, pace)
+    return contract(race, r, path, BONUS, "attack", SIT_A)
+
+
+def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
+    """R-F: the file behind ``leader`` (who has just moved), in file order; returns the riders
+    dropped before moving (they join the next auction cycle, R-F6)."""
+    back: list[int] = []
+    p = leader
+    rank = 1
+    unit_time = race.finish_time[leader] if race.status[leader] == FINISHED else -1
+    f = race.fol[p]
+    turn = race.turn
+    while f >= 0:
+        path_p = race.path[p]
+        d = len(path_p)
+        if race.moved[p] != turn or d < MIN_PULL or race.lateral[p] or race.crashed_turn[p] == turn:
+            _drop(race, f)
+            back.append(f)
+            return back
+        win = follower_attacks(race, f)
+        if win != -2 and (win >= 0 or in_final(race, f, race.orders[f])):
+            result = attack(race, f, win)
+            rank = 1
+            unit_time = race.finish_time[f] if race.status[f] == FINISHED else -1
+            if result == 2:
+                return back
+            p = f
+            f = race.fol[p]
+            continue
+        path = [race.start[p], *path_p[:-1]]
+        costs = race.path_cost(path)
+        cd = costs[-1]
+        first = path[0][0]
+        descent = race.terr[first] == DESCENT
+        if not descent and cd > max(race.pe(f), 2):
+            _drop(race, f)
+            back.append(f)
+            return back
+        sit = SIT_B if rank == 1 else SIT_C
+        if cd <= FREE_FOLLOW or (descent and cd <= FREE_FOLLOW + race.pi(f, first)):
+            move(race, f, path, sit)
+            result = 0
+        else:
+            result = contract(race, f, path, BONUS, "follow", sit)
+        if result == 0:
+            if unit_time >= 0 and race.status[f] == FINISHED and race.settings.same_unit_time:
+                race.finish_time[f] = unit_time  # R-FT2
+            elif race.status[f] == FINISHED:
+                unit_time = race.finish_time[f]
+            rank += 1
+            p = f
+            f = race.fol[p]
+            continue
+        if result == 1:
+            nxt = race.fol[f]
+            _drop(race, f)
+            p = f
+            f = nxt
+            rank = 1
+            unit_time = -1
+            continue
+        return back
+    return back
+
+
+# -- the turn (R-T2) ----------------------------------------------------------------------
+
+
+def returns(race: Race) -> None:
+    """R-X3: crashed riders back on their crash row, lowest free lane, else further back."""
+    t = race.turn
+    for r in range(race.n):
+        if race.status[r] == OUT and race.return_turn[r] == t:
+            ri = race.crashes[r][-1][1] + race.off
+            while True:
+                fm = race.free[ri]
+                if fm:
+                    lane = (fm & -fm).bit_length() - 1
+                    break
+                ri -= 1
+            race.status[r] = ACTIVE
+            race.place(r, ri, lane)
+
+
+def _consents(race: Race, c: int, a: int, b: int) -> bool:
+    mode = race.orders[c].relay
+    if mode == "all":
+        return True
+    if mode == "none":
+        return False
+    team = race.team[c]
+    return race.team[a] == team and race.team[b] == team
+
+
+def relays(race: Race, leaders: list[int]) -> None:
+    """R-RL, §4.5: for each file from the front, the leader swaps with the first consenting
+    follower within range who has 8 more PE; links follow the cells."""
+    t = race.turn
+    margin = race.settings.relay_pe_margin
+    terr = race.terr
+    for lead in leaders:
+        if race.fol[lead] < 0 or race.relayed[lead] == t:
+            continue
+        lpe = race.pe(lead)
+        chain: list[int] = []
+        f = race.fol[lead]
+        lri = race.pos[lead]
+        while f >= 0:
+            dist = lri - race.pos[f]
+            climb = terr[lri] == 1 or terr[race.pos[f]] == 1
+            if dist > (1 if climb else 3):
+                break
+            if (
+                race.relayed[f] != t
+                and race.pe(f) >= lpe + margin
+                and all(_consents(race, c, lead, f) for c in (lead, *chain, f))
+            ):
+                _swap(race, lead, f)
+                break
+            chain.append(f)
+            f = race.fol[f]
+
+
+def _swap(race: Race, a: int, b: int) -> None:
+    """Swap cells and file places of ``a`` (ahead) and ``b`` (behind)."""
+    ca, cb = (race.pos[a], race.lane[a]), (race.pos[b], race.lane[b])
+    race.lift(a)
+    race.lift(b)
+    race.place(a, *cb)
+    race.place(b, *ca)
+    pred, fol = race.pred, race.fol
+    pa, fa, pb, fb = pred[a], fol[a], pred[b], fol[b]
+    if fa == b:  # adjacent
+        pred[b], fol[b] = pa, a
+        pred[a], fol[a] = b, fb
+        if fb >= 0:
+            pred[fb] = a
+    else:
+        pred[b], fol[b] = pa, fa
+        pred[a], fol[a] = pb, fb
+        if fa >= 0:
+            pred[fa] = b
+        if pb >= 0:
+            fol[pb] = a
+        if fb >= 0:
+            pred[fb] = a
+    if pa >= 0:
+        fol[pa] = b
+    race.relayed[a] = race.relayed[b] = race.turn
+
+
+def auction(race: Race) -> None:
+    """R-A1 .. R-A5: cycles of bids by the unmoved leaders; the furthest row wins (ties: road
+    order); the winner's unit resolves, then the others re-bid on the new board."""
+    t = race.turn
+    status, pred, moved = race.status, race.pred, race.moved
+    leaders = {r for r in range(race.n) if status[r] == ACTIVE and pred[r] < 0 and moved[r] != t}
+    holders: dict[int, list[int]] = {}
+    for y in range(race.n):
+        x = race.attack_right[y]
+        if x >= 0:
+            holders.setdefault(x, []).append(y)
+    bids: dict[int, Bid] = {r: leader_bid(race, r) for r in leaders}
+    pos, lane = race.pos, race.lane
+    recent = race.recent
+    orphans = race.orphans
+    while bids:
+        w = max(bids, key=lambda r: (bids[r][0], pos[r], -lane[r]))
+        bid = bids.pop(w)
+        leaders.discard(w)
+        race.unit += 1
+        recent.clear()
+        if bid[2]:
+            contract(race, w, bid[2], 0, "contract", SIT_A)
+            if bid[4] >= 0:
+                race.attacks_used[w][bid[4]] += 1
+        else:
+            move(race, w, [], SIT_A)
+        new = resolve_file(race, w, leaders)
+        for y in holders.get(w, ()):
+            # R-RB3: the refused rider attacks right after X's unit, if still free to.
+            if y in leaders and status[y] == ACTIVE and race.dropped_turn[y] < t - 1:
+                bids.pop(y, None)
+                leaders.discard(y)
+                race.unit += 1
+                if attack(race, y, -1) != 2:
+                    new += resolve_file(race, y, leaders)
+        new += orphans
+        orphans.clear()
+        lo = hi = pos[w]
+        for r in recent:
+            hi = max(hi, pos[r])
+            lo = min(lo, race.start[r][0])
+        for f in new:
+            if status[f] == ACTIVE and pred[f] < 0 and moved[f] != t:
+                leaders.add(f)
+                bids[f] = leader_bid(race, f)
+        lo_dirty = lo - REACH
+        for r in list(bids):
+            if r in new:
+                continue
+            if status[r] != ACTIVE or moved[r] == t or pred[r] >= 0:
+                bids.pop(r)
+                leaders.discard(r)
+            elif lo_dirty <= pos[r] <= hi + 1:
+                bids[r] = leader_bid(race, r)
+
+
+def end_of_turn(race: Race) -> None:
+    """R-W, R-RB, R-RC, R-FT: wheel links, rabats, recovery, per-turn flags."""
+    t = race.turn
+    status, pred, fol = race.status, race.pred, race.fol
+    pos, lane, W = race.pos, race.lane, race.W
+    on_road = [r for r in range(race.n) if status[r] == ACTIVE]
+    # R-W2: a link survives only while the follower is in his pred's wheel.
+    for r in on_road:
+        p = pred[r]
+        if p >= 0 and (status[p] != ACTIVE or pos[p] != pos[r] + 1 or lane[p] != lane[r]):
+            fol[p] = -1
+            pred[r] = -1
+    for r in range(race.n):
+        race.attack_right[r] = -1
+    on_road.sort(key=lambda r: (-pos[r], lane[r]))
+    occ = race.occ
+    for x in on_road:
+        if fol[x] >= 0 or pos[x] <= 0:
+            continue
+        y = occ[(pos[x] - 1) * W + lane[x]]
+        if y < 0 or pred[y] >= 0 or status[y] != ACTIVE:
+            continue
+        if race.seq[y] > race.seq[x]:
+            if wants_wheel(race, y, x):  # R-W1
+                fol[x], pred[y] = y, x
+        elif race.seq[x] > race.seq[y]:
+            grant = race.orders[x].grant_wheel
+            if grant == "all" or (grant == "team" and race.team[x] == race.team[y]):
+                if wants_wheel(race, y, x):  # R-RB1
+                    fol[x], pred[y] = y, x
+            else:
+                race.attack_right[y] = x  # R-RB2
+    # R-RC recovery.
+    terr = race.terr
+    climbs = race.climbs
+    for r in range(race.n):
+        st = status[r]
+        if st in (OUT, ELIMINATED) or (st == FINISHED and race.moved[r] != t):
+            continue
+        if race.crashed_turn[r] == t:
+            continue
+        if race.moved[r] == t:
+            path = race.path[r]
+            d = len(path)
+            if d:
+                a = path[0][0]
+                b = path[-1][0]
+                if climbs[b + 1] - climbs[a] > 0:
+                    continue
+            elif terr[pos[r]] == 1:
+                continue
+            sit = race.situation[r]
+        else:
+            if terr[pos[r]] == 1:
+                continue
+            d = 0
+            sit = SIT_A
+        x = recovery(sit, d)
+        if x:
+            race.recover(r, x)
+
+
+def play_turn(race: Race) -> None:
+    """R-T2: returns, relays, auction, end of turn."""
+    race.turn += 1
+    race.unit = 0
+    returns(race)
+    status, pred = race.status, race.pred
+    leaders = [r for r in range(race.n) if status[r] == ACTIVE and pred[r] < 0]
+    leaders.sort(key=race.road_key)
+    relays(race, leaders)
+    auction(race)
+    end_of_turn(race)
+
+
+def run(race: Race) -> None:
+    """Play turns until everybody has finished or is eliminated (R-FT3, cap ``max_turns``)."""
+    cap = race.settings.max_turns
+    while race.turn < cap:
+        if all(s in (FINISHED, ELIMINATED) for s in race.status):
+            break
+        play_turn(race)
