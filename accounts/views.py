@@ -1,9 +1,12 @@
+from django.conf import settings
 from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.i18n import set_language as django_set_language
 
 from accounts.forms import SignupForm
+from accounts.models import Profile
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -19,3 +22,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     else:
         form = SignupForm()
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def remember_language(user, language: str | None) -> None:
+    """Keep a person's language, so that emails reach them in it."""
+    if language and language in dict(settings.LANGUAGES):
+        Profile.objects.update_or_create(user=user, defaults={"language": language})
+
+
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's language switch, remembered for a signed-in person."""
+    response = django_set_language(request)
+    if request.method == "POST" and request.user.is_authenticated:
+        remember_language(request.user, request.POST.get("language"))
+    return response

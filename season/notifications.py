@@ -4,7 +4,7 @@
 conditional update on its timestamp before anything is sent, so two runs never send it twice.
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -12,6 +12,7 @@ from django.core.mail import send_mass_mail
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from season.models import Orders, SeasonStage, SeasonTeam
@@ -31,21 +32,17 @@ def _claim(season_stage: SeasonStage, field: str, now: datetime) -> bool:
     )
 
 
-def _players(season_stage: SeasonStage, *, without_orders: bool = False) -> list[tuple[str, str]]:
+def _players(
+    season_stage: SeasonStage, *, without_orders: bool = False
+) -> list[tuple[str, str, str]]:
+    """(name, email, language) of the players to tell."""
     teams = SeasonTeam.objects.filter(season_id=season_stage.season_id, owner__isnull=False)
     if without_orders:
         given = Orders.objects.filter(season_stage=season_stage).values("team_id")
         teams = teams.exclude(pk__in=given)
-    owners = [team.owner for team in teams.select_related("owner")]
-    return [(owner.username, owner.email) for owner in owners if owner and owner.email]
-
-
-def _messages(
-    recipients: Iterable[tuple[str, str]], subject: str, body: str
-) -> list[tuple[str, str, str, list[str]]]:
+    rows = teams.values_list("owner__username", "owner__email", "owner__profile__language")
     return [
-        (subject, body.replace("{name}", name), settings.DEFAULT_FROM_EMAIL, [email])
-        for name, email in recipients
+        (name, email, language or settings.LANGUAGE_CODE) for name, email, language in rows if email
     ]
 
 
@@ -54,11 +51,12 @@ def _notify(
     *,
     field: str,
     now: datetime,
-    subject: str,
-    body: str,
+    subject: Callable[[], str],
+    body: Callable[[], str],
     without_orders: bool = False,
 ) -> int:
-    """Send one notice per stage to its players, claiming the stage's `field` first."""
+    """Send one notice per stage to its players, each in their language, claiming the stage's
+    `field` first. `subject` and `body` give the texts in the active language."""
     sent = 0
     for stage in stages:
         if not _claim(stage, field, now):
@@ -69,11 +67,22 @@ def _notify(
             "number": stage.number,
             "start": stage.stage.start,
             "finish": stage.stage.finish,
-            "deadline": deadline.strftime("%d %b %Y %H:%M") if deadline else "",
             "url": _site_url(reverse("season-stage", args=[stage.season.slug, stage.number])),
         }
-        recipients = _players(stage, without_orders=without_orders)
-        sent += send_mass_mail(_messages(recipients, subject % values, body % values))
+        messages = []
+        for name, email, language in _players(stage, without_orders=without_orders):
+            with translation.override(language):
+                values["deadline"] = date_format(deadline, "j F Y, H:i") if deadline else ""
+                text = body() % values
+                messages.append(
+                    (
+                        subject() % values,
+                        text.replace("{name}", name),
+                        settings.DEFAULT_FROM_EMAIL,
+                        [email],
+                    )
+                )
+        sent += send_mass_mail(messages)
     return sent
 
 
@@ -81,38 +90,39 @@ def notifications_send(*, now: datetime | None = None) -> int:
     """Send every notice that is due; return the number of emails sent."""
     now = now or timezone.now()
     stages = SeasonStage.objects.select_related("season", "stage")
-    with translation.override(settings.LANGUAGE_CODE):
-        sent = _notify(
-            stages.filter(status=SeasonStage.Status.OPEN, orders_opened_notified_at__isnull=True),
-            field="orders_opened_notified_at",
-            now=now,
-            subject=_("%(season)s: orders open for stage %(number)s"),
-            body=_(
-                "Hello {name},\n\nOrders for stage %(number)s (%(start)s – %(finish)s) are open "
-                "until %(deadline)s.\n%(url)s\n"
-            ),
-        )
-        sent += _notify(
-            stages.filter(
-                Q(status=SeasonStage.Status.OPEN),
-                Q(reminder_sent_at__isnull=True),
-                Q(orders_deadline__gt=now),
-                Q(orders_deadline__lte=now + REMINDER_BEFORE),
-            ),
-            field="reminder_sent_at",
-            now=now,
-            subject=_("%(season)s: your orders for stage %(number)s are missing"),
-            body=_(
-                "Hello {name},\n\nYou have not given orders for stage %(number)s yet. The "
-                "deadline is in less than 24 hours (%(deadline)s).\n%(url)s\n"
-            ),
-            without_orders=True,
-        )
-        sent += _notify(
-            stages.filter(status=SeasonStage.Status.PUBLISHED, results_notified_at__isnull=True),
-            field="results_notified_at",
-            now=now,
-            subject=_("%(season)s: results of stage %(number)s"),
-            body=_("Hello {name},\n\nThe results of stage %(number)s are published.\n%(url)s\n"),
-        )
+    sent = _notify(
+        stages.filter(status=SeasonStage.Status.OPEN, orders_opened_notified_at__isnull=True),
+        field="orders_opened_notified_at",
+        now=now,
+        subject=lambda: _("%(season)s: orders open for stage %(number)s"),
+        body=lambda: _(
+            "Hello {name},\n\nOrders for stage %(number)s (%(start)s – %(finish)s) are open "
+            "until %(deadline)s.\n%(url)s\n"
+        ),
+    )
+    sent += _notify(
+        stages.filter(
+            Q(status=SeasonStage.Status.OPEN),
+            Q(reminder_sent_at__isnull=True),
+            Q(orders_deadline__gt=now),
+            Q(orders_deadline__lte=now + REMINDER_BEFORE),
+        ),
+        field="reminder_sent_at",
+        now=now,
+        subject=lambda: _("%(season)s: your orders for stage %(number)s are missing"),
+        body=lambda: _(
+            "Hello {name},\n\nYou have not given orders for stage %(number)s yet. The "
+            "deadline is in less than 24 hours (%(deadline)s).\n%(url)s\n"
+        ),
+        without_orders=True,
+    )
+    sent += _notify(
+        stages.filter(status=SeasonStage.Status.PUBLISHED, results_notified_at__isnull=True),
+        field="results_notified_at",
+        now=now,
+        subject=lambda: _("%(season)s: results of stage %(number)s"),
+        body=lambda: _(
+            "Hello {name},\n\nThe results of stage %(number)s are published.\n%(url)s\n"
+        ),
+    )
     return sent

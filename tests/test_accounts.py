@@ -48,3 +48,13 @@ def test_password_reset_sends_a_link_by_email(client, alice):
     assert len(mail.outbox) == 1
     assert "/accounts/reset/" in mail.outbox[0].body
     assert mail.outbox[0].subject == "Grand Tour: choose a new password"
+
+
+def test_logging_in_from_a_french_browser_keeps_french_for_emails(client, alice):
+    client.post(
+        reverse("login"),
+        {"username": "alice", "password": "pass-for-tests"},
+        HTTP_ACCEPT_LANGUAGE="fr",
+    )
+    alice.refresh_from_db()
+    assert alice.profile.language == "fr"

@@ -72,3 +72,13 @@ def test_players_hear_when_results_are_published(demo):
     services.stage_publish(season_stage=stage(demo, 1))
     assert notifications_send(now=first.orders_deadline) == 3
     assert "results of stage 1" in mail.outbox[0].subject
+
+
+def test_each_player_is_told_in_the_language_of_his_pages(client, demo):
+    client.login(username="bob", password="bob-demo")
+    client.post("/i18n/setlang/", {"language": "fr", "next": "/"})
+    first = stage(demo, 1)
+    notifications_send(now=first.orders_deadline - timedelta(days=3))
+    by_address = {message.to[0]: message for message in mail.outbox}
+    assert "ordres" in by_address["bob@example.com"].subject.lower()
+    assert "orders open" in by_address["alice@example.com"].subject
