@@ -9,6 +9,7 @@ from stage to stage as a season does. Prints medians over the tours; the last li
 
 import argparse
 import csv
+import dataclasses
 import json
 import statistics
 import sys
@@ -28,7 +29,7 @@ from races.engine import simulate  # noqa: E402
 from races.engine.cli import load_riders  # noqa: E402
 from races.engine.course import CLIMB_TERRAINS, Course  # noqa: E402
 from races.engine.outcome import Entrant, StageInputs  # noqa: E402
-from races.timing import EngineLine, stage_times  # noqa: E402
+from races.timing import UNSCALED_GAPS, EngineLine, stage_times  # noqa: E402
 from season.rule_settings import RuleSettings  # noqa: E402
 
 SPECIALIST_AXIS = {
@@ -78,6 +79,11 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
     birth_dates = {r["id"]: date.fromisoformat(r["birth"]) for r in riders}
     rules = RuleSettings()
     timing = rules.timing_rules()
+    if ruleset == "cyclosim":
+        # Cyclo Sim gaps are real seconds (turn_s per turn, R-FT1): Moreno's gap_scale is
+        # not applied to them (docs/rules-choices.md, "Cyclo Sim engine").
+        timing = dataclasses.replace(timing, gap_scale=UNSCALED_GAPS)
+    consumed: dict[int, int] = {}
     records: list[StageRecord] = []
     out: set[int] = set()
     crashes: dict[int, int] = {}
@@ -101,6 +107,7 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
                     tour_crash_count=crashes.get(r["id"], 0),
                     gc_rank_before=gc_rank.get(r["id"], (None, 0))[0],
                     gc_time_before=gc_rank.get(r["id"], (None, 0))[1],
+                    pe_consumed=consumed.get(r["id"], 0),
                 )
                 for r in starters
             ),
@@ -122,6 +129,8 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
             ],
         )
         for result in outcome.results:
+            if result.pe_consumed is not None:
+                consumed[result.rider_id] = result.pe_consumed
             crashes[result.rider_id] = crashes.get(result.rider_id, 0) + len(result.crashes)
         climbs = [
             ClimbRecord(terrain=e.detail.rsplit("|", 1)[-1], crossing_order=e.rider_ids)
@@ -162,12 +171,11 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
         green = tables["points"][0].rider_id if tables["points"] else None
     general = tables["general"]
     gaps = {
-        "2": general[1].gap,
-        "10": general[9].gap,
-        "20": general[19].gap,
-        "50": general[49].gap if len(general) >= 50 else general[-1].gap,
-        "last": general[-1].gap,
+        place: general[min(int(place), len(general)) - 1].gap
+        for place in GAP_PLACES
+        if place != "last"
     }
+    gaps["last"] = general[-1].gap
     return {"abandon_pct": 100 * len(out) / len(riders), "gaps": gaps, "winners": winners}
 
 

@@ -124,10 +124,14 @@ class CyclosimSettings:
     ``lanes`` is W (§2.1); ``profiles`` the advanced game (§2.3); ``rows_per_turn`` and
     ``turn_kmh`` give ``turn_s`` (R-FT1); ``overnight_recovery`` the points recovered between
     two stages; ``group_chain_rows`` chains finishers into one ``final_group`` when each crossed
-    at most that many rows' time after the one ahead (§5 ``gap_chain_rows``).
+    at most that many rows' time after the one ahead (§5 ``gap_chain_rows``); ``bunch_gaps``
+    measures a mass-start group's gap as the group ahead's plus the hole between them, so the
+    length of a bunch on the board (one rider per cell) costs no time (docs/rules-choices.md,
+    "Cyclo Sim engine"). ``lanes = 4`` and ``group_chain_rows = 3`` are tuned with
+    bench/realism.py.
     """
 
-    lanes: int = 3
+    lanes: int = 4
     profiles: bool = True
     pe_base: int = 60
     pe_per_rouleur: int = 5
@@ -135,10 +139,11 @@ class CyclosimSettings:
     turn_kmh: float = 40.0
     same_unit_time: bool = True
     overnight_recovery: int = 40
-    group_chain_rows: int = 2
+    group_chain_rows: int = 3
     relay_pe_margin: int = 8
     ttt_counting_rider: int = 3
     max_turns: int = 1000
+    bunch_gaps: bool = True
 
     def __post_init__(self) -> None:
         if self.lanes < 1 or self.rows_per_turn < 1 or self.max_turns < 1:

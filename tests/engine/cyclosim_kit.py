@@ -10,7 +10,7 @@ from races.engine.outcome import CyclosimSettings, Entrant, Profile
 from races.engine.rulesets.cyclosim.race import Cell, Race
 
 #: The spec's test vectors (§7): profiles off, W = 3.
-BASE = CyclosimSettings(profiles=False, overnight_recovery=0)
+BASE = CyclosimSettings(lanes=3, profiles=False, overnight_recovery=0)
 FLAT_300 = board_from_cases([("plain", 300)])
 
 

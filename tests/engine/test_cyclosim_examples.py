@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 from races.engine.course import board_from_cases
-from races.engine.rulesets.cyclosim.sheet import ELIMINATED, OUT, SIT_A, SIT_B, SIT_C, pi_table
+from races.engine.rulesets.cyclosim.finish import outcome
+from races.engine.rulesets.cyclosim.orders import RiderOrders
+from races.engine.rulesets.cyclosim.sheet import (
+    ELIMINATED,
+    FINISHED,
+    OUT,
+    SIT_A,
+    SIT_B,
+    SIT_C,
+    pi_table,
+)
 from races.engine.rulesets.cyclosim.stage import (
+    auction,
     contract,
     end_of_turn,
     leader_bid,
     move,
+    relays,
     resolve_file,
 )
 from tests.engine.cyclosim_kit import Kit
@@ -173,3 +185,88 @@ def test_v12_finish_time_counts_the_fraction_of_the_last_turn() -> None:
     move(k.race, k["S"], k.path("S", 10), SIT_A)
     assert k.race.finish_time[k["L"]] == 13800
     assert k.race.finish_time[k["S"]] == 13725
+
+
+def _v9(grant: str) -> Kit:
+    """V9: Y (team 2) moves to (69,0), then X (team 1, no follower) ends at (70,0)."""
+    k = Kit([("Y", 60, 0, 60, 2), ("X", 62, 1, 60)], [5, 5, 4, 4])
+    k.race.orders[k["X"]] = RiderOrders(grant_wheel=grant)
+    move(k.race, k["Y"], k.path("Y", 9), SIT_A)
+    move(k.race, k["X"], k.path("X", 8, 0), SIT_A)
+    assert (k.cell("Y"), k.cell("X")) == ((69, 0), (70, 0))
+    end_of_turn(k.race)
+    return k
+
+
+def test_v9_a_refused_rabat_gives_an_attack_right_used_right_after_the_rabater() -> None:
+    k = _v9("team")
+    x, y = k["X"], k["Y"]
+    assert k.race.attack_right[y] == x
+    assert k.race.pred[y] == -1
+    k.race.turn = 2
+    auction(k.race)
+    # X's unit first (the furthest bid), then Y attacks at once with +2, no auction.
+    log = [(turn, unit, rid, purpose) for turn, unit, rid, purpose, _, _ in k.race.log]
+    assert log == [
+        (2, 1, x + 1, "contract"),
+        (2, 1, x + 1, "contract"),
+        (2, 2, y + 1, "attack"),
+        (2, 2, y + 1, "attack"),
+    ]
+    assert k.cell("X") == (80, 0)
+    # Expected pace with +2: cap 7 + 2 + 6 = 15; (4,4) + 2 = 10, 10 + 6 >= 15 -> spend 5.
+    assert k.cell("Y")[0] == 84
+    assert k.pe("Y") == 55
+    assert [e.kind for e in k.race.events] == ["attack"]
+
+
+def test_v9_a_granted_rabat_takes_the_rider_behind_in_the_wheel() -> None:
+    k = _v9("all")
+    assert k.race.pred[k["Y"]] == k["X"]
+    assert k.race.fol[k["X"]] == k["Y"]
+    assert k.race.attack_right[k["Y"]] == -1
+
+
+def test_v10_a_relay_swaps_the_tired_leader_with_a_fresh_follower() -> None:
+    k = Kit([("L", 80, 1, 20), ("F1", 79, 1, 45), ("F2", 78, 1, 60)])
+    _file(k, "L", "F1")
+    _file(k, "F1", "F2")
+    relays(k.race, [k["L"]])
+    assert (k.cell("F1"), k.cell("L"), k.cell("F2")) == ((80, 1), (79, 1), (78, 1))
+    assert k.race.pred[k["F1"]] == -1
+    assert k.race.pred[k["L"]] == k["F1"]
+    assert k.race.fol[k["F1"]] == k["L"]
+    assert k.race.pred[k["F2"]] == k["L"]
+    assert k.race.fol[k["L"]] == k["F2"]
+    assert k.race.relayed[k["L"]] == k.race.relayed[k["F1"]] == 1
+    # Neither swaps again this turn, though F2 has far more PE than F1.
+    relays(k.race, [k["F1"]])
+    assert (k.cell("F1"), k.cell("L"), k.cell("F2")) == ((80, 1), (79, 1), (78, 1))
+
+
+def test_v10_on_a_climb_a_relay_reaches_one_row_only() -> None:
+    k = Kit([("L", 80, 1, 20), ("X", 79, 1, 25), ("F1", 78, 1, 45)], board=CLIMB)
+    _file(k, "L", "X")
+    _file(k, "X", "F1")
+    relays(k.race, [k["L"]])
+    assert (k.cell("L"), k.cell("X"), k.cell("F1")) == ((80, 1), (79, 1), (78, 1))
+    k = Kit([("L", 80, 1, 20), ("X", 79, 1, 30), ("F1", 78, 1, 45)], board=CLIMB)
+    _file(k, "L", "X")
+    _file(k, "X", "F1")
+    relays(k.race, [k["L"]])
+    assert (k.cell("X"), k.cell("L"), k.cell("F1")) == ((80, 1), (79, 1), (78, 1))
+
+
+def test_gaps_count_the_holes_between_groups_not_the_length_of_the_bunch() -> None:
+    """§5 [D] bunch gaps: 3 rows (135 s at turn_s 450) chain riders into one group; a group's
+    gap is the one ahead plus the hole in front of it."""
+    k = Kit([("A", 1, 0, 60), ("B", 2, 0, 60), ("C", 3, 0, 60), ("D", 4, 0, 60)])
+    race = k.race
+    for seq, (name, t) in enumerate((("A", 13000), ("B", 13100), ("C", 13500), ("D", 13600))):
+        r = k[name]
+        race.status[r] = FINISHED
+        race.finish_time[r] = race.cross_time[r] = t
+        race.finish_seq[r] = seq
+    out = outcome([race], ruleset="cyclosim", seed=0, log=[], events=[], turns=31)
+    assert [r.gap_seconds for r in out.results] == [0, 0, 400, 400]
+    assert [r.final_group for r in out.results] == [0, 0, 1, 1]

@@ -49,18 +49,30 @@ def outcome(
         order[0][0].finish_time[order[0][1]] if order[0][0].status[order[0][1]] == DONE else 0
     )
     chain_s = first.turn_s * first.settings.group_chain_rows / first.settings.rows_per_turn
+    compress = first.settings.bunch_gaps and len(races) == 1 and not first.time_trial
     results: list[RiderResult] = []
+    gap = 0
     group = 0
-    prev = None
+    prev: int | None = None
     last_gap = 0
     for rank, (rc, r) in enumerate(order, start=1):
         done = rc.status[r] == DONE
         if done:
-            t = rc.finish_time[r]
-            if prev is not None and t - prev > chain_s:
-                group += 1
-            prev = t
-            gap = t - winner_time
+            if compress:
+                # §5 [D] bunch gaps: a new group starts where the riders crossing the line (R-FT1
+                # times, before R-FT2) leave a hole of more than ``group_chain_rows`` rows'
+                # time; its gap is the one ahead plus that hole, however long the bunch.
+                t = rc.cross_time[r]
+                if prev is not None and t - prev > chain_s:
+                    group += 1
+                    gap += t - prev
+                prev = t if prev is None or t > prev else prev
+            else:
+                t = rc.finish_time[r]
+                if prev is not None and t - prev > chain_s:
+                    group += 1
+                prev = t
+                gap = t - winner_time
             last_gap = gap
             status, reason = FINISHED, None
             final_case = n_rows

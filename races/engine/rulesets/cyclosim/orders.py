@@ -28,6 +28,25 @@ ORDER_ROLES: Mapping[str, str] = {
 }
 TERRAIN_KEYS: tuple[str, ...] = ("flat", "climb", "descent")
 
+#: §4.6 default AI [D], tuned with bench/realism.py (docs/rules-choices.md, "Cyclo Sim engine").
+#: A sprinter rides ``tempo`` on the flat (a ``free`` leader drags his whole file at 6 rows a
+#: turn) and starts his ``max`` final this many rows out, to come up through the bunch.
+SPRINTER_PACE_FLAT = "tempo"
+SPRINT_FINAL_ROWS = 50
+#: A breakaway rider rides ``tempo`` on the flat after his attack, so the bunch can catch him.
+BREAKAWAY_PACE_FLAT = "tempo"
+#: A GC leader climbs at ``safe`` (his climber rating counts) and attacks on the last climb
+#: as leader or follower.
+GC_PACE_CLIMB = "safe"
+#: A GC leader keeps only 10 % of his PE in reserve (40 % left him too weak to attack).
+GC_FLOOR_PCT = 10
+GC_ATTACK_MODE = "any"
+GC_ATTACK_PACE = "expected"
+GC_ATTACK_THEN = "safe"
+GC_ATTACKS = 1
+#: The climbs a GC leader attacks on (the last of them on the stage).
+GC_CLIMBS: frozenset[str] = frozenset({"col2", "col1", "colhc"})
+
 
 def pace_ok(pace: str) -> bool:
     """``free | tempo | safe | expected | max | rows:N`` (N >= 0)."""
@@ -249,13 +268,23 @@ def default_orders(
         attacks: tuple[AttackWindow, ...] = ()
         if last_climb is not None:
             lo, hi = last_climb
-            attacks = (AttackWindow(lo, hi, "expected", 30, "follower", 1, then="safe"),)
-        return RiderOrders(role=role, floor_pct=40, wheel=("team", "any"), attacks=attacks)
-    if role == "sprinter":
-        final = FinalOrders(12, "max") if flat_finish else FinalOrders()
+            attacks = (
+                AttackWindow(
+                    lo, hi, GC_ATTACK_PACE, 30, GC_ATTACK_MODE, GC_ATTACKS, then=GC_ATTACK_THEN
+                ),
+            )
         return RiderOrders(
             role=role,
-            pace_flat="free",
+            pace_climb=GC_PACE_CLIMB,
+            floor_pct=GC_FLOOR_PCT,
+            wheel=("team", "any"),
+            attacks=attacks,
+        )
+    if role == "sprinter":
+        final = FinalOrders(SPRINT_FINAL_ROWS, "max") if flat_finish else FinalOrders()
+        return RiderOrders(
+            role=role,
+            pace_flat=SPRINTER_PACE_FLAT,
             pace_climb="free",
             floor_pct=40,
             wheel=("team", "any"),
@@ -266,7 +295,7 @@ def default_orders(
         hi = (66 * n_rows + 99) // 100
         return RiderOrders(
             role=role,
-            pace_flat="expected",
+            pace_flat=BREAKAWAY_PACE_FLAT,
             floor_pct=20,
             relay="all",
             attacks=(AttackWindow(lo, max(hi, lo + 1), "expected", 70, "any", 1),),

@@ -14,7 +14,7 @@ from itertools import accumulate
 from races.engine.course import Board
 from races.engine.dice import D6, DiceSource, RandomDice
 from races.engine.outcome import CyclosimSettings, DiceLog, DiceRow, Entrant
-from races.engine.rulesets.cyclosim.orders import RiderOrders, default_orders
+from races.engine.rulesets.cyclosim.orders import GC_CLIMBS, RiderOrders, default_orders
 from races.engine.rulesets.cyclosim.sheet import (
     ACTIVE,
     CELL_COST,
@@ -129,7 +129,8 @@ class Race:
             min(m, max(0, e.pe_consumed - s.overnight_recovery))
             for e, m in zip(self.entrants, self.pe_max, strict=True)
         ]
-        climbs = board.climbs
+        # §4.6 [D]: the GC leaders' attack goes on the last climb of category 2 or harder.
+        climbs = [c for c in board.climbs if c.terrain in GC_CLIMBS]
         last_climb = (climbs[-1].first_case, climbs[-1].line) if climbs else None
         self.orders: list[RiderOrders] = [
             e.orders
@@ -160,6 +161,8 @@ class Race:
         self.attacks_used = [[0] * len(o.attacks) for o in self.orders]
         self.return_turn = [0] * n
         self.finish_time = [0] * n
+        #: R-FT1 time at which the rider crossed the line (``finish_time`` before R-FT2).
+        self.cross_time = [0] * n
         self.finish_seq = [0] * n
         self.crashes: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
         #: Riders moved in the current auction unit, and riders orphaned by a crash (R-X2).

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from races.engine.rulesets.cyclosim.orders import AttackWindow, RiderOrders
 from races.engine.rulesets.cyclosim.race import Cell, Race
 from races.engine.rulesets.cyclosim.sheet import (
@@ -89,11 +91,11 @@ def cap_for(race: Race, r: int, pace: str, ri_first: int, b: int, *, final: bool
     return cap
 
 
-def leader_bid(race: Race, r: int) -> Bid:
-    """§4.3: the bid of an unmoved leader on the current board."""
+def leader_cap(race: Race, r: int) -> tuple[int, int]:
+    """§4.3 step 1: ``(cap, attack window index or -1)`` of an unmoved leader. It depends on
+    his own row, PE and orders only, so it stays the same while he waits in an auction."""
     o = race.orders[r]
-    ri = race.pos[r]
-    first = ri + 1
+    first = race.pos[r] + 1
     final = in_final(race, r, o)
     win = -1
     if final:
@@ -109,7 +111,24 @@ def leader_bid(race: Race, r: int) -> Bid:
                 pace = spent.then
             else:
                 pace = o.pace_flat if t == 0 else (o.pace_climb if t == 1 else o.pace_descent)
-    cap = cap_for(race, r, pace, first, 0, final=final)
+    return cap_for(race, r, pace, first, 0, final=final), win
+
+
+def bid_bound(race: Race, r: int, cap: int) -> int:
+    """The furthest row index a bid of ``r`` with ``cap`` can reach on an empty road: no bid of
+    his on any board goes further (used to skip re-bids that cannot win, R-A3)."""
+    ri = race.pos[r]
+    k = bisect_right(race.cum, race.cum[ri + 1] + cap) - 2
+    k = min(k, race.size - 1)
+    return k if k > ri else ri
+
+
+def leader_bid(race: Race, r: int, capped: tuple[int, int] | None = None) -> Bid:
+    """§4.3: the bid of an unmoved leader on the current board (``capped``: his
+    :func:`leader_cap`, when known)."""
+    o = race.orders[r]
+    ri = race.pos[r]
+    cap, win = capped if capped is not None else leader_cap(race, r)
     lane = race.lane[r]
     lateral = o.lateral_drop and race.fol[r] >= 0
     if lateral:
@@ -208,7 +227,7 @@ def move(race: Race, r: int, path: list[Cell], sit: int) -> None:
         rows = ri - ri0
         # R-FT1: t = (k - 1 + x / rows) · turn_s, half up.
         num = ((race.turn - 1) * rows + x) * race.turn_s
-        race.finish_time[r] = (2 * num + rows) // (2 * rows)
+        race.finish_time[r] = race.cross_time[r] = (2 * num + rows) // (2 * rows)
         race.status[r] = FINISHED
         race.finished += 1
         race.finish_seq[r] = race.move_seq
@@ -238,9 +257,12 @@ def contract(race: Race, r: int, path: list[Cell], b: int, purpose: str, sit: in
     if not path:
         move(race, r, path, sit)
         return 0
+    # A path (R-M1, R-M4) covers consecutive rows, each once (a lateral first cell stays on
+    # the rider's row): its cost and its prefixes come from the cum table.
     first = path[0][0]
-    costs = race.path_cost(path)
-    cd = costs[-1]
+    cum = race.cum
+    base = cum[first]
+    cd = cum[path[-1][0] + 1] - base
     pi = race.pi(r, first)
     d = race.roll2d6(r, purpose) + b
     descent = race.terr[first] == DESCENT
@@ -254,9 +276,9 @@ def contract(race: Race, r: int, path: list[Cell], b: int, purpose: str, sit: in
         return 0
     race.spend(r, pi)
     limit = rslt + pi
-    k = 0
-    while k < len(costs) and costs[k] <= limit:
-        k += 1
+    k = bisect_right(cum, base + limit) - 1 - first
+    if k > len(path):
+        k = len(path)
     move(race, r, path[:k], SIT_A)
     if not descent:
         return 1
@@ -351,9 +373,9 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
             f = race.fol[p]
             continue
         path = [race.start[p], *path_p[:-1]]
-        costs = race.path_cost(path)
-        cd = costs[-1]
+        # Path rows are consecutive (P's path has no lateral cell here): cd from the cum table.
         first = path[0][0]
+        cd = race.cum[path[-1][0] + 1] - race.cum[first]
         descent = race.terr[first] == DESCENT
         if not descent and cd > max(race.pe(f), 2):
             _drop(race, f)
@@ -474,7 +496,13 @@ def _swap(race: Race, a: int, b: int) -> None:
 
 def auction(race: Race) -> None:
     """R-A1 .. R-A5: cycles of bids by the unmoved leaders; the furthest row wins (ties: road
-    order); the winner's unit resolves, then the others re-bid on the new board."""
+    order); the winner's unit resolves, then the others re-bid on the new board.
+
+    Re-bids are lazy: a unit marks the leaders within ``REACH`` rows behind it (or level with
+    it) dirty, and a dirty bid is recomputed only when the furthest row it could reach on an
+    empty road (:func:`bid_bound`) could still beat the best bid known; a bid that cannot win
+    this cycle is recomputed later on the then current board, which is what an eager re-bid
+    gives as nothing outside that window changes it."""
     t = race.turn
     status, pred, moved = race.status, race.pred, race.moved
     leaders = {r for r in range(race.n) if status[r] == ACTIVE and pred[r] < 0 and moved[r] != t}
@@ -483,12 +511,35 @@ def auction(race: Race) -> None:
         x = race.attack_right[y]
         if x >= 0:
             holders.setdefault(x, []).append(y)
-    bids: dict[int, Bid] = {r: leader_bid(race, r) for r in leaders}
+    bids: dict[int, Bid] = {}
+    dirty: set[int] = set(leaders)
+    caps: dict[int, tuple[int, int]] = {}
+    bound: dict[int, int] = {}
     pos, lane = race.pos, race.lane
     recent = race.recent
     orphans = race.orphans
-    while bids:
-        w = max(bids, key=lambda r: (bids[r][0], pos[r], -lane[r]))
+    while bids or dirty:
+        best: tuple[int, int, int] | None = None
+        w = -1
+        for r, b in bids.items():
+            key = (b[0], pos[r], -lane[r])
+            if best is None or key > best:
+                best, w = key, r
+        if dirty:
+            for r in dirty:
+                if r not in bound:
+                    c = caps[r] = leader_cap(race, r)
+                    bound[r] = bid_bound(race, r, c[0])
+            order = sorted(dirty, key=lambda r: (bound[r], pos[r], -lane[r]), reverse=True)
+            for r in order:
+                if best is not None and (bound[r], pos[r], -lane[r]) < best:
+                    break
+                b = leader_bid(race, r, caps[r])
+                dirty.discard(r)
+                bids[r] = b
+                key = (b[0], pos[r], -lane[r])
+                if best is None or key > best:
+                    best, w = key, r
         bid = bids.pop(w)
         leaders.discard(w)
         race.unit += 1
@@ -504,6 +555,7 @@ def auction(race: Race) -> None:
             # R-RB3: the refused rider attacks right after X's unit, if still free to.
             if y in leaders and status[y] == ACTIVE and race.dropped_turn[y] < t - 1:
                 bids.pop(y, None)
+                dirty.discard(y)
                 leaders.discard(y)
                 race.unit += 1
                 if attack(race, y, -1) != 2:
@@ -517,7 +569,10 @@ def auction(race: Race) -> None:
         for f in new:
             if status[f] == ACTIVE and pred[f] < 0 and moved[f] != t:
                 leaders.add(f)
-                bids[f] = leader_bid(race, f)
+                bids.pop(f, None)
+                dirty.add(f)
+                caps.pop(f, None)
+                bound.pop(f, None)
         lo_dirty = lo - REACH
         for r in list(bids):
             if r in new:
@@ -526,7 +581,14 @@ def auction(race: Race) -> None:
                 bids.pop(r)
                 leaders.discard(r)
             elif lo_dirty <= pos[r] <= hi + 1:
-                bids[r] = leader_bid(race, r)
+                del bids[r]
+                dirty.add(r)
+        for r in list(dirty):
+            if r in new:
+                continue
+            if status[r] != ACTIVE or moved[r] == t or pred[r] >= 0:
+                dirty.discard(r)
+                leaders.discard(r)
 
 
 def end_of_turn(race: Race) -> None:
