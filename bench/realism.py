@@ -9,7 +9,6 @@ from stage to stage as a season does. Prints medians over the tours; the last li
 
 import argparse
 import csv
-import dataclasses
 import json
 import statistics
 import sys
@@ -29,7 +28,7 @@ from races.engine import simulate  # noqa: E402
 from races.engine.cli import load_riders  # noqa: E402
 from races.engine.course import CLIMB_TERRAINS, Course  # noqa: E402
 from races.engine.outcome import Entrant, StageInputs  # noqa: E402
-from races.timing import UNSCALED_GAPS, EngineLine, stage_times  # noqa: E402
+from races.timing import EngineLine, stage_times  # noqa: E402
 from season.rule_settings import RuleSettings  # noqa: E402
 
 SPECIALIST_AXIS = {
@@ -78,11 +77,7 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
     by_id = {r["id"]: r for r in riders}
     birth_dates = {r["id"]: date.fromisoformat(r["birth"]) for r in riders}
     rules = RuleSettings()
-    timing = rules.timing_rules()
-    if ruleset == "cyclosim":
-        # Cyclo Sim gaps are real seconds (turn_s per turn, R-FT1): Moreno's gap_scale is
-        # not applied to them (docs/rules-choices.md, "Cyclo Sim engine").
-        timing = dataclasses.replace(timing, gap_scale=UNSCALED_GAPS)
+    timing = rules.timing_rules(ruleset)
     consumed: dict[int, int] = {}
     records: list[StageRecord] = []
     out: set[int] = set()
@@ -111,7 +106,7 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
                 )
                 for r in starters
             ),
-            settings=rules.engine_settings(),
+            **rules.stage_settings(ruleset),
             yellow_jersey=yellow,
             green_jersey=green,
         )

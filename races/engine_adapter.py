@@ -11,8 +11,22 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from races.engine import simulate
-from races.engine.course import Course, Segment
-from races.engine.outcome import Entrant, MorenoSettings, Outcome, Profile, StageInputs
+from races.engine.course import Course, Segment, segment_cases
+from races.engine.outcome import (
+    CyclosimSettings,
+    Entrant,
+    MorenoSettings,
+    Outcome,
+    Profile,
+    StageInputs,
+)
+from races.engine.rulesets.cyclosim.orders import (
+    AttackWindow,
+    FinalOrders,
+    RiderOrders,
+    orders_from_data,
+    validate_orders,
+)
 from races.models import DiceLog, RaceEvent, Stage, StageResult
 from races.timing import TimedLine
 from riders.models import RATING_AXES, Rider
@@ -30,6 +44,10 @@ class EntrantSpec:
     tour_crash_count: int = 0
     gc_rank_before: int | None = None
     gc_time_before: int = 0
+    #: Cyclo Sim: the orders as the season stores them (see `cyclosim_engine_orders`), and the
+    #: energy consumed at the end of the previous stage.
+    orders: Mapping[str, Any] | None = None
+    pe_consumed: int = 0
 
 
 def course_from_stage(stage: Stage) -> Course:
@@ -45,18 +63,84 @@ def course_from_stage(stage: Stage) -> Course:
     )
 
 
+def row_at_km(course: Course, km: float) -> int:
+    """The board row (case) at `km` from the start, through each segment's own scale."""
+    start_case, start_km = 0, 0.0
+    for segment, cases in zip(course.segments, segment_cases(course), strict=True):
+        if km <= start_km + segment.km:
+            share = (km - start_km) / segment.km if segment.km else 0.0
+            return start_case + round(share * cases)
+        start_case += cases
+        start_km += segment.km
+    return start_case
+
+
+def cyclosim_engine_orders(order: Mapping[str, Any], course: Course) -> dict[str, Any]:
+    """A rider's orders as stored by the season (form fields, attack window in km) -> the
+    engine's JSON shape (cyclosim.md §4.1, attack window in board rows)."""
+    data: dict[str, Any] = {
+        "role": order.get("role", "domestique"),
+        "pace": {
+            "flat": order.get("pace_flat", "tempo"),
+            "climb": order.get("pace_climb", "tempo"),
+            "descent": order.get("pace_descent", "safe"),
+        },
+        "floor_pct": int(order.get("floor_pct", 0)),
+        "wheel": [order.get("wheel", "any")],
+        "relay": order.get("relay", "team"),
+        "attacks": [],
+    }
+    start, end = order.get("attack_from_km"), order.get("attack_to_km")
+    if start is not None and end is not None:
+        data["attacks"] = [
+            {
+                "from_row": row_at_km(course, float(start)),
+                "to_row": max(row_at_km(course, float(end)), row_at_km(course, float(start)) + 1),
+                "pace": "expected",
+                "mode": "any",
+            }
+        ]
+    return data
+
+
+def cyclosim_orders_errors(*, orders: Mapping[int, Mapping[str, Any]], stage: Stage) -> list[str]:
+    """The engine's own check of a team's Cyclo Sim orders, as readable messages."""
+    course = course_from_stage(stage)
+    data = {
+        "riders": {
+            str(rider_id): cyclosim_engine_orders(o, course) for rider_id, o in orders.items()
+        }
+    }
+    n_rows = sum(segment_cases(course))
+    errors = validate_orders(data, rider_ids=set(orders), n_rows=n_rows)
+    return [
+        f"Rider {who}, {field}: {message}"
+        for who, fields in sorted(errors.items())
+        for field, message in sorted(fields.items())
+    ]
+
+
+def _engine_orders(spec: EntrantSpec, course: Course) -> RiderOrders | None:
+    if spec.orders is None:
+        return None
+    data = {"riders": {str(spec.rider_id): cyclosim_engine_orders(spec.orders, course)}}
+    return orders_from_data(data).riders[spec.rider_id]
+
+
 def stage_inputs_build(
     *,
     stage: Stage,
     entrants: Sequence[EntrantSpec],
     settings: MorenoSettings,
+    cyclosim: CyclosimSettings | None = None,
     yellow_jersey: int | None = None,
     green_jersey: int | None = None,
 ) -> StageInputs:
     """Engine inputs for a stage; `entrants` come in start order (GC order, or bib order)."""
     riders = Rider.objects.in_bulk([spec.rider_id for spec in entrants])
+    course = course_from_stage(stage)
     return StageInputs(
-        course=course_from_stage(stage),
+        course=course,
         entrants=tuple(
             Entrant(
                 rider_id=spec.rider_id,
@@ -70,10 +154,13 @@ def stage_inputs_build(
                 tour_crash_count=spec.tour_crash_count,
                 gc_rank_before=spec.gc_rank_before,
                 gc_time_before=spec.gc_time_before,
+                orders=_engine_orders(spec, course) if cyclosim else None,
+                pe_consumed=spec.pe_consumed,
             )
             for spec in entrants
         ),
         settings=settings,
+        cyclosim=cyclosim,
         yellow_jersey=yellow_jersey,
         green_jersey=green_jersey,
     )
@@ -96,13 +183,34 @@ def inputs_from_data(data: Mapping[str, Any]) -> StageInputs:
             segments=tuple(Segment(**segment) for segment in course["segments"]),
             intermediate_sprints_km=tuple(course["intermediate_sprints_km"]),
         ),
-        entrants=tuple(
-            Entrant(**{**entrant, "profile": Profile(**entrant["profile"])})
-            for entrant in data["entrants"]
-        ),
+        entrants=tuple(_entrant_from_data(entrant) for entrant in data["entrants"]),
         settings=MorenoSettings(**settings),
+        cyclosim=CyclosimSettings(**data["cyclosim"]) if data.get("cyclosim") else None,
         yellow_jersey=data["yellow_jersey"],
         green_jersey=data["green_jersey"],
+    )
+
+
+def _entrant_from_data(data: Mapping[str, Any]) -> Entrant:
+    orders = data.get("orders")
+    return Entrant(
+        **{
+            **data,
+            "profile": Profile(**data["profile"]),
+            "orders": _rider_orders_from_data(orders) if orders else None,
+        }
+    )
+
+
+def _rider_orders_from_data(data: Mapping[str, Any]) -> RiderOrders:
+    """The inverse of `asdict` on RiderOrders (stored inputs of a resolved stage)."""
+    return RiderOrders(
+        **{
+            **data,
+            "wheel": tuple(data["wheel"]),
+            "attacks": tuple(AttackWindow(**a) for a in data["attacks"]),
+            "final": FinalOrders(**data["final"]),
+        }
     )
 
 
@@ -117,6 +225,11 @@ def dice_rows(outcome: Outcome) -> list[list[Any]]:
 def dice_sha256(rows: Iterable[Sequence[Any]]) -> str:
     text = json.dumps(list(rows), separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _carried_state(result: Any) -> dict[str, Any]:
+    pe_consumed = getattr(result, "pe_consumed", None)
+    return {} if pe_consumed is None else {"pe_consumed": pe_consumed}
 
 
 def outcome_write(
@@ -145,6 +258,7 @@ def outcome_write(
             squares_behind=by_rider[line.rider_id].squares_behind,
             final_group=by_rider[line.rider_id].final_group,
             crashes=[asdict(crash) for crash in by_rider[line.rider_id].crashes],
+            state=_carried_state(by_rider[line.rider_id]),
         )
         for line in timed
     )

@@ -137,6 +137,11 @@ class StageResult(models.Model):
         default=list, blank=True, help_text=_("[{turn, case, severity}] in this stage")
     )
     status_reason = models.CharField(max_length=120, blank=True)
+    state = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text=_("What the rider carries to the next stage, by ruleset (Cyclo Sim: energy)."),
+    )
     breakaway_km = models.PositiveSmallIntegerField(
         _("km in the breakaway"), null=True, blank=True, help_text=_("When the source tells.")
     )
@@ -169,6 +174,7 @@ class EventKind(models.TextChoices):
     SUMMIT = "summit", _("summit")
     INTERMEDIATE_SPRINT = "intermediate_sprint", _("intermediate sprint")
     ABANDON = "abandon", _("abandon")
+    ELIMINATED = "eliminated", _("eliminated")
 
 
 class RaceEvent(models.Model):

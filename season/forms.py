@@ -372,7 +372,89 @@ class MorenoOrdersForm(TeamOrdersForm):
         }
 
 
-ORDERS_FORMS: dict[str, type[TeamOrdersForm]] = {Season.Ruleset.MORENO: MorenoOrdersForm}
+PACE_CHOICES = [
+    ("free", _("free (as fast as the dice allow)")),
+    ("tempo", _("tempo")),
+    ("safe", _("safe (no contract)")),
+    ("expected", _("expected (the likely roll)")),
+    ("max", _("all out")),
+]
+
+
+class CyclosimOrdersForm(TeamOrdersForm):
+    """rules/cyclosim.md §4.1: role, pace per terrain, energy floor, whose wheel to take,
+    relay consent and an attack window (in km from the start)."""
+
+    def rider_fields(
+        self, member: SeasonTeamRider, given: dict[str, Any]
+    ) -> dict[str, forms.Field]:
+        def pace(key: str, label: Any, default: str) -> forms.ChoiceField:
+            return forms.ChoiceField(
+                label=label, choices=PACE_CHOICES, initial=given.get(key, default)
+            )
+
+        return {
+            "role": forms.ChoiceField(
+                label=_("Role"), choices=RiderRole.choices, initial=given.get("role")
+            ),
+            "pace_flat": pace("pace_flat", _("Pace on the flat"), "tempo"),
+            "pace_climb": pace("pace_climb", _("Pace climbing"), "tempo"),
+            "pace_descent": pace("pace_descent", _("Pace descending"), "safe"),
+            "floor_pct": forms.IntegerField(
+                label=_("Energy kept (%)"),
+                min_value=0,
+                max_value=100,
+                initial=given.get("floor_pct", 0),
+                widget=forms.NumberInput(attrs={"style": "width: 5em"}),
+            ),
+            "wheel": forms.ChoiceField(
+                label=_("Takes the wheel of"),
+                choices=[("any", _("anyone")), ("team", _("team-mates only"))],
+                initial=given.get("wheel", "any"),
+            ),
+            "relay": forms.ChoiceField(
+                label=_("Relays with"),
+                choices=[("all", _("anyone")), ("team", _("team-mates")), ("none", _("nobody"))],
+                initial=given.get("relay", "team"),
+            ),
+            "attack_from_km": forms.FloatField(
+                label=_("Attack from km"),
+                required=False,
+                min_value=0,
+                initial=given.get("attack_from_km"),
+                widget=forms.NumberInput(attrs={"style": "width: 5em", "step": "0.5"}),
+            ),
+            "attack_to_km": forms.FloatField(
+                label=_("to km"),
+                required=False,
+                min_value=0,
+                initial=given.get("attack_to_km"),
+                widget=forms.NumberInput(attrs={"style": "width: 5em", "step": "0.5"}),
+            ),
+        }
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for member in self.starters:
+            start = cleaned.get(f"{member.rider_id}-attack_from_km")
+            end = cleaned.get(f"{member.rider_id}-attack_to_km")
+            if (start is None) != (end is None):
+                self.add_error(
+                    f"{member.rider_id}-attack_to_km",
+                    _("Give both ends of the attack window, or neither."),
+                )
+            elif start is not None and end is not None and end <= start:
+                self.add_error(
+                    f"{member.rider_id}-attack_to_km",
+                    _("The window must end after it starts."),
+                )
+        return cleaned
+
+
+ORDERS_FORMS: dict[str, type[TeamOrdersForm]] = {
+    Season.Ruleset.MORENO: MorenoOrdersForm,
+    Season.Ruleset.CYCLOSIM: CyclosimOrdersForm,
+}
 
 
 def orders_form_class(ruleset: str) -> type[TeamOrdersForm]:

@@ -37,6 +37,7 @@ class Season(models.Model):
 
     class Ruleset(models.TextChoices):
         MORENO = "moreno", _("Moréno (8-axis profiles, dice)")
+        CYCLOSIM = "cyclosim", _("Cyclo Sim (energy, contracts, drafting)")
 
     FormationMode = FormationMode
 

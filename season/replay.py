@@ -40,7 +40,7 @@ def stage_replay(*, season_stage: SeasonStage) -> list[str]:
         ],
         stage_type=season_stage.stage.stage_type,
         distance_km=float(season_stage.stage.distance_km),
-        rules=season_stage.season.rules.timing_rules(),
+        rules=season_stage.season.rules.timing_rules(season_stage.season.ruleset),
         intermediate_sprints=[
             e.rider_ids for e in outcome.events if e.kind == "intermediate_sprint"
         ],

@@ -3,8 +3,8 @@
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from races.engine.outcome import MorenoSettings
-from races.timing import TimingRules
+from races.engine.outcome import CyclosimSettings, MorenoSettings
+from races.timing import UNSCALED_GAPS, TimingRules
 
 STAGE_TYPES = ("flat", "hilly", "mountain", "ITT", "TTT")
 
@@ -60,7 +60,9 @@ class RuleSettings:
                 data[key] = merged
         return cls(**data)
 
-    def timing_rules(self) -> TimingRules:
+    def timing_rules(self, ruleset: str = "moreno") -> TimingRules:
+        """Turns the engine's gaps into times. The gap scale is Moréno's (its seconds per
+        case); Cyclo Sim's gaps are already real seconds (turn_s per turn, R-FT1)."""
         return TimingRules(
             reference_speed_kmh=self.reference_speed_kmh,
             same_group_same_time=self.same_group_same_time,
@@ -68,7 +70,7 @@ class RuleSettings:
             intermediate_sprint_bonuses=self.intermediate_sprint_bonuses,
             time_cut_enabled=self.time_cut_enabled,
             time_cut_pct=self.time_cut_pct,
-            gap_scale=self.gap_scale,
+            gap_scale=self.gap_scale if ruleset == "moreno" else UNSCALED_GAPS,
         )
 
     def engine_settings(self) -> MorenoSettings:
@@ -78,6 +80,12 @@ class RuleSettings:
             group_free_cases=self.group_free_cases,
             final_km_neutralisation_cases=self.final_km_neutralisation_cases,
         )
+
+    def stage_settings(self, ruleset: str) -> dict[str, Any]:
+        """The engine settings of a stage, as keyword arguments of StageInputs."""
+        if ruleset == "cyclosim":
+            return {"settings": self.engine_settings(), "cyclosim": CyclosimSettings()}
+        return {"settings": self.engine_settings()}
 
     def to_data(self) -> dict[str, Any]:
         data = asdict(self)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_noop
 
 from races.engine_adapter import (
     EntrantSpec,
+    cyclosim_orders_errors,
     inputs_to_data,
     outcome_write,
     stage_inputs_build,
@@ -30,6 +31,34 @@ logger = logging.getLogger(__name__)
 DONE = (SeasonStage.Status.RESOLVED, SeasonStage.Status.PUBLISHED)
 RESOLVABLE = (SeasonStage.Status.OPEN, SeasonStage.Status.LOCKED, SeasonStage.Status.RESOLVING)
 OUT_OF_RACE = [s for s in StageResult.Status.values if s != StageResult.Status.FINISHED]
+
+
+# What a team's orders hold per rider, by ruleset (the orders form's fields).
+ORDER_KEYS = {
+    "moreno": ("role", "no_breakaway"),
+    "cyclosim": (
+        "role",
+        "pace_flat",
+        "pace_climb",
+        "pace_descent",
+        "floor_pct",
+        "wheel",
+        "relay",
+        "attack_from_km",
+        "attack_to_km",
+    ),
+}
+ORDER_DEFAULTS: dict[str, Any] = {
+    "no_breakaway": False,
+    "pace_flat": "tempo",
+    "pace_climb": "tempo",
+    "pace_descent": "safe",
+    "floor_pct": 0,
+    "wheel": "any",
+    "relay": "team",
+    "attack_from_km": None,
+    "attack_to_km": None,
+}
 
 
 class StageError(Exception):
@@ -88,10 +117,14 @@ def stage_entrants(
     ]
     orders = {o.team_id: o.data for o in Orders.objects.filter(season_stage=season_stage)}
     crash_counts: dict[int, int] = {}
-    for rider_id, crashes in StageResult.objects.filter(
+    carried: dict[int, dict[str, Any]] = {}
+    for rider_id, crashes, state, number in StageResult.objects.filter(
         stage__race_id=season.race_id, stage__number__lt=season_stage.number
-    ).values_list("rider_id", "crashes"):
+    ).values_list("rider_id", "crashes", "state", "stage__number"):
         crash_counts[rider_id] = crash_counts.get(rider_id, 0) + len(crashes)
+        if number == season_stage.number - 1:
+            carried[rider_id] = state
+    cyclosim = season.ruleset == Season.Ruleset.CYCLOSIM
     general = _previous_standing(season_stage, Classification.GENERAL)
     gc = {line.rider_id: line for line in general}
     points = _previous_standing(season_stage, Classification.POINTS)
@@ -111,6 +144,8 @@ def stage_entrants(
                 tour_crash_count=crash_counts.get(member.rider_id, 0),
                 gc_rank_before=standing.rank if standing else None,
                 gc_time_before=standing.value if standing else 0,
+                orders=order if cyclosim and order else None,
+                pe_consumed=int(carried.get(member.rider_id, {}).get("pe_consumed", 0)),
             )
         )
     big = 10**9
@@ -148,15 +183,17 @@ def orders_submit(
             )
         starters = {m.rider_id for m in team_starters(team=team, season_stage=locked)}
         errors = orders_errors(orders=orders, rider_ids=starters)
-        if errors:
-            raise OrdersInvalid(errors)
+        keys = ORDER_KEYS[team.season.ruleset]
         data = {
-            str(rider_id): {
-                "role": order["role"],
-                "no_breakaway": bool(order.get("no_breakaway", False)),
-            }
+            str(rider_id): {key: order.get(key, ORDER_DEFAULTS.get(key)) for key in keys}
             for rider_id, order in sorted(orders.items())
         }
+        if not errors and team.season.ruleset == Season.Ruleset.CYCLOSIM:
+            errors = cyclosim_orders_errors(
+                orders={int(k): v for k, v in data.items()}, stage=locked.stage
+            )
+        if errors:
+            raise OrdersInvalid(errors)
         record, _created = Orders.objects.update_or_create(
             team=team, season_stage=locked, defaults={"data": data, "submitted_by": user}
         )
@@ -358,7 +395,7 @@ def stage_resolve(*, season_stage_id: int, job_id: int | None = None) -> SeasonS
         inputs = stage_inputs_build(
             stage=stage.stage,
             entrants=entrants,
-            settings=rules.engine_settings(),
+            **rules.stage_settings(stage.season.ruleset),
             yellow_jersey=yellow,
             green_jersey=green,
         )
@@ -377,7 +414,7 @@ def stage_resolve(*, season_stage_id: int, job_id: int | None = None) -> SeasonS
             ],
             stage_type=stage.stage.stage_type,
             distance_km=float(stage.stage.distance_km),
-            rules=rules.timing_rules(),
+            rules=rules.timing_rules(stage.season.ruleset),
             intermediate_sprints=sprints,
         )
         _job_update(job_id, progress=60, message=gettext_noop("writing results and standings"))

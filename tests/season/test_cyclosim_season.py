@@ -1,0 +1,110 @@
+"""A season run under the Cyclo Sim rules: its orders, the energy carried between stages,
+resolution and replay."""
+
+import pytest
+from django.urls import reverse
+
+from races.models import StageResult
+from season import services
+from season.demo import demo_load
+from season.models import Season, SeasonStage
+from season.replay import stage_replay
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league():
+    season = demo_load()
+    Season.objects.filter(pk=season.pk).update(ruleset=Season.Ruleset.CYCLOSIM)
+    season.refresh_from_db()
+    return season
+
+
+def stage(season, number):
+    return SeasonStage.objects.select_related("stage", "season").get(season=season, number=number)
+
+
+def alice_orders(team, **changes):
+    orders = {m.rider_id: {"role": m.role} for m in team.members.order_by("bib")}
+    leader = team.members.order_by("bib").first().rider_id
+    orders[leader] = {"role": "gc_leader", **changes}
+    return orders, leader
+
+
+def test_energy_spent_on_one_stage_is_carried_to_the_next(league):
+    services.stage_resolve(season_stage_id=stage(league, 1).pk)
+    first = StageResult.objects.filter(stage=stage(league, 1).stage)
+    spent = dict(first.values_list("rider_id", "state"))
+    assert all("pe_consumed" in state for state in spent.values())
+    assert any(state["pe_consumed"] > 0 for state in spent.values())
+
+    entrants, _, _ = services.stage_entrants(season_stage=stage(league, 2))
+    for entrant in entrants:
+        assert entrant.pe_consumed == spent[entrant.rider_id]["pe_consumed"]
+
+
+def test_a_cyclosim_stage_replays_identically(league):
+    services.stage_resolve(season_stage_id=stage(league, 1).pk)
+    services.stage_resolve(season_stage_id=stage(league, 2).pk)
+    assert stage_replay(season_stage=stage(league, 1)) == []
+    assert stage_replay(season_stage=stage(league, 2)) == []
+
+
+def test_given_orders_reach_the_engine_with_the_attack_window_in_board_rows(league):
+    team = league.teams.get(owner__username="alice")
+    orders, leader = alice_orders(
+        team, pace_climb="max", floor_pct=20, attack_from_km=150, attack_to_km=170
+    )
+    services.orders_submit(team=team, season_stage=stage(league, 1), orders=orders, user=team.owner)
+    resolved = services.stage_resolve(season_stage_id=stage(league, 1).pk)
+    entrant = next(e for e in resolved.engine_inputs["entrants"] if e["rider_id"] == leader)
+    assert entrant["orders"]["pace_climb"] == "max"
+    assert entrant["orders"]["floor_pct"] == 20
+    (window,) = entrant["orders"]["attacks"]
+    assert 0 < window["from_row"] < window["to_row"]
+    others = [e for e in resolved.engine_inputs["entrants"] if e["team_id"] != team.pk]
+    assert all(e["orders"] is None for e in others)  # no orders: the default AI rides them
+
+
+def test_an_attack_window_past_the_finish_is_refused_with_the_rule(league):
+    team = league.teams.get(owner__username="alice")
+    orders, _leader = alice_orders(team, attack_from_km=900, attack_to_km=950)
+    with pytest.raises(services.OrdersInvalid, match="past the line"):
+        services.orders_submit(
+            team=team, season_stage=stage(league, 1), orders=orders, user=team.owner
+        )
+
+
+def test_the_orders_page_asks_for_the_cyclosim_orders(client, league):
+    team = league.teams.get(owner__username="alice")
+    client.login(username="alice", password="alice-demo")
+    url = reverse("player-orders", args=["demo", team.pk])
+    html = client.get(url).content.decode()
+    assert "Pace climbing" in html
+    assert "Attack from km" in html
+    rider_id = team.members.order_by("bib").first().rider_id
+    data = {"stage": 1}
+    for member in team.members.all():
+        prefix = f"{member.rider_id}-"
+        data |= {
+            prefix + "role": "domestique",
+            prefix + "pace_flat": "tempo",
+            prefix + "pace_climb": "tempo",
+            prefix + "pace_descent": "safe",
+            prefix + "floor_pct": 0,
+            prefix + "wheel": "any",
+            prefix + "relay": "team",
+        }
+    data[f"{rider_id}-attack_from_km"] = 100
+    response = client.post(url, data)
+    assert "Give both ends of the attack window, or neither." in response.content.decode()
+    data[f"{rider_id}-attack_to_km"] = 120
+    data[f"{rider_id}-role"] = "gc_leader"
+    assert client.post(url, data).status_code == 302
+    stored = team.orders.get(season_stage=stage(league, 1)).data[str(rider_id)]
+    assert (stored["role"], stored["attack_from_km"], stored["attack_to_km"]) == (
+        "gc_leader",
+        100.0,
+        120.0,
+    )
