@@ -373,10 +373,10 @@ class MorenoOrdersForm(TeamOrdersForm):
 
 
 PACE_CHOICES = [
-    ("free", _("free (as fast as the dice allow)")),
+    ("free", _("free")),
     ("tempo", _("tempo")),
-    ("safe", _("safe (no contract)")),
-    ("expected", _("expected (the likely roll)")),
+    ("safe", _("safe")),
+    ("expected", _("expected")),
     ("max", _("all out")),
 ]
 
@@ -384,6 +384,13 @@ PACE_CHOICES = [
 class CyclosimOrdersForm(TeamOrdersForm):
     """rules/cyclosim.md §4.1: role, pace per terrain, energy floor, whose wheel to take,
     relay consent and an attack window (in km from the start)."""
+
+    legend = _(
+        "Paces: free = as fast as the dice allow; tempo = a steady effort; safe = never beyond "
+        "what costs no contract; expected = the likely roll; all out = everything left. "
+        "Energy kept: the share of energy the rider never spends before the final. "
+        "The attack window is given in km from the start."
+    )
 
     def rider_fields(
         self, member: SeasonTeamRider, given: dict[str, Any]
