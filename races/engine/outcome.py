@@ -127,11 +127,11 @@ class CyclosimSettings:
     at most that many rows' time after the one ahead (§5 ``gap_chain_rows``); ``bunch_gaps``
     measures a mass-start group's gap as the group ahead's plus the hole between them, so the
     length of a bunch on the board (one rider per cell) costs no time (docs/rules-choices.md,
-    "Cyclo Sim engine"). ``lanes = 4`` and ``group_chain_rows = 3`` are tuned with
+    "Cyclo Sim engine"). ``lanes = 8`` and ``group_chain_rows = 6`` are tuned with
     bench/realism.py.
     """
 
-    lanes: int = 4
+    lanes: int = 8
     profiles: bool = True
     pe_base: int = 60
     pe_per_rouleur: int = 5
@@ -139,7 +139,7 @@ class CyclosimSettings:
     turn_kmh: float = 40.0
     same_unit_time: bool = True
     overnight_recovery: int = 40
-    group_chain_rows: int = 3
+    group_chain_rows: int = 6
     relay_pe_margin: int = 8
     ttt_counting_rider: int = 3
     max_turns: int = 1000

@@ -30,9 +30,10 @@ TERRAIN_KEYS: tuple[str, ...] = ("flat", "climb", "descent")
 
 #: §4.6 default AI [D], tuned with bench/realism.py (docs/rules-choices.md, "Cyclo Sim engine").
 #: A sprinter rides ``tempo`` on the flat (a ``free`` leader drags his whole file at 6 rows a
-#: turn) and starts his ``max`` final this many rows out, to come up through the bunch.
+#: turn) and starts his ``max`` final this many rows out (a longer final at ``max`` let the
+#: first sprinter ride away from the bunch by minutes on 8 lanes).
 SPRINTER_PACE_FLAT = "tempo"
-SPRINT_FINAL_ROWS = 50
+SPRINT_FINAL_ROWS = 20
 #: A breakaway rider rides ``tempo`` on the flat after his attack, so the bunch can catch him.
 BREAKAWAY_PACE_FLAT = "tempo"
 #: A GC leader climbs at ``safe`` (his climber rating counts) and attacks on the last climb
@@ -46,6 +47,26 @@ GC_ATTACK_THEN = "safe"
 GC_ATTACKS = 1
 #: The climbs a GC leader attacks on (the last of them on the stage).
 GC_CLIMBS: frozenset[str] = frozenset({"col2", "col1", "colhc"})
+#: "Move up" [D]: before the decisive part (a sprinter's final, a GC leader's last climb) a
+#: protected rider leaves the wheels and rides up the bunch: an attack window of this many
+#: rows, at this pace, as often as once a turn, while he keeps this much PE.
+MOVE_UP_ROWS = 60
+MOVE_UP_PACE = "safe"
+MOVE_UP_MAX = 99
+MOVE_UP_MIN_PE = 50
+#: "Chase" [D]: while the best-placed protected rider of his team (the sprinter on a flat
+#: finish, else the GC leader) is more than ``CHASE_GAP`` rows behind the head of the race, a
+#: default-AI domestique riding behind him (or at most ``CHASE_AHEAD`` rows ahead) leads at
+#: ``CHASE_PACE`` on the flat and on climbs while he keeps ``CHASE_MIN_PE`` % of his PE: the
+#: teams bring their leaders up to the front.
+CHASE_PACE = "expected"
+CHASE_GAP = 10
+CHASE_AHEAD = 3
+CHASE_MIN_PE = 70
+#: A chasing domestique in a wheel leaves it (a follower attack, R-AT) to lead the chase. Off:
+#: the many extra leaders cost a quarter of the engine's speed (below 20 stages/s) for no
+#: clear gain in bench/realism.py.
+CHASE_ATTACK = False
 
 
 def pace_ok(pace: str) -> bool:
@@ -269,6 +290,7 @@ def default_orders(
         if last_climb is not None:
             lo, hi = last_climb
             attacks = (
+                *_move_up(lo),
                 AttackWindow(
                     lo, hi, GC_ATTACK_PACE, 30, GC_ATTACK_MODE, GC_ATTACKS, then=GC_ATTACK_THEN
                 ),
@@ -288,6 +310,7 @@ def default_orders(
             pace_climb="free",
             floor_pct=40,
             wheel=("team", "any"),
+            attacks=_move_up(n_rows - SPRINT_FINAL_ROWS) if flat_finish else (),
             final=final,
         )
     if role == "breakaway":
@@ -301,3 +324,11 @@ def default_orders(
             attacks=(AttackWindow(lo, max(hi, lo + 1), "expected", 70, "any", 1),),
         )
     return RiderOrders(role=role)
+
+
+def _move_up(until: int) -> tuple[AttackWindow, ...]:
+    """The "move up" window [D] ending at row ``until`` (none when it would start before 0)."""
+    lo = until - MOVE_UP_ROWS
+    if MOVE_UP_ROWS <= 0 or lo < 0:
+        return ()
+    return (AttackWindow(lo, until, MOVE_UP_PACE, MOVE_UP_MIN_PE, "any", MOVE_UP_MAX),)

@@ -143,6 +143,11 @@ class Race:
             )
             for e in self.entrants
         ]
+        #: Default-AI domestiques (no orders), and the "chase" flags of the turn (§4.6 [D]).
+        self.chasers = [
+            r for r, e in enumerate(self.entrants) if e.orders is None and e.role == "domestique"
+        ]
+        self.chase = [False] * n
         self.status = [ACTIVE] * n
         self.pos = [0] * n  # row index (row + off)
         self.lane = [0] * n

@@ -25,8 +25,8 @@ RECOVERY: tuple[tuple[int, ...], ...] = (
 
 #: Rating that modifies PI on a move terrain (§2.3): index into a rider's mod tuple.
 MOD_ROULEUR, MOD_SPRINTER, MOD_TT, MOD_CLIMBER, MOD_PUNCHEUR, MOD_DESCENDER = range(6)
-#: The last rows of a flat finish use the sprinter rating (§2.3).
-SPRINT_ROWS = 10
+#: The last rows of a flat finish use the sprinter rating (§2.3; spec 10 rows, tuned [D]).
+SPRINT_ROWS = 50
 
 #: Free following thresholds in cost points (R-F3) and the drop distance (R-F1) [T].
 FREE_FOLLOW = 10
@@ -43,13 +43,15 @@ def recovery(situation: int, d: int) -> int:
     return line[d] if d < len(line) else 0
 
 
+#: §2.3 advanced game ``mod`` by rating H (-1), 0 .. 4. Spec ``(-1, 0, 0, 1, 1, 2)``; tuned [D]:
+#: a rating of 3 gets +2 like a 4, so specialists rated 3 beat the many riders rated 2.
+MOD_BY_RATING: tuple[int, ...] = (-1, 0, 0, 1, 2, 2)
+
+
 def mod(rating: int) -> int:
-    """§2.3 advanced game: ``mod(H) = -1``, ``mod(0..1) = 0``, ``mod(2..3) = 1``, ``mod(4) = 2``."""
-    if rating < 0:
-        return -1
-    if rating <= 1:
-        return 0
-    return 1 if rating <= 3 else 2
+    """§2.3 advanced game ``mod`` (:data:`MOD_BY_RATING`): ``mod(H) = -1``, ``mod(0..1) = 0``,
+    ``mod(2) = 1``, ``mod(3..4) = 2``."""
+    return MOD_BY_RATING[max(-1, min(4, rating)) + 1]
 
 
 def mods(profile: Profile, profiles: bool) -> tuple[int, ...]:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import cache
 
+from races.engine.rulesets.cyclosim import orders as ai
 from races.engine.rulesets.cyclosim.orders import AttackWindow, RiderOrders
 from races.engine.rulesets.cyclosim.race import Cell, Race
 from races.engine.rulesets.cyclosim.sheet import (
@@ -28,6 +30,10 @@ REACH = 34
 
 #: A bid: (target row index, rider, path, follow announced, attack window index or -1).
 Bid = tuple[int, int, list[Cell], bool, int]
+#: A bid before its path is built (the auction builds only the winner's path): (target row
+#: index, rider, follow announced, attack window index or -1, start row index, start lane,
+#: target lane or -1, reach masks, lateral lane or -1).
+Plan = tuple[int, int, bool, int, int, int, int, list[int], int]
 
 
 def start_grid(race: Race) -> None:
@@ -101,14 +107,16 @@ def leader_cap(race: Race, r: int) -> tuple[int, int]:
     if final:
         pace = o.final.pace
     else:
-        win = _window(race, r, o, ("leader", "any"))
+        win = _window(race, r, o, ("leader", "any")) if o.attacks else -1
         if win >= 0:
             pace = o.attacks[win].pace
         else:
             t = race.terr[first]
-            spent = _spent_window(race, r, o)
+            spent = _spent_window(race, r, o) if o.attacks else None
             if spent is not None and spent.then is not None:
                 pace = spent.then
+            elif race.chase[r] and t != DESCENT:
+                pace = ai.CHASE_PACE
             else:
                 pace = o.pace_flat if t == 0 else (o.pace_climb if t == 1 else o.pace_descent)
     return cap_for(race, r, pace, first, 0, final=final), win
@@ -126,6 +134,17 @@ def bid_bound(race: Race, r: int, cap: int) -> int:
 def leader_bid(race: Race, r: int, capped: tuple[int, int] | None = None) -> Bid:
     """§4.3: the bid of an unmoved leader on the current board (``capped``: his
     :func:`leader_cap`, when known)."""
+    return bid_of(race, leader_plan(race, r, capped))
+
+
+def bid_of(race: Race, plan: Plan) -> Bid:
+    """The bid of a :data:`Plan`, its R-M4 path built on the board the plan was made on."""
+    target, r, follow, win, ri, lane, tlane, masks, lat = plan
+    return (target, r, race.build_path(ri, lane, target, tlane, masks, lat), follow, win)
+
+
+def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Plan:
+    """:func:`leader_bid` without the path."""
     o = race.orders[r]
     ri = race.pos[r]
     cap, win = capped if capped is not None else leader_cap(race, r)
@@ -143,15 +162,21 @@ def leader_bid(race: Race, r: int, capped: tuple[int, int] | None = None) -> Bid
         team = race.team[r]
         turn = race.turn
         limit = race.off + race.N
+        free = race.free
+        full = race.full
         for zr in range(max(far - 1, ri + 2), min(far + 2, limit)):
             base = zr * W
             wr = zr - 1
             if wr - ri - 1 >= len(masks):
                 continue
-            m = masks[wr - ri - 1]
-            for zl in range(W):
+            # Lanes with a rider at row zr whose wheel cell is reachable.
+            m = masks[wr - ri - 1] & ~free[zr] & full
+            while m:
+                low = m & -m
+                zl = low.bit_length() - 1
+                m ^= low
                 z = occ[base + zl]
-                if z < 0 or race.moved[z] != turn or race.fol[z] >= 0 or not m >> zl & 1:
+                if z < 0 or race.moved[z] != turn or race.fol[z] >= 0:
                     continue
                 cls = _wheel_class(o.wheel, race.team[z] == team)
                 if cls < 0:
@@ -161,9 +186,8 @@ def leader_bid(race: Race, r: int, capped: tuple[int, int] | None = None) -> Bid
                     best = key
         if best is not None:
             wr, wl = -best[1], best[2]
-            return (wr, r, race.build_path(ri, lane, wr, wl, masks, lat), True, -1)
-    path = race.build_path(ri, lane, far, -1, masks, lat)
-    return (far, r, path, follow, win)
+            return (wr, r, True, -1, ri, lane, wl, masks, lat)
+    return (far, r, follow, win, ri, lane, -1, masks, lat)
 
 
 def _lateral_reach(race: Race, r: int, cap: int) -> tuple[int, list[int], int]:
@@ -182,6 +206,7 @@ def _lateral_reach(race: Race, r: int, cap: int) -> tuple[int, list[int], int]:
     return race.reach(ri, lane, cap)
 
 
+@cache
 def _wheel_class(wheel: tuple[str, ...], mate: bool) -> int:
     for k, w in enumerate(wheel):
         if w == "any" or (w == "team" and mate):
@@ -200,7 +225,12 @@ def follower_attacks(race: Race, f: int) -> int:
     o = race.orders[f]
     if in_final(race, f, o):
         return -1
-    return _window(race, f, o, ("follower", "any"))
+    return _window(race, f, o, ("follower", "any")) if o.attacks else -1
+
+
+def _chases(race: Race, f: int) -> bool:
+    """§4.6 [D]: a chasing follower attacks (at ``CHASE_PACE``) to lead the chase."""
+    return race.chase[f] and ai.CHASE_ATTACK and race.terr[race.pos[f] + 1] != DESCENT
 
 
 # -- resolution (R-R, R-F, R-AT) ----------------------------------------------------------
@@ -333,6 +363,8 @@ def attack(race: Race, r: int, win: int) -> int:
         race.attacks_used[r][win] += 1
     elif in_final(race, r, o):
         pace = o.final.pace
+    elif race.chase[r]:
+        pace = ai.CHASE_PACE
     else:
         pace = "expected"
     p = race.pred[r]
@@ -363,7 +395,7 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
             back.append(f)
             return back
         win = follower_attacks(race, f)
-        if win != -2 and (win >= 0 or in_final(race, f, race.orders[f])):
+        if win != -2 and (win >= 0 or in_final(race, f, race.orders[f]) or _chases(race, f)):
             result = attack(race, f, win)
             rank = 1
             unit_time = race.finish_time[f] if race.status[f] == FINISHED else -1
@@ -511,43 +543,48 @@ def auction(race: Race) -> None:
         x = race.attack_right[y]
         if x >= 0:
             holders.setdefault(x, []).append(y)
-    bids: dict[int, Bid] = {}
+    bids: dict[int, Plan] = {}
     dirty: set[int] = set(leaders)
     caps: dict[int, tuple[int, int]] = {}
     bound: dict[int, int] = {}
     pos, lane = race.pos, race.lane
     recent = race.recent
     orphans = race.orphans
+    # Bid order (row, road order) as one int: (target row · size + row) · W + W - 1 - lane.
+    keys: dict[int, int] = {}
+    size, W1 = race.size, race.W - 1
     while bids or dirty:
-        best: tuple[int, int, int] | None = None
-        w = -1
-        for r, b in bids.items():
-            key = (b[0], pos[r], -lane[r])
-            if best is None or key > best:
-                best, w = key, r
+        if keys:
+            w = max(keys, key=keys.__getitem__)
+            best = keys[w]
+        else:
+            w, best = -1, -1
         if dirty:
             for r in dirty:
                 if r not in bound:
                     c = caps[r] = leader_cap(race, r)
-                    bound[r] = bid_bound(race, r, c[0])
-            order = sorted(dirty, key=lambda r: (bound[r], pos[r], -lane[r]), reverse=True)
+                    bound[r] = (bid_bound(race, r, c[0]) * size + pos[r]) * (W1 + 1) + W1 - lane[r]
+            order = sorted(dirty, key=bound.__getitem__, reverse=True)
             for r in order:
-                if best is not None and (bound[r], pos[r], -lane[r]) < best:
+                if bound[r] < best:
                     break
-                b = leader_bid(race, r, caps[r])
+                b = leader_plan(race, r, caps[r])
                 dirty.discard(r)
                 bids[r] = b
-                key = (b[0], pos[r], -lane[r])
-                if best is None or key > best:
+                key = keys[r] = (b[0] * size + pos[r]) * (W1 + 1) + W1 - lane[r]
+                if key > best:
                     best, w = key, r
-        bid = bids.pop(w)
+        keys.pop(w)
+        plan = bids.pop(w)
         leaders.discard(w)
         race.unit += 1
         recent.clear()
-        if bid[2]:
-            contract(race, w, bid[2], 0, "contract", SIT_A)
-            if bid[4] >= 0:
-                race.attacks_used[w][bid[4]] += 1
+        # A kept plan was made on a board that has not changed within its reach (REACH).
+        _, _, path, _, win = bid_of(race, plan)
+        if path:
+            contract(race, w, path, 0, "contract", SIT_A)
+            if win >= 0:
+                race.attacks_used[w][win] += 1
         else:
             move(race, w, [], SIT_A)
         new = resolve_file(race, w, leaders)
@@ -555,6 +592,7 @@ def auction(race: Race) -> None:
             # R-RB3: the refused rider attacks right after X's unit, if still free to.
             if y in leaders and status[y] == ACTIVE and race.dropped_turn[y] < t - 1:
                 bids.pop(y, None)
+                keys.pop(y, None)
                 dirty.discard(y)
                 leaders.discard(y)
                 race.unit += 1
@@ -570,6 +608,7 @@ def auction(race: Race) -> None:
             if status[f] == ACTIVE and pred[f] < 0 and moved[f] != t:
                 leaders.add(f)
                 bids.pop(f, None)
+                keys.pop(f, None)
                 dirty.add(f)
                 caps.pop(f, None)
                 bound.pop(f, None)
@@ -579,9 +618,11 @@ def auction(race: Race) -> None:
                 continue
             if status[r] != ACTIVE or moved[r] == t or pred[r] >= 0:
                 bids.pop(r)
+                keys.pop(r)
                 leaders.discard(r)
             elif lo_dirty <= pos[r] <= hi + 1:
                 del bids[r]
+                del keys[r]
                 dirty.add(r)
         for r in list(dirty):
             if r in new:
@@ -653,6 +694,39 @@ def end_of_turn(race: Race) -> None:
             race.recover(r, x)
 
 
+def chase_flags(race: Race) -> None:
+    """§4.6 [D] "chase": a default-AI domestique chases for his team's best-placed protected
+    rider (sprinter on a flat finish, else GC leader) while that rider is more than
+    ``CHASE_GAP`` rows behind the head of the race, if he rides behind him or at most
+    ``CHASE_AHEAD`` rows ahead. Fixed for the whole turn, so bids stay cacheable."""
+    chase = race.chase
+    if race.time_trial or not ai.CHASE_PACE:
+        return
+    status, pos, team = race.status, race.pos, race.team
+    protected = "sprinter" if race.flat_finish else "gc_leader"
+    front = -1
+    best: dict[int, int] = {}
+    for r in range(race.n):
+        if status[r] != ACTIVE:
+            continue
+        p = pos[r]
+        if p > front:
+            front = p
+        if race.entrants[r].role == protected and p > best.get(team[r], -1):
+            best[team[r]] = p
+    gap, ahead, min_pe = ai.CHASE_GAP, ai.CHASE_AHEAD, ai.CHASE_MIN_PE
+    consumed, pe_max = race.consumed, race.pe_max
+    for r in race.chasers:
+        p = best.get(team[r], -1)
+        chase[r] = (
+            p >= 0
+            and status[r] == ACTIVE
+            and front - p > gap
+            and pos[r] <= p + ahead
+            and 100 * (pe_max[r] - consumed[r]) >= min_pe * pe_max[r]
+        )
+
+
 def play_turn(race: Race) -> None:
     """R-T2: returns, relays, auction, end of turn."""
     race.turn += 1
@@ -662,6 +736,7 @@ def play_turn(race: Race) -> None:
     leaders = [r for r in range(race.n) if status[r] == ACTIVE and pred[r] < 0]
     leaders.sort(key=race.road_key)
     relays(race, leaders)
+    chase_flags(race)
     auction(race)
     end_of_turn(race)
 
