@@ -46,6 +46,15 @@ DEMO_LOGINS = (
 )
 
 
+@dataclass(frozen=True)
+class DemoRider:
+    """A rider of the demo start list, with his bib and default role."""
+
+    rider: Rider
+    bib: int
+    role: str
+
+
 class DemoDataError(Exception):
     pass
 
@@ -67,7 +76,7 @@ def _user(login: DemoLogin) -> User:
     return user
 
 
-def _load_template(fixtures_dir: Path) -> tuple[Race, dict[str, Team], list[Rider]]:
+def _load_template(fixtures_dir: Path) -> tuple[Race, dict[str, Team], list[DemoRider]]:
     teams = {}
     for row in _read_csv(fixtures_dir / "teams.csv"):
         aliases = [alias for alias in row.get("aliases", "").split("|") if alias]
@@ -93,9 +102,7 @@ def _load_template(fixtures_dir: Path) -> tuple[Race, dict[str, Team], list[Ride
                 **ratings,
             },
         )
-        rider.demo_bib = int(row["id"])  # type: ignore[attr-defined]
-        rider.demo_role = row["role"]  # type: ignore[attr-defined]
-        riders.append(rider)
+        riders.append(DemoRider(rider=rider, bib=int(row["id"]), role=row["role"]))
 
     race, _ = Race.objects.update_or_create(
         slug=TEMPLATE_SLUG,
@@ -183,11 +190,11 @@ def demo_load(*, fixtures_dir: Path = FIXTURES_DIR, today: date | None = None) -
     SeasonTeamRider.objects.bulk_create(
         SeasonTeamRider(
             season=season,
-            team=season_teams[rider.team.name],  # type: ignore[union-attr]
-            rider=rider,
-            role=rider.demo_role,  # type: ignore[attr-defined]
-            bib=rider.demo_bib,  # type: ignore[attr-defined]
+            team=season_teams[entry.rider.team.name],  # type: ignore[union-attr]
+            rider=entry.rider,
+            role=entry.role,
+            bib=entry.bib,
         )
-        for rider in riders
+        for entry in riders
     )
     return season

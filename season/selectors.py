@@ -80,15 +80,19 @@ JERSEYS = (
 )
 
 
-def jersey_holders(*, season: Season, number: int) -> list[Jersey]:
-    """The leader of each classification after stage `number` (one query)."""
+def jersey_holders(
+    *, season: Season, number: int, team_names: dict[int, str] | None = None
+) -> list[Jersey]:
+    """The leader of each classification after stage `number` (one query; one more for the
+    team names unless the caller has them)."""
     leaders = {
         s.classification: s
         for s in Standing.objects.filter(
             stage__race_id=season.race_id, stage__number=number, rank=1
         ).select_related("rider")
     }
-    team_names = season_team_names(season=season) if Classification.TEAMS in leaders else {}
+    if team_names is None:
+        team_names = season_team_names(season=season) if Classification.TEAMS in leaders else {}
     jerseys = []
     for classification, label, colour in JERSEYS:
         line = leaders.get(classification)

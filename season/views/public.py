@@ -104,11 +104,12 @@ def standings(request: HttpRequest, slug: str, classification: str) -> HttpRespo
         raise Http404(_("No such stage.")) from None
     if not 0 <= number <= last:
         raise Http404(_("That stage is not resolved yet."))
+    team_names = selectors.season_team_names(season=season)
     table = StandingTable(
         selectors.standings_queryset(season=season, number=number, classification=classification),
         classification=classification,
         season=season,
-        team_names=selectors.season_team_names(season=season),
+        team_names=team_names,
     )
     export = table_configure(request, table, f"{season.slug}-{classification}-after-{number}")
     if export:
@@ -132,7 +133,9 @@ def standings(request: HttpRequest, slug: str, classification: str) -> HttpRespo
             "classifications": Classification.choices,
             "number": number,
             "numbers": range(1, last + 1),
-            "jerseys": selectors.jersey_holders(season=season, number=number) if number else [],
+            "jerseys": selectors.jersey_holders(season=season, number=number, team_names=team_names)
+            if number
+            else [],
             "chart": chart,
         },
     )
