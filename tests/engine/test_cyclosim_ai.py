@@ -1,5 +1,6 @@
 """The tuned default AI of Cyclo Sim (docs/rules-choices.md, "Cyclo Sim engine"): the [D]
-"move up" windows, the "chase" of the domestiques and the advanced-game modifiers."""
+"move up" windows, the "chase" of the domestiques, the gruppetto and the advanced-game
+modifiers."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from races.engine.course import board_from_cases
 from races.engine.dice import ScriptedDice
 from races.engine.outcome import CyclosimSettings, Entrant, Profile
 from races.engine.rulesets.cyclosim import orders as ai
+from races.engine.rulesets.cyclosim.orders import RiderOrders
 from races.engine.rulesets.cyclosim.race import Race
 from races.engine.rulesets.cyclosim.sheet import mod
-from races.engine.rulesets.cyclosim.stage import chase_flags, leader_cap
+from races.engine.rulesets.cyclosim.stage import chase_flags, leader_cap, play_turn, sit_up_flags
 
 
 def test_a_rating_of_3_gets_the_modifier_of_a_4() -> None:
@@ -31,18 +33,38 @@ def test_protected_riders_move_up_before_the_decisive_part() -> None:
     assert len(short.attacks) == 1
 
 
-def _race(riders: list[tuple[str, int, int, int]]) -> Race:
-    """Riders as (role, team, row, lane) on a flat road of 300 rows, profiles off."""
+FLAT = board_from_cases([("plain", 300)])
+#: A mountain stage: 20 flat rows, a col1 of 100 rows (rows 20-119), 30 flat rows.
+MOUNTAIN = board_from_cases([("plain", 20), ("col1", 100), ("plain", 30)])
+
+
+def _race(
+    riders: list[tuple[str, int, int, int]],
+    *,
+    board=FLAT,
+    faces: tuple[int, ...] = (),
+    climber: int = 0,
+    orders: dict[int, RiderOrders] | None = None,
+) -> Race:
+    """Riders as (role, team, row, lane) on ``board`` (a flat road of 300 rows), profiles
+    off (all rated ``climber`` on climbs, which only picks the gruppetto)."""
     entrants = [
-        Entrant(rider_id=i + 1, team_id=team, bib=i + 1, profile=Profile(), role=role)
+        Entrant(
+            rider_id=i + 1,
+            team_id=team,
+            bib=i + 1,
+            profile=Profile(climber=climber),
+            role=role,
+            orders=(orders or {}).get(i),
+        )
         for i, (role, team, _, _) in enumerate(riders)
     ]
     settings = CyclosimSettings(lanes=3, profiles=False, overnight_recovery=0)
     race = Race(
-        board_from_cases([("plain", 300)]),
+        board,
         entrants,
         settings=settings,
-        dice=ScriptedDice(()),
+        dice=ScriptedDice(faces),
         distance_km=150.0,
     )
     race.turn = 1
@@ -77,3 +99,55 @@ def test_a_tired_domestique_does_not_chase() -> None:
     race.consumed[2] = race.pe_max[2] * (100 - ai.CHASE_MIN_PE) // 100 + 1
     chase_flags(race)
     assert not race.chase[2]
+
+
+def test_weak_climbers_sit_up_on_the_cols_once_every_gc_leader_is_ahead() -> None:
+    race = _race(
+        [
+            ("gc_leader", 1, 60, 0),
+            ("gc_leader", 2, 50, 0),
+            ("domestique", 1, 40, 1),  # on the col, both GC leaders ahead: sits up
+            ("sprinter", 2, 45, 2),  # the same for a sprinter
+            ("domestique", 2, 55, 1),  # a GC leader behind him: rides on
+            ("breakaway", 3, 30, 0),  # not a gruppetto role
+            ("domestique", 3, 10, 0),  # still on the flat before the col
+        ],
+        board=MOUNTAIN,
+    )
+    sit_up_flags(race)
+    assert race.sit_up == [False, False, True, True, False, False, False]
+    # He rides GRUPPETTO_PACE ("rows:3": 3 climb rows, cost 6) and takes no wheel.
+    cap, _ = leader_cap(race, 2)
+    assert cap == 6
+    # The last GC leader drops behind him: he rides on.
+    race.lift(1)
+    race.place(1, 35 + race.off, 2)
+    sit_up_flags(race)
+    assert not race.sit_up[2]
+
+
+def test_good_climbers_riders_with_orders_and_stages_without_a_big_col_have_no_gruppetto() -> None:
+    riders = [("gc_leader", 1, 60, 0), ("domestique", 2, 40, 1)]
+    assert _race(riders, board=MOUNTAIN).gruppetto == [1]
+    assert _race(riders, board=MOUNTAIN, climber=ai.GRUPPETTO_MAX_CLIMBER + 1).gruppetto == []
+    with_orders = _race(riders, board=MOUNTAIN, orders={1: RiderOrders(role="domestique")})
+    assert with_orders.gruppetto == []
+    hills = board_from_cases([("plain", 20), ("hill", 20), ("col3", 20), ("plain", 30)])
+    assert _race(riders, board=hills).gruppetto == []
+
+
+def test_a_sitting_up_follower_leaves_the_wheel_without_an_attack() -> None:
+    race = _race(
+        [("gc_leader", 1, 50, 1), ("domestique", 1, 49, 1)],
+        board=MOUNTAIN,
+        faces=(6, 6, 6, 6),  # the leader's contract, then the follower's
+    )
+    race.pred[1], race.fol[0] = 0, 1
+    play_turn(race)
+    # The GC leader attacks (his window on the last col): expected, 7 + pi = 13 -> 6 rows.
+    assert race.pos[0] - race.off == 56
+    # The domestique does not follow him: he rides his own 3 rows, out of the wheel.
+    assert race.pos[1] - race.off == 52
+    assert race.pred[1] == -1
+    # Sitting up is not reported as an attack (the follower's contract is one, R-AT).
+    assert not [ev for ev in race.events if ev.kind == "attack"]

@@ -67,6 +67,17 @@ CHASE_MIN_PE = 70
 #: the many extra leaders cost a quarter of the engine's speed (below 20 stages/s) for no
 #: clear gain in bench/realism.py.
 CHASE_ATTACK = False
+#: "Gruppetto" [D]: on a stage with a climb of ``GC_CLIMBS``, a default-AI rider of these
+#: roles whose climber rating is at most ``GRUPPETTO_MAX_CLIMBER`` sits up on the climbs of
+#: ``GRUPPETTO_CLIMBS`` once every GC leader is ahead of him: he rides ``GRUPPETTO_PACE``,
+#: takes no wheel, and leaves the wheel he is in (a follower attack, R-AT, with no event).
+#: Without it a weak climber rode in the files at the pace of the strongest and the field
+#: crossed the cols as one stream, so mountain stages opened no gaps behind the GC riders
+#: (docs/rules-choices.md).
+GRUPPETTO_ROLES: frozenset[str] = frozenset({"sprinter", "domestique"})
+GRUPPETTO_MAX_CLIMBER = 1
+GRUPPETTO_PACE = "rows:3"
+GRUPPETTO_CLIMBS: frozenset[str] = frozenset({"col3", "col2", "col1", "colhc"})
 
 
 def pace_ok(pace: str) -> bool:
@@ -324,6 +335,11 @@ def default_orders(
             attacks=(AttackWindow(lo, max(hi, lo + 1), "expected", 70, "any", 1),),
         )
     return RiderOrders(role=role)
+
+
+def sits_up_on_climbs(role: str, climber: int) -> bool:
+    """Whether a default-AI rider of ``role`` rated ``climber`` rides in the gruppetto."""
+    return role in GRUPPETTO_ROLES and climber <= GRUPPETTO_MAX_CLIMBER
 
 
 def _move_up(until: int) -> tuple[AttackWindow, ...]:

@@ -14,7 +14,13 @@ from itertools import accumulate
 from races.engine.course import Board
 from races.engine.dice import D6, DiceSource, RandomDice
 from races.engine.outcome import CyclosimSettings, DiceLog, DiceRow, Entrant
-from races.engine.rulesets.cyclosim.orders import GC_CLIMBS, RiderOrders, default_orders
+from races.engine.rulesets.cyclosim.orders import (
+    GC_CLIMBS,
+    GRUPPETTO_CLIMBS,
+    RiderOrders,
+    default_orders,
+    sits_up_on_climbs,
+)
 from races.engine.rulesets.cyclosim.sheet import (
     ACTIVE,
     CELL_COST,
@@ -130,8 +136,8 @@ class Race:
             for e, m in zip(self.entrants, self.pe_max, strict=True)
         ]
         # §4.6 [D]: the GC leaders' attack goes on the last climb of category 2 or harder.
-        climbs = [c for c in board.climbs if c.terrain in GC_CLIMBS]
-        last_climb = (climbs[-1].first_case, climbs[-1].line) if climbs else None
+        gc_climbs = [c for c in board.climbs if c.terrain in GC_CLIMBS]
+        last_climb = (gc_climbs[-1].first_case, gc_climbs[-1].line) if gc_climbs else None
         self.orders: list[RiderOrders] = [
             e.orders
             or default_orders(
@@ -148,6 +154,24 @@ class Race:
             r for r, e in enumerate(self.entrants) if e.orders is None and e.role == "domestique"
         ]
         self.chase = [False] * n
+        #: The gruppetto (§4.6 [D]): its riders (default AI, weak climbers), the rows where
+        #: they may sit up (the cols of a stage with a climb of GC_CLIMBS), the GC leaders
+        #: they wait for, and the flags of the turn.
+        self.sit_up_row = [False] * size
+        for col in board.climbs if gc_climbs else ():
+            if col.terrain in GRUPPETTO_CLIMBS:
+                for ri in range(off + col.first_case, min(off + col.line, size)):
+                    self.sit_up_row[ri] = True
+        self.gruppetto = [
+            r
+            for r, e in enumerate(self.entrants)
+            if gc_climbs
+            and e.orders is None
+            and not time_trial
+            and sits_up_on_climbs(e.role, e.profile.climber)
+        ]
+        self.gc_leaders = [r for r, e in enumerate(self.entrants) if e.role == "gc_leader"]
+        self.sit_up = [False] * n
         self.status = [ACTIVE] * n
         self.pos = [0] * n  # row index (row + off)
         self.lane = [0] * n

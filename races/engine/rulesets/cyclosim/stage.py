@@ -115,6 +115,8 @@ def leader_cap(race: Race, r: int) -> tuple[int, int]:
             spent = _spent_window(race, r, o) if o.attacks else None
             if spent is not None and spent.then is not None:
                 pace = spent.then
+            elif race.sit_up[r]:
+                pace = ai.GRUPPETTO_PACE
             elif race.chase[r] and t != DESCENT:
                 pace = ai.CHASE_PACE
             else:
@@ -155,7 +157,7 @@ def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Pl
     else:
         far, masks, lat = race.reach(ri, lane, cap)
     follow = bool(o.wheel)
-    if o.wheel and win < 0 and far > ri and not lateral:
+    if o.wheel and win < 0 and far > ri and not lateral and not race.sit_up[r]:
         best: tuple[int, int, int] | None = None
         W = race.W
         occ = race.occ
@@ -363,6 +365,8 @@ def attack(race: Race, r: int, win: int) -> int:
         race.attacks_used[r][win] += 1
     elif in_final(race, r, o):
         pace = o.final.pace
+    elif race.sit_up[r]:
+        pace = ai.GRUPPETTO_PACE
     elif race.chase[r]:
         pace = ai.CHASE_PACE
     else:
@@ -374,7 +378,8 @@ def attack(race: Race, r: int, win: int) -> int:
     cap = cap_for(race, r, pace, ri + 1, BONUS, final=in_final(race, r, o))
     far, masks, lat = race.reach(ri, lane, cap)
     path = race.build_path(ri, lane, far, -1, masks, lat)
-    race.event("attack", (r,), ri - race.off, pace)
+    if not race.sit_up[r]:  # sitting up is no attack
+        race.event("attack", (r,), ri - race.off, pace)
     return contract(race, r, path, BONUS, "attack", SIT_A)
 
 
@@ -395,7 +400,9 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
             back.append(f)
             return back
         win = follower_attacks(race, f)
-        if win != -2 and (win >= 0 or in_final(race, f, race.orders[f]) or _chases(race, f)):
+        if win != -2 and (
+            win >= 0 or in_final(race, f, race.orders[f]) or _chases(race, f) or race.sit_up[f]
+        ):
             result = attack(race, f, win)
             rank = 1
             unit_time = race.finish_time[f] if race.status[f] == FINISHED else -1
@@ -727,6 +734,19 @@ def chase_flags(race: Race) -> None:
         )
 
 
+def sit_up_flags(race: Race) -> None:
+    """§4.6 [D] "gruppetto": a gruppetto rider sits up when his next row is on a col of a
+    mountain stage and every GC leader still on the road is ahead of him. Fixed for the whole
+    turn, like the chase flags."""
+    if not race.gruppetto:
+        return
+    status, pos, sit_up, rows = race.status, race.pos, race.sit_up, race.sit_up_row
+    last_gc = min((pos[g] for g in race.gc_leaders if status[g] == ACTIVE), default=race.size)
+    for r in race.gruppetto:
+        p = pos[r]
+        sit_up[r] = status[r] == ACTIVE and rows[p + 1] and p < last_gc
+
+
 def play_turn(race: Race) -> None:
     """R-T2: returns, relays, auction, end of turn."""
     race.turn += 1
@@ -737,6 +757,7 @@ def play_turn(race: Race) -> None:
     leaders.sort(key=race.road_key)
     relays(race, leaders)
     chase_flags(race)
+    sit_up_flags(race)
     auction(race)
     end_of_turn(race)
 
