@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from races.engine import simulate
+from races.engine import get_ruleset, simulate
 from races.engine.course import Course, Segment, segment_cases
 from races.engine.outcome import (
     CyclosimSettings,
@@ -48,6 +48,10 @@ class EntrantSpec:
     #: energy consumed at the end of the previous stage.
     orders: Mapping[str, Any] | None = None
     pe_consumed: int = 0
+
+
+#: Key of the ruleset version in a stage's stored inputs.
+ENGINE_VERSION_KEY = "engine_version"
 
 
 def course_from_stage(stage: Stage) -> Course:
@@ -166,9 +170,16 @@ def stage_inputs_build(
     )
 
 
-def inputs_to_data(inputs: StageInputs) -> dict[str, Any]:
-    """JSON-ready copy of the inputs, stored with the stage so that it can be replayed."""
-    return asdict(inputs)
+def inputs_to_data(inputs: StageInputs, *, ruleset: str) -> dict[str, Any]:
+    """JSON-ready copy of the inputs, stored with the stage so that it can be replayed, with
+    the version of the ruleset that resolved it."""
+    return {**asdict(inputs), ENGINE_VERSION_KEY: get_ruleset(ruleset).version}
+
+
+def stored_engine_version(data: Mapping[str, Any]) -> int | None:
+    """The ruleset version stored with the inputs (None: stored before versions existed)."""
+    version = data.get(ENGINE_VERSION_KEY)
+    return int(version) if version is not None else None
 
 
 def inputs_from_data(data: Mapping[str, Any]) -> StageInputs:

@@ -2,7 +2,14 @@
 
 from collections.abc import Sequence
 
-from races.engine_adapter import dice_rows, dice_sha256, inputs_from_data, stage_simulate
+from races.engine import get_ruleset
+from races.engine_adapter import (
+    dice_rows,
+    dice_sha256,
+    inputs_from_data,
+    stage_simulate,
+    stored_engine_version,
+)
 from races.models import DiceLog, RaceEvent, StageResult
 from races.timing import EngineLine, stage_times
 from season.models import SeasonStage
@@ -97,7 +104,24 @@ def stage_replay(*, season_stage: SeasonStage) -> list[str]:
             f"events: {len(stored_events)} stored, {len(replayed_events)} replayed, first "
             f"difference at #{_first_difference(stored_events, replayed_events) + 1}"
         )
+    if differences:
+        why = _version_change(season_stage.season.ruleset, season_stage.engine_inputs)
+        if why:
+            differences.insert(0, why)
     return differences
+
+
+def _version_change(ruleset: str, stored_inputs: dict[str, object]) -> str:
+    """Why a replay may differ: the stage was resolved by another version of its ruleset."""
+    stored = stored_engine_version(stored_inputs)
+    current = get_ruleset(ruleset).version
+    if stored == current:
+        return ""
+    when = f"version {stored}" if stored is not None else "a version of before versions were stored"
+    return (
+        f"resolved by {ruleset} {when}, replayed by {ruleset} version {current}: the rules or "
+        f"the default AI changed since (docs/rules-choices.md), so differences are expected"
+    )
 
 
 def _first_difference(a: Sequence[object], b: Sequence[object]) -> int:

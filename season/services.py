@@ -431,7 +431,7 @@ def stage_resolve(*, season_stage_id: int, job_id: int | None = None) -> SeasonS
             standings_update(stage=stage.stage)
             locked.status = SeasonStage.Status.RESOLVED
             locked.resolved_at = timezone.now()
-            locked.engine_inputs = inputs_to_data(inputs)
+            locked.engine_inputs = inputs_to_data(inputs, ruleset=stage.season.ruleset)
             locked.last_error = ""
             locked.save(update_fields=["status", "resolved_at", "engine_inputs", "last_error"])
             _next_stage_follow(locked)

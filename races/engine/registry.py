@@ -19,17 +19,21 @@ class UnknownRuleset(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """A registered ruleset: its name, a line about it, and its ``simulate``."""
+    """A registered ruleset: its name, a line about it, its ``simulate``, and the version of
+    its outcomes (the same inputs and seed give the same outcome within one version)."""
 
     name: str
     description: str
     simulate: SimulateFn
+    version: int
 
 
 RULESETS: Mapping[str, Ruleset] = MappingProxyType(
     {
-        moreno.NAME: Ruleset(moreno.NAME, moreno.DESCRIPTION, moreno.simulate),
-        cyclosim.NAME: Ruleset(cyclosim.NAME, cyclosim.DESCRIPTION, cyclosim.simulate),
+        moreno.NAME: Ruleset(moreno.NAME, moreno.DESCRIPTION, moreno.simulate, moreno.VERSION),
+        cyclosim.NAME: Ruleset(
+            cyclosim.NAME, cyclosim.DESCRIPTION, cyclosim.simulate, cyclosim.VERSION
+        ),
     }
 )
 

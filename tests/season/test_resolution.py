@@ -132,6 +132,26 @@ def test_replay_notices_a_tampered_result(demo):
     assert differences[0].startswith(f"rider {winner.rider_id}: stored")
 
 
+def test_a_resolved_stage_keeps_the_version_of_its_ruleset(demo):
+    from races.engine import get_ruleset
+
+    resolved = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    assert resolved.engine_inputs["engine_version"] == get_ruleset(demo.ruleset).version
+
+
+def test_replay_says_when_a_difference_comes_from_another_engine_version(demo):
+    resolved = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    inputs = dict(resolved.engine_inputs, engine_version=0)
+    SeasonStage.objects.filter(pk=resolved.pk).update(engine_inputs=inputs)
+    # Same outcome: the version alone is no difference.
+    assert stage_replay(season_stage=stage(demo, 1)) == []
+    winner = StageResult.objects.get(stage=resolved.stage, rank=1)
+    StageResult.objects.filter(pk=winner.pk).update(gap_seconds=99)
+    first, second = stage_replay(season_stage=stage(demo, 1))
+    assert first.startswith("resolved by moreno version 0, replayed by moreno version 1")
+    assert second.startswith(f"rider {winner.rider_id}: stored")
+
+
 def test_resolve_now_queues_the_resolution_and_tracks_a_job(
     demo, django_capture_on_commit_callbacks
 ):

@@ -16,6 +16,9 @@ from races.engine.rulesets.cyclosim.race import Race, RawEvent
 from races.engine.rulesets.cyclosim.stage import run, start_grid
 
 NAME = "cyclosim"
+#: Bumped whenever the same inputs and seed give another outcome (rules, [D] values, default
+#: AI), so a replay of an older stage can say why it differs. 2: the gruppetto.
+VERSION = 2
 DESCRIPTION = "Cyclo Sim: energy (PE/PI), contract auctions, drafting files, attacks, relays"
 
 

@@ -23,6 +23,8 @@ from races.engine.rulesets.moreno.state import Race
 from races.engine.rulesets.moreno.timetrial import run_itt, run_ttt
 
 NAME = "moreno"
+#: Bumped whenever the same inputs and seed give another outcome (rules, [D] values).
+VERSION = 1
 DESCRIPTION = "Moréno: 8-axis profiles, climbs, descents, the d20 bunch table, crashes, sprint"
 
 
