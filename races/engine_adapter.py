@@ -117,11 +117,32 @@ def cyclosim_orders_errors(*, orders: Mapping[int, Mapping[str, Any]], stage: St
     }
     n_rows = sum(segment_cases(course))
     errors = validate_orders(data, rider_ids=set(orders), n_rows=n_rows)
+    names = dict(Rider.objects.filter(pk__in=orders).values_list("pk", "name"))
+
+    def rider(who: object) -> str:
+        try:
+            return names.get(int(str(who)), f"Rider {who}")
+        except ValueError:
+            return f"Rider {who}"
+
     return [
-        f"Rider {who}, {field}: {message}"
+        f"{rider(who)}, {ORDER_FIELD_NAMES.get(field, field)}: {message}"
         for who, fields in sorted(errors.items())
         for field, message in sorted(fields.items())
     ]
+
+
+#: The engine's names of the order fields (cyclosim.md §4.1) as the orders form shows them.
+ORDER_FIELD_NAMES: Mapping[str, str] = {
+    "pace.flat": "pace on the flat",
+    "pace.climb": "pace climbing",
+    "pace.descent": "pace descending",
+    "floor_pct": "energy kept",
+    "wheel": "takes the wheel of",
+    "relay": "relays with",
+    "attacks[0].from_row": "attack window (its start, in board rows)",
+    "attacks[0].to_row": "attack window (its end, in board rows)",
+}
 
 
 def _engine_orders(spec: EntrantSpec, course: Course) -> RiderOrders | None:

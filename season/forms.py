@@ -324,10 +324,12 @@ class TeamOrdersForm(forms.Form):
         starters: Sequence[SeasonTeamRider],
         current: dict[str, dict[str, Any]],
         stage_number: int,
+        distance_km: float | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.starters = list(starters)
+        self.distance_km = distance_km
         self.fields["stage"].initial = stage_number
         for member in self.starters:
             given = current.get(str(member.rider_id)) or {"role": member.role}
@@ -454,6 +456,15 @@ class CyclosimOrdersForm(TeamOrdersForm):
                 self.add_error(
                     f"{member.rider_id}-attack_to_km",
                     _("The window must end after it starts."),
+                )
+            elif start is not None and self.distance_km and start >= self.distance_km:
+                self.add_error(
+                    f"{member.rider_id}-attack_from_km",
+                    _(
+                        "%(rider)s: the stage is %(km)s km long, "
+                        "the attack must start before the finish."
+                    )
+                    % {"rider": member.rider.name, "km": f"{self.distance_km:g}"},
                 )
         return cleaned
 

@@ -290,6 +290,7 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
             starters=starters,
             current=existing.data if existing else {},
             stage_number=stage.number,
+            distance_km=float(stage.stage.distance_km),
         )
         if request.method == "POST" and form.is_valid():
             if form.cleaned_data["stage"] != stage.number:

@@ -1,37 +1,14 @@
 """A whole week of a league in Chromium: an organiser sets up a season, two players join, pick
 their riders and give orders; the organiser resolves the stage; the players read the results."""
 
-import re
-
 import pytest
 
-from races.models import Race, StageResult
-from riders.models import Rider
+from races.models import StageResult
 from season.demo import demo_load
-from season.formation import rider_price
-from season.models import Season, SeasonTeam
+from season.models import SeasonTeam
+from tests.e2e.helpers import cheap_riders, logged_in_pages, season_create, team_join
 
 ROSTER = 4
-
-
-def log_in(page, base, username, password):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("form[action='/accounts/login/'] button[type=submit]")
-    page.wait_for_url(re.compile(r".*/$"))
-
-
-def cheap_riders(count, *, exclude=()):
-    """`count` riders of distinct real teams, cheap enough for any budget."""
-    chosen, teams = [], set()
-    for rider in sorted(Rider.objects.exclude(pk__in=exclude), key=rider_price):
-        if rider.team_id not in teams:
-            chosen.append(rider)
-            teams.add(rider.team_id)
-        if len(chosen) == count:
-            return chosen
-    raise AssertionError("not enough riders")
 
 
 @pytest.mark.browser
@@ -39,50 +16,28 @@ def cheap_riders(count, *, exclude=()):
 def test_a_league_week_from_creation_to_results(live_server, browser, screenshot):
     demo_load()
     base = live_server.url
-    contexts = {}
-    pages = {}
     errors = []
-    for who in ("olivia", "alice", "bob"):
-        contexts[who] = browser.new_context(viewport={"width": 1280, "height": 900})
-        pages[who] = contexts[who].new_page()
-        pages[who].on(
-            "console",
-            lambda msg, who=who: errors.append((who, msg.text)) if msg.type == "error" else None,
-        )
-        pages[who].on("pageerror", lambda error, who=who: errors.append((who, str(error))))
-        log_in(pages[who], base, who, f"{who}-demo")
+    pages = logged_in_pages(browser, base, ("olivia", "alice", "bob"), errors)
     olivia, alice, bob = pages["olivia"], pages["alice"], pages["bob"]
 
     # The organiser creates a season from the real Tour, teams picked within a budget.
-    olivia.goto(base + "/my/new-season/")
-    olivia.fill("#id_name", "Browser League")
-    olivia.fill("#id_slug", "browser-league")
-    template = Race.objects.get(slug="tour-de-france-2023")
-    olivia.select_option("#id_template", str(template.pk))
-    olivia.select_option("#id_formation_mode", "budget")
-    olivia.fill("#id_roster_size", str(ROSTER))
-    olivia.fill("#id_first_deadline", "2099-07-01T20:00")
-    screenshot(olivia, "organiser-create-season")
-    olivia.click("form[action='/my/new-season/'] button[type=submit]")
-    olivia.wait_for_url(base + "/seasons/browser-league/organise/")
-    season = Season.objects.get(slug="browser-league")
-    invite = f"/join/{season.invite_code}/"
-    assert invite in olivia.content()
+    season = season_create(
+        olivia,
+        base,
+        name="Browser League",
+        slug="browser-league",
+        roster=ROSTER,
+        screenshot=screenshot,
+    )
+    assert f"/join/{season.invite_code}/" in olivia.content()
     screenshot(olivia, "organiser-dashboard")
 
     # Two players follow the invitation and pick their riders.
     taken = []
     for name, page in (("Alice Racing", alice), ("Bob Wheelers", bob)):
-        page.goto(base + invite)
-        page.fill("#id_team_name", name)
-        page.click(f"form[action='{invite}'] button[type=submit]")
-        page.wait_for_url(re.compile(r".*/teams/\d+/manage/$"))
         riders = cheap_riders(ROSTER, exclude=taken)
         taken += [r.pk for r in riders]
-        for rider in riders:
-            page.check(f"#rider-{rider.pk}")
-        page.click("#budget button[type=submit]")
-        page.wait_for_load_state()
+        team_join(page, base, season, name=name, riders=riders)
         assert page.locator("#roster tbody tr").count() == ROSTER, name
     screenshot(alice, "player-team")
 
@@ -138,6 +93,4 @@ def test_a_league_week_from_creation_to_results(live_server, browser, screenshot
     assert alice.locator("#closed").count() == 1
     screenshot(alice, "player-orders-closed")
 
-    for context in contexts.values():
-        context.close()
     assert errors == []

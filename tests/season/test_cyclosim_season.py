@@ -69,8 +69,9 @@ def test_given_orders_reach_the_engine_with_the_attack_window_in_board_rows(leag
 
 def test_an_attack_window_past_the_finish_is_refused_with_the_rule(league):
     team = league.teams.get(owner__username="alice")
-    orders, _leader = alice_orders(team, attack_from_km=900, attack_to_km=950)
-    with pytest.raises(services.OrdersInvalid, match="past the line"):
+    orders, leader = alice_orders(team, attack_from_km=900, attack_to_km=950)
+    name = team.members.get(rider_id=leader).rider.name
+    with pytest.raises(services.OrdersInvalid, match=f"{name}, attack window .*past the line"):
         services.orders_submit(
             team=team, season_stage=stage(league, 1), orders=orders, user=team.owner
         )
@@ -99,6 +100,13 @@ def test_the_orders_page_asks_for_the_cyclosim_orders(client, league):
     data[f"{rider_id}-attack_from_km"] = 100
     response = client.post(url, data)
     assert "Give both ends of the attack window, or neither." in response.content.decode()
+    # Stage 1 is 182 km long: a window after the finish is refused next to its field.
+    name = team.members.get(rider_id=rider_id).rider.name
+    data |= {f"{rider_id}-attack_from_km": 300, f"{rider_id}-attack_to_km": 320}
+    html = client.post(url, data).content.decode()
+    assert f"{name}: the stage is 182 km long, the attack must start before the finish." in html
+    assert not team.orders.filter(season_stage=stage(league, 1)).exists()
+    data[f"{rider_id}-attack_from_km"] = 100
     data[f"{rider_id}-attack_to_km"] = 120
     data[f"{rider_id}-role"] = "gc_leader"
     assert client.post(url, data).status_code == 302

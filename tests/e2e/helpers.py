@@ -1,0 +1,76 @@
+"""Steps the browser tests share."""
+
+import re
+
+from races.models import Race
+from riders.models import Rider
+from season.formation import rider_price
+from season.models import Season
+
+
+def logged_in_pages(browser, base, usernames, errors):
+    """A page per demo user (own browser context), logged in; console and page errors are
+    appended to ``errors`` as (username, text)."""
+    pages = {}
+    for who in usernames:
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page.on(
+            "console",
+            lambda msg, who=who: errors.append((who, msg.text)) if msg.type == "error" else None,
+        )
+        page.on("pageerror", lambda error, who=who: errors.append((who, str(error))))
+        log_in(page, base, who, f"{who}-demo")
+        pages[who] = page
+    return pages
+
+
+def log_in(page, base, username, password):
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("form[action='/accounts/login/'] button[type=submit]")
+    page.wait_for_url(re.compile(r".*/$"))
+
+
+def cheap_riders(count, *, exclude=()):
+    """`count` riders of distinct real teams, cheap enough for any budget."""
+    chosen, teams = [], set()
+    for rider in sorted(Rider.objects.exclude(pk__in=exclude), key=rider_price):
+        if rider.team_id not in teams:
+            chosen.append(rider)
+            teams.add(rider.team_id)
+        if len(chosen) == count:
+            return chosen
+    raise AssertionError("not enough riders")
+
+
+def season_create(page, base, *, name, slug, roster, ruleset="moreno", screenshot=None):
+    """The organiser creates a season from the real Tour, teams picked within a budget;
+    returns it."""
+    page.goto(base + "/my/new-season/")
+    page.fill("#id_name", name)
+    page.fill("#id_slug", slug)
+    template = Race.objects.get(slug="tour-de-france-2023")
+    page.select_option("#id_template", str(template.pk))
+    page.select_option("#id_ruleset", ruleset)
+    page.select_option("#id_formation_mode", "budget")
+    page.fill("#id_roster_size", str(roster))
+    page.fill("#id_first_deadline", "2099-07-01T20:00")
+    if screenshot:
+        screenshot(page, "organiser-create-season")
+    page.click("form[action='/my/new-season/'] button[type=submit]")
+    page.wait_for_url(base + f"/seasons/{slug}/organise/")
+    return Season.objects.get(slug=slug)
+
+
+def team_join(page, base, season, *, name, riders):
+    """A player follows the invitation, names his team and picks ``riders``."""
+    invite = f"/join/{season.invite_code}/"
+    page.goto(base + invite)
+    page.fill("#id_team_name", name)
+    page.click(f"form[action='{invite}'] button[type=submit]")
+    page.wait_for_url(re.compile(r".*/teams/\d+/manage/$"))
+    for rider in riders:
+        page.check(f"#rider-{rider.pk}")
+    page.click("#budget button[type=submit]")
+    page.wait_for_load_state()
