@@ -149,6 +149,8 @@ class Race:
             )
             for e in self.entrants
         ]
+        #: Riders whose orders have neither attack window nor final (a fast path for followers).
+        self.plain = [not o.attacks and o.final.rows <= 0 for o in self.orders]
         #: Default-AI domestiques (no orders), and the "chase" flags of the turn (§4.6 [D]).
         self.chasers = [
             r for r, e in enumerate(self.entrants) if e.orders is None and e.role == "domestique"

@@ -156,21 +156,28 @@ def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Pl
         far, masks, lat = _lateral_reach(race, r, cap)
     else:
         far, masks, lat = race.reach(ri, lane, cap)
-    follow = bool(o.wheel)
-    if o.wheel and win < 0 and far > ri and not lateral and not race.sit_up[r]:
+    wheel = o.wheel
+    if wheel and win < 0 and far > ri and not lateral and not race.sit_up[r]:
         best: tuple[int, int, int] | None = None
         W = race.W
         occ = race.occ
-        team = race.team[r]
+        teams = race.team
+        team = teams[r]
         turn = race.turn
-        limit = race.off + race.N
+        moved, fol = race.moved, race.fol
         free = race.free
         full = race.full
-        for zr in range(max(far - 1, ri + 2), min(far + 2, limit)):
+        # Wheel cells on rows far-2 .. far (the riders on the row after), reachable by masks.
+        lo = far - 1 if far - 1 > ri + 2 else ri + 2
+        hi = far + 2
+        limit = race.off + race.N
+        if hi > limit:
+            hi = limit
+        if hi > ri + 2 + len(masks):
+            hi = ri + 2 + len(masks)
+        for zr in range(lo, hi):
             base = zr * W
             wr = zr - 1
-            if wr - ri - 1 >= len(masks):
-                continue
             # Lanes with a rider at row zr whose wheel cell is reachable.
             m = masks[wr - ri - 1] & ~free[zr] & full
             while m:
@@ -178,9 +185,9 @@ def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Pl
                 zl = low.bit_length() - 1
                 m ^= low
                 z = occ[base + zl]
-                if z < 0 or race.moved[z] != turn or race.fol[z] >= 0:
+                if z < 0 or moved[z] != turn or fol[z] >= 0:
                     continue
-                cls = _wheel_class(o.wheel, race.team[z] == team)
+                cls = _wheel_class(wheel, teams[z] == team)
                 if cls < 0:
                     continue
                 key = (cls, -wr, zl)
@@ -189,7 +196,7 @@ def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Pl
         if best is not None:
             wr, wl = -best[1], best[2]
             return (wr, r, True, -1, ri, lane, wl, masks, lat)
-    return (far, r, follow, win, ri, lane, -1, masks, lat)
+    return (far, r, bool(wheel), win, ri, lane, -1, masks, lat)
 
 
 def _lateral_reach(race: Race, r: int, cap: int) -> tuple[int, list[int], int]:
@@ -240,21 +247,25 @@ def _chases(race: Race, f: int) -> bool:
 
 def move(race: Race, r: int, path: list[Cell], sit: int) -> None:
     """Move ``r`` along ``path`` (R-T1), register the lines and the finish (R-FT1)."""
-    ri0, l0 = race.pos[r], race.lane[r]
-    race.lift(r)
+    pos = race.pos
+    ri0, l0 = pos[r], race.lane[r]
+    line = race.off + race.N
+    W = race.W
+    if ri0 < line:  # lift (inlined: every move passes here)
+        race.occ[ri0 * W + l0] = -1
+        race.free[ri0] |= 1 << l0
     race.start[r] = (ri0, l0)
     race.path[r] = path
     race.lateral[r] = bool(path) and path[0][0] == ri0
     race.moved[r] = race.turn
-    race.move_seq += 1
-    race.seq[r] = race.move_seq
+    seq = race.move_seq = race.move_seq + 1
+    race.seq[r] = seq
     race.situation[r] = sit
     race.moves += 1
     race.recent.append(r)
     ri, lane = path[-1] if path else (ri0, l0)
-    line = race.off + race.N
     if ri >= line:
-        race.pos[r], race.lane[r] = ri, lane
+        pos[r], race.lane[r] = ri, lane
         x = line - ri0
         rows = ri - ri0
         # R-FT1: t = (k - 1 + x / rows) · turn_s, half up.
@@ -262,9 +273,12 @@ def move(race: Race, r: int, path: list[Cell], sit: int) -> None:
         race.finish_time[r] = race.cross_time[r] = (2 * num + rows) // (2 * rows)
         race.status[r] = FINISHED
         race.finished += 1
-        race.finish_seq[r] = race.move_seq
-    else:
-        race.place(r, ri, lane)
+        race.finish_seq[r] = seq
+    else:  # place (inlined)
+        pos[r] = ri
+        race.lane[r] = lane
+        race.occ[ri * W + lane] = r
+        race.free[ri] &= ~(1 << lane)
     if ri >= race.next_line_row[r]:
         _cross_lines(race, r, ri)
 
@@ -390,33 +404,42 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
     p = leader
     rank = 1
     unit_time = race.finish_time[leader] if race.status[leader] == FINISHED else -1
-    f = race.fol[p]
+    fol = race.fol
+    f = fol[p]
     turn = race.turn
+    paths, moved, lateral, crashed_turn = race.path, race.moved, race.lateral, race.crashed_turn
+    plain, sit_up, start, cum, terr = race.plain, race.sit_up, race.start, race.cum, race.terr
+    pe_max, consumed, status = race.pe_max, race.consumed, race.status
     while f >= 0:
-        path_p = race.path[p]
-        d = len(path_p)
-        if race.moved[p] != turn or d < MIN_PULL or race.lateral[p] or race.crashed_turn[p] == turn:
+        path_p = paths[p]
+        if moved[p] != turn or len(path_p) < MIN_PULL or lateral[p] or crashed_turn[p] == turn:
             _drop(race, f)
             back.append(f)
             return back
-        win = follower_attacks(race, f)
-        if win != -2 and (
-            win >= 0 or in_final(race, f, race.orders[f]) or _chases(race, f) or race.sit_up[f]
-        ):
+        if plain[f]:  # no attack window, no final: only a chase or sitting up
+            win = -1
+            attacks = (sit_up[f] or _chases(race, f)) and race.dropped_turn[f] < turn - 1
+        else:
+            win = follower_attacks(race, f)
+            attacks = win != -2 and (
+                win >= 0 or in_final(race, f, race.orders[f]) or _chases(race, f) or sit_up[f]
+            )
+        if attacks:
             result = attack(race, f, win)
             rank = 1
-            unit_time = race.finish_time[f] if race.status[f] == FINISHED else -1
+            unit_time = race.finish_time[f] if status[f] == FINISHED else -1
             if result == 2:
                 return back
             p = f
-            f = race.fol[p]
+            f = fol[p]
             continue
-        path = [race.start[p], *path_p[:-1]]
+        path = [start[p], *path_p[:-1]]
         # Path rows are consecutive (P's path has no lateral cell here): cd from the cum table.
         first = path[0][0]
-        cd = race.cum[path[-1][0] + 1] - race.cum[first]
-        descent = race.terr[first] == DESCENT
-        if not descent and cd > max(race.pe(f), 2):
+        cd = cum[path[-1][0] + 1] - cum[first]
+        descent = terr[first] == DESCENT
+        pe = pe_max[f] - consumed[f]
+        if not descent and cd > (pe if pe > 2 else 2):
             _drop(race, f)
             back.append(f)
             return back
@@ -427,16 +450,17 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
         else:
             result = contract(race, f, path, BONUS, "follow", sit)
         if result == 0:
-            if unit_time >= 0 and race.status[f] == FINISHED and race.settings.same_unit_time:
-                race.finish_time[f] = unit_time  # R-FT2
-            elif race.status[f] == FINISHED:
-                unit_time = race.finish_time[f]
+            if status[f] == FINISHED:
+                if unit_time >= 0 and race.settings.same_unit_time:
+                    race.finish_time[f] = unit_time  # R-FT2
+                else:
+                    unit_time = race.finish_time[f]
             rank += 1
             p = f
-            f = race.fol[p]
+            f = fol[p]
             continue
         if result == 1:
-            nxt = race.fol[f]
+            nxt = fol[f]
             _drop(race, f)
             p = f
             f = nxt
@@ -608,9 +632,14 @@ def auction(race: Race) -> None:
         new += orphans
         orphans.clear()
         lo = hi = pos[w]
+        start = race.start
         for r in recent:
-            hi = max(hi, pos[r])
-            lo = min(lo, race.start[r][0])
+            p = pos[r]
+            if p > hi:
+                hi = p
+            p = start[r][0]
+            if p < lo:
+                lo = p
         for f in new:
             if status[f] == ACTIVE and pred[f] < 0 and moved[f] != t:
                 leaders.add(f)
@@ -651,9 +680,9 @@ def end_of_turn(race: Race) -> None:
         if p >= 0 and (status[p] != ACTIVE or pos[p] != pos[r] + 1 or lane[p] != lane[r]):
             fol[p] = -1
             pred[r] = -1
-    for r in range(race.n):
-        race.attack_right[r] = -1
-    on_road.sort(key=lambda r: (-pos[r], lane[r]))
+    race.attack_right[:] = [-1] * race.n
+    # Road order (row desc, lane asc) as one int key.
+    on_road.sort(key=lambda r: lane[r] - pos[r] * W)
     occ = race.occ
     for x in on_road:
         if fol[x] >= 0 or pos[x] <= 0:
@@ -674,14 +703,15 @@ def end_of_turn(race: Race) -> None:
     # R-RC recovery.
     terr = race.terr
     climbs = race.climbs
+    moved, crashed_turn, paths = race.moved, race.crashed_turn, race.path
     for r in range(race.n):
         st = status[r]
-        if st in (OUT, ELIMINATED) or (st == FINISHED and race.moved[r] != t):
+        if st in (OUT, ELIMINATED) or (st == FINISHED and moved[r] != t):
             continue
-        if race.crashed_turn[r] == t:
+        if crashed_turn[r] == t:
             continue
-        if race.moved[r] == t:
-            path = race.path[r]
+        if moved[r] == t:
+            path = paths[r]
             d = len(path)
             if d:
                 a = path[0][0]
