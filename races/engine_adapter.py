@@ -27,6 +27,7 @@ from races.engine.rulesets.cyclosim.orders import (
     orders_from_data,
     validate_orders,
 )
+from races.engine.rulesets.cyclosim.sheet import consumed_at_start, pe_max_of
 from races.models import DiceLog, RaceEvent, Stage, StageResult
 from races.timing import TimedLine
 from riders.models import RATING_AXES, Rider
@@ -171,9 +172,7 @@ def stage_inputs_build(
                 rider_id=spec.rider_id,
                 team_id=spec.team_id,
                 bib=spec.bib,
-                profile=Profile(
-                    **{axis: getattr(riders[spec.rider_id], axis) for axis in RATING_AXES}
-                ),
+                profile=profile_of(riders[spec.rider_id]),
                 role=spec.role,
                 no_breakaway=spec.no_breakaway,
                 tour_crash_count=spec.tour_crash_count,
@@ -189,6 +188,25 @@ def stage_inputs_build(
         yellow_jersey=yellow_jersey,
         green_jersey=green_jersey,
     )
+
+
+def profile_of(rider: Rider) -> Profile:
+    """The engine's profile of a rider: his eight ratings."""
+    return Profile(**{axis: getattr(rider, axis) for axis in RATING_AXES})
+
+
+def cyclosim_energy(
+    *, rider: Rider, pe_consumed: int, settings: CyclosimSettings
+) -> tuple[int, int]:
+    """A rider's energy at the start of a Cyclo Sim stage, ``(pe, pe_max)`` (cyclosim.md
+    §2.3), from the points he had consumed at the previous finish, as the engine counts it."""
+    pe_max = pe_max_of(
+        profile_of(rider),
+        profiles=settings.profiles,
+        base=settings.pe_base,
+        per_rouleur=settings.pe_per_rouleur,
+    )
+    return pe_max - consumed_at_start(pe_consumed, pe_max, settings.overnight_recovery), pe_max
 
 
 def inputs_to_data(inputs: StageInputs, *, ruleset: str) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 import logging
 import secrets
 import time
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +15,7 @@ from django.utils.translation import gettext_noop
 
 from races.engine_adapter import (
     EntrantSpec,
+    cyclosim_energy,
     cyclosim_orders_errors,
     inputs_to_data,
     outcome_write,
@@ -103,6 +105,35 @@ def _previous_standing(season_stage: SeasonStage, classification: str) -> list[S
     )
 
 
+def _carried_states(season_stage: SeasonStage) -> dict[int, dict[str, Any]]:
+    """The engine state each rider carries from the previous stage (Cyclo Sim: energy)."""
+    return dict(
+        StageResult.objects.filter(
+            stage__race_id=season_stage.season.race_id, stage__number=season_stage.number - 1
+        ).values_list("rider_id", "state")
+    )
+
+
+def team_energy(
+    *, season_stage: SeasonStage, starters: Sequence[SeasonTeamRider]
+) -> dict[int, tuple[int, int]]:
+    """Cyclo Sim: each starter's energy at the start of the stage, ``(pe, pe_max)``, after
+    the night's recovery (empty for a Moréno season)."""
+    season = season_stage.season
+    if season.ruleset != Season.Ruleset.CYCLOSIM:
+        return {}
+    settings = season.rules.stage_settings(season.ruleset)["cyclosim"]
+    carried = _carried_states(season_stage)
+    return {
+        m.rider_id: cyclosim_energy(
+            rider=m.rider,
+            pe_consumed=int(carried.get(m.rider_id, {}).get("pe_consumed", 0)),
+            settings=settings,
+        )
+        for m in starters
+    }
+
+
 def stage_entrants(
     *, season_stage: SeasonStage
 ) -> tuple[list[EntrantSpec], int | None, int | None]:
@@ -117,13 +148,11 @@ def stage_entrants(
     ]
     orders = {o.team_id: o.data for o in Orders.objects.filter(season_stage=season_stage)}
     crash_counts: dict[int, int] = {}
-    carried: dict[int, dict[str, Any]] = {}
-    for rider_id, crashes, state, number in StageResult.objects.filter(
+    for rider_id, crashes in StageResult.objects.filter(
         stage__race_id=season.race_id, stage__number__lt=season_stage.number
-    ).values_list("rider_id", "crashes", "state", "stage__number"):
+    ).values_list("rider_id", "crashes"):
         crash_counts[rider_id] = crash_counts.get(rider_id, 0) + len(crashes)
-        if number == season_stage.number - 1:
-            carried[rider_id] = state
+    carried = _carried_states(season_stage)
     cyclosim = season.ruleset == Season.Ruleset.CYCLOSIM
     general = _previous_standing(season_stage, Classification.GENERAL)
     gc = {line.rider_id: line for line in general}

@@ -332,6 +332,11 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
                     }
                 )
     deadline = stage.orders_deadline if stage else None
+    energy = (
+        services.team_energy(season_stage=stage, starters=starters)
+        if form and stage is not None
+        else {}
+    )
     return render(
         request,
         "season/player/orders.html",
@@ -341,6 +346,13 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
             "window": window,
             "stage": stage,
             "form": form,
+            # A row per starter: his fields, and his energy in a Cyclo Sim season.
+            "order_rows": [
+                (member, fields, energy.get(member.rider_id)) for member, fields in form.rows()
+            ]
+            if form
+            else [],
+            "show_energy": bool(energy),
             "starters": starters,
             "existing": existing,
             "submitted": submitted,

@@ -1,6 +1,8 @@
 """A season run under the Cyclo Sim rules: its orders, the energy carried between stages,
 resolution and replay."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -116,3 +118,33 @@ def test_the_orders_page_asks_for_the_cyclosim_orders(client, league):
         100.0,
         120.0,
     )
+
+
+def test_the_orders_page_shows_each_riders_energy_after_the_nights_recovery(client, league):
+    services.stage_resolve(season_stage_id=stage(league, 1).pk)
+    team = league.teams.get(owner__username="alice")
+    client.login(username="alice", password="alice-demo")
+    html = client.get(reverse("player-orders", args=["demo", team.pk])).content.decode()
+    assert "Energy" in html
+    spent = dict(
+        StageResult.objects.filter(stage=stage(league, 1).stage).values_list("rider_id", "state")
+    )
+    # Riders out of the race after stage 1 (the seed is drawn fresh) are not starters.
+    starters = services.team_starters(team=team, season_stage=stage(league, 2))
+    assert starters
+    for member in starters:
+        rider = member.rider
+        pe_max = 60 + 5 * rider.rouleur  # cyclosim.md §2.3, advanced game
+        pe = pe_max - min(pe_max, max(0, spent[rider.pk]["pe_consumed"] - 40))
+        cells = rf'<td>{re.escape(rider.name)}</td>\s*<td class="num">{pe}/{pe_max}</td>'
+        assert re.search(cells, html), rider.name
+
+
+def test_a_moreno_orders_page_has_no_energy_column(client, league):
+    from season.models import Season
+
+    Season.objects.filter(pk=league.pk).update(ruleset=Season.Ruleset.MORENO)
+    team = league.teams.get(owner__username="alice")
+    client.login(username="alice", password="alice-demo")
+    html = client.get(reverse("player-orders", args=["demo", team.pk])).content.decode()
+    assert "Energy" not in html

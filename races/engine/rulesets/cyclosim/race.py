@@ -34,6 +34,7 @@ from races.engine.rulesets.cyclosim.sheet import (
     MOD_SPRINTER,
     MOD_TT,
     SPRINT_ROWS,
+    consumed_at_start,
     mods,
     pe_max_of,
     pi_table,
@@ -132,7 +133,7 @@ class Race:
         self.pit = [pi_table(m) for m in self.pe_max]
         self.mods = [mods(e.profile, s.profiles) for e in self.entrants]
         self.consumed = [
-            min(m, max(0, e.pe_consumed - s.overnight_recovery))
+            consumed_at_start(e.pe_consumed, m, s.overnight_recovery)
             for e, m in zip(self.entrants, self.pe_max, strict=True)
         ]
         # §4.6 [D]: the GC leaders' attack goes on the last climb of category 2 or harder.

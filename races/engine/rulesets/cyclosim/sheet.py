@@ -69,6 +69,12 @@ def pe_max_of(profile: Profile, *, profiles: bool, base: int = 60, per_rouleur: 
     return base + per_rouleur * profile.rouleur if profiles else base
 
 
+def consumed_at_start(pe_consumed: int, pe_max: int, overnight_recovery: int) -> int:
+    """§2.3 [D]: the points still ticked at the start of a stage, after the night's recovery
+    from the ``pe_consumed`` of the previous stage's finish."""
+    return min(pe_max, max(0, pe_consumed - overnight_recovery))
+
+
 def _ceil_pct(pct: int, pe_max: int) -> int:
     return (pct * pe_max + 99) // 100
 
