@@ -118,16 +118,11 @@ def cyclosim_orders_errors(*, orders: Mapping[int, Mapping[str, Any]], stage: St
     }
     n_rows = sum(segment_cases(course))
     errors = validate_orders(data, rider_ids=set(orders), n_rows=n_rows)
-    names = dict(Rider.objects.filter(pk__in=orders).values_list("pk", "name"))
-
-    def rider(who: object) -> str:
-        try:
-            return names.get(int(str(who)), f"Rider {who}")
-        except ValueError:
-            return f"Rider {who}"
-
+    names = {
+        str(pk): name for pk, name in Rider.objects.filter(pk__in=orders).values_list("pk", "name")
+    }
     return [
-        f"{rider(who)}, {ORDER_FIELD_NAMES.get(field, field)}: {message}"
+        f"{names.get(str(who), f'Rider {who}')}, {ORDER_FIELD_NAMES.get(field, field)}: {message}"
         for who, fields in sorted(errors.items())
         for field, message in sorted(fields.items())
     ]

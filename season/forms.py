@@ -347,6 +347,23 @@ class TeamOrdersForm(forms.Form):
             for member in self.starters
         ]
 
+    def error_lines(self) -> list[str]:
+        """Every error of the form, for the summary above the table: a field's error names
+        its rider and field (next to the field, the row and column already say it)."""
+        names = {str(m.rider_id): m.rider.name for m in self.starters}
+        lines = [str(error) for error in self.non_field_errors()]
+        for name, errors in self.errors.items():
+            rider, _sep, _key = name.partition("-")
+            if name not in self.fields or rider not in names:
+                continue
+            label = self.fields[name].label
+            lines += [
+                _("%(rider)s, %(field)s: %(error)s")
+                % {"rider": names[rider], "field": label, "error": error}
+                for error in errors
+            ]
+        return lines
+
     def orders(self) -> dict[int, dict[str, Any]]:
         result: dict[int, dict[str, Any]] = {}
         for name, value in self.cleaned_data.items():
@@ -460,11 +477,8 @@ class CyclosimOrdersForm(TeamOrdersForm):
             elif start is not None and self.distance_km and start >= self.distance_km:
                 self.add_error(
                     f"{member.rider_id}-attack_from_km",
-                    _(
-                        "%(rider)s: the stage is %(km)s km long, "
-                        "the attack must start before the finish."
-                    )
-                    % {"rider": member.rider.name, "km": f"{self.distance_km:g}"},
+                    _("The stage is %(km)s km long: the attack must start before the finish.")
+                    % {"km": f"{self.distance_km:g}"},
                 )
         return cleaned
 

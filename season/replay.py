@@ -117,7 +117,7 @@ def _version_change(ruleset: str, stored_inputs: dict[str, object]) -> str:
     current = get_ruleset(ruleset).version
     if stored == current:
         return ""
-    when = f"version {stored}" if stored is not None else "a version of before versions were stored"
+    when = f"version {stored}" if stored is not None else "a version older than version numbers"
     return (
         f"resolved by {ruleset} {when}, replayed by {ruleset} version {current}: the rules or "
         f"the default AI changed since (docs/rules-choices.md), so differences are expected"

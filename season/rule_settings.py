@@ -83,7 +83,7 @@ class RuleSettings:
             gap_scale=self.gap_scale_of(ruleset),
         )
 
-    def gap_scale_of(self, ruleset: str) -> dict[str, float] | Mapping[str, float]:
+    def gap_scale_of(self, ruleset: str) -> Mapping[str, float]:
         if ruleset == "moreno":
             return self.gap_scale
         if ruleset == "cyclosim":

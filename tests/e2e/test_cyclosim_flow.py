@@ -47,7 +47,7 @@ def test_a_cyclosim_week_with_orders_fixed_after_a_refusal(live_server, browser,
     alice.click("text=Save my orders")
     alice.wait_for_load_state()
     name = team.members.get(rider_id=leader).rider.name
-    assert f"{name}: the stage is 182 km long" in alice.content()
+    assert f"{name}, Attack from km: The stage is 182 km long" in alice.content()
     assert "Last saved" not in alice.content()
     screenshot(alice, "cyclosim-orders-refused")
     alice.fill(f"#id_{leader}-attack_from_km", "150")

@@ -106,7 +106,8 @@ def test_the_orders_page_asks_for_the_cyclosim_orders(client, league):
     name = team.members.get(rider_id=rider_id).rider.name
     data |= {f"{rider_id}-attack_from_km": 300, f"{rider_id}-attack_to_km": 320}
     html = client.post(url, data).content.decode()
-    assert f"{name}: the stage is 182 km long, the attack must start before the finish." in html
+    error = "The stage is 182 km long: the attack must start before the finish."
+    assert f"{name}, Attack from km: {error}" in html  # the summary names rider and field
     assert not team.orders.filter(season_stage=stage(league, 1)).exists()
     data[f"{rider_id}-attack_from_km"] = 100
     data[f"{rider_id}-attack_to_km"] = 120

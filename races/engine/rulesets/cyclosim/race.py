@@ -161,10 +161,10 @@ class Race:
         #: they may sit up (the cols of a stage with a climb of GC_CLIMBS), the GC leaders
         #: they wait for, and the flags of the turn.
         self.sit_up_row = [False] * size
-        for col in board.climbs if gc_climbs else ():
-            if col.terrain in GRUPPETTO_CLIMBS:
-                for ri in range(off + col.first_case, min(off + col.line, size)):
-                    self.sit_up_row[ri] = True
+        cols = [c for c in board.climbs if c.terrain in GRUPPETTO_CLIMBS] if gc_climbs else []
+        for col in cols:
+            for ri in range(off + col.first_case, min(off + col.line, size)):
+                self.sit_up_row[ri] = True
         self.gruppetto = [
             r
             for r, e in enumerate(self.entrants)

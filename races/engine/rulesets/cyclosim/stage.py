@@ -167,14 +167,13 @@ def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Pl
         moved, fol = race.moved, race.fol
         free = race.free
         full = race.full
-        # Wheel cells on rows far-2 .. far (the riders on the row after), reachable by masks.
+        # Wheel cells on rows far-2 .. far (their riders on the row after); masks[k] is row
+        # ri+1+k, and reach() gives one mask per row up to far.
         lo = far - 1 if far - 1 > ri + 2 else ri + 2
         hi = far + 2
         limit = race.off + race.N
         if hi > limit:
             hi = limit
-        if hi > ri + 2 + len(masks):
-            hi = ri + 2 + len(masks)
         for zr in range(lo, hi):
             base = zr * W
             wr = zr - 1
