@@ -11,67 +11,33 @@ TEAMS = 22
 PER_TEAM = 8
 
 
-def _clamp(x: int) -> int:
-    return max(-1, min(4, x))
+#: Rating ranges by kind of rider, in the order of the axes of Profile (the draws follow it).
+AXES = (
+    "rouleur",
+    "sprinter",
+    "baroudeur",
+    "finisseur",
+    "descender",
+    "time_trialist",
+    "puncheur",
+    "climber",
+)
+_RANGES: dict[str, tuple[tuple[int, int], ...]] = {
+    "leader": ((1, 2), (-1, 0), (0, 1), (1, 2), (0, 2), (1, 4), (1, 3), (3, 4)),
+    "sprinter": ((1, 2), (2, 4), (-1, 0), (0, 2), (0, 1), (0, 1), (0, 1), (-1, 0)),
+    "baroudeur": ((1, 3), (0, 1), (1, 3), (0, 2), (0, 2), (0, 2), (0, 2), (0, 2)),
+    "climber": ((0, 1), (-1, 0), (0, 2), (0, 1), (0, 2), (0, 1), (1, 2), (1, 3)),
+    "rouleur": ((1, 3), (0, 1), (0, 1), (0, 1), (0, 1), (0, 2), (0, 1), (-1, 1)),
+}
 
 
 def _profile(rng: random.Random, kind: str) -> Profile:
-    def r(lo: int, hi: int) -> int:
-        return _clamp(rng.randint(lo, hi))
-
-    if kind == "leader":
-        return Profile(
-            rouleur=r(1, 2),
-            sprinter=r(-1, 0),
-            baroudeur=r(0, 1),
-            finisseur=r(1, 2),
-            descender=r(0, 2),
-            time_trialist=r(1, 4),
-            puncheur=r(1, 3),
-            climber=r(3, 4),
-        )
-    if kind == "sprinter":
-        return Profile(
-            rouleur=r(1, 2),
-            sprinter=r(2, 4),
-            baroudeur=r(-1, 0),
-            finisseur=r(0, 2),
-            descender=r(0, 1),
-            time_trialist=r(0, 1),
-            puncheur=r(0, 1),
-            climber=r(-1, 0),
-        )
-    if kind == "baroudeur":
-        return Profile(
-            rouleur=r(1, 3),
-            sprinter=r(0, 1),
-            baroudeur=r(1, 3),
-            finisseur=r(0, 2),
-            descender=r(0, 2),
-            time_trialist=r(0, 2),
-            puncheur=r(0, 2),
-            climber=r(0, 2),
-        )
-    if kind == "climber":
-        return Profile(
-            rouleur=r(0, 1),
-            sprinter=r(-1, 0),
-            baroudeur=r(0, 2),
-            finisseur=r(0, 1),
-            descender=r(0, 2),
-            time_trialist=r(0, 1),
-            puncheur=r(1, 2),
-            climber=r(1, 3),
-        )
+    """A profile of ``kind``: each rating drawn in its range, clamped to H..4."""
     return Profile(
-        rouleur=r(1, 3),
-        sprinter=r(0, 1),
-        baroudeur=r(0, 1),
-        finisseur=r(0, 1),
-        descender=r(0, 1),
-        time_trialist=r(0, 2),
-        puncheur=r(0, 1),
-        climber=r(-1, 1),
+        **{
+            axis: max(-1, min(4, rng.randint(lo, hi)))
+            for axis, (lo, hi) in zip(AXES, _RANGES[kind], strict=True)
+        }
     )
 
 
