@@ -18,19 +18,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from races.engine.course import STAGE_TYPES, TERRAINS, Course, Segment
-from races.engine.outcome import ROLES, Entrant, Outcome, Profile, StageInputs
+from races.engine.outcome import PROFILE_AXES, ROLES, Entrant, Outcome, Profile, StageInputs
 from races.engine.registry import UnknownRuleset, get_ruleset, simulate
 
-RATING_AXES: tuple[str, ...] = (
-    "rouleur",
-    "sprinter",
-    "baroudeur",
-    "finisseur",
-    "descender",
-    "time_trialist",
-    "puncheur",
-    "climber",
-)
+RATING_AXES = PROFILE_AXES
 RIDER_COLUMNS: tuple[str, ...] = ("id", "name", "team", "role", *RATING_AXES)
 #: Segments may add up to the stage distance give or take this much.
 DISTANCE_TOLERANCE_KM = 0.5

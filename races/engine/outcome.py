@@ -44,6 +44,11 @@ class Profile:
                 raise ValueError(f"{f.name} must be an int rating -1 (H) .. 4, got {value!r}")
 
 
+#: The eight axes of a profile, in order (riders.models.RATING_AXES is the same list on the
+#: other side of the engine boundary; a test keeps the two in step).
+PROFILE_AXES: tuple[str, ...] = tuple(f.name for f in fields(Profile))
+
+
 @dataclass(frozen=True, slots=True)
 class Entrant:
     """A rider at the start of a stage, with what he carries from earlier stages."""

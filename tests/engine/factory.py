@@ -5,23 +5,14 @@ from __future__ import annotations
 import random
 
 from races.engine.course import Course, Segment
-from races.engine.outcome import Entrant, MorenoSettings, Profile, StageInputs
+from races.engine.outcome import PROFILE_AXES, Entrant, MorenoSettings, Profile, StageInputs
 
 TEAMS = 22
 PER_TEAM = 8
 
 
 #: Rating ranges by kind of rider, in the order of the axes of Profile (the draws follow it).
-AXES = (
-    "rouleur",
-    "sprinter",
-    "baroudeur",
-    "finisseur",
-    "descender",
-    "time_trialist",
-    "puncheur",
-    "climber",
-)
+AXES = PROFILE_AXES
 _RANGES: dict[str, tuple[tuple[int, int], ...]] = {
     "leader": ((1, 2), (-1, 0), (0, 1), (1, 2), (0, 2), (1, 4), (1, 3), (3, 4)),
     "sprinter": ((1, 2), (2, 4), (-1, 0), (0, 2), (0, 1), (0, 1), (0, 1), (-1, 0)),

@@ -13,17 +13,10 @@ from collections import Counter
 from datetime import date
 from pathlib import Path
 
+from races.engine.outcome import PROFILE_AXES
+
 DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
-AXES = (
-    "rouleur",
-    "sprinter",
-    "baroudeur",
-    "finisseur",
-    "descender",
-    "time_trialist",
-    "puncheur",
-    "climber",
-)
+AXES = PROFILE_AXES
 LEVELS = ("H", "0", "1", "2", "3", "4")
 
 

@@ -18,18 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from races.engine.outcome import PROFILE_AXES
+
 DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
 
-AXES = (
-    "rouleur",
-    "sprinter",
-    "baroudeur",
-    "finisseur",
-    "descender",
-    "time_trialist",
-    "puncheur",
-    "climber",
-)
+AXES = PROFILE_AXES
 RATINGS = {"H": -1, "0": 0, "1": 1, "2": 2, "3": 3, "4": 4}
 ROLES = {"gc_leader", "sprinter", "breakaway", "domestique"}
 ROLE_LIMITS = {"gc_leader": 1, "sprinter": 1, "breakaway": 2}

@@ -2,7 +2,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from riders.models import Rating, Rider
+from races.engine.outcome import PROFILE_AXES
+from riders.models import RATING_AXES, Rating, Rider
 from riders.names import name_key, team_key
 from tests.factories import RiderFactory, TeamFactory
 
@@ -55,3 +56,8 @@ def test_two_riders_cannot_share_a_procyclingstats_id():
     RiderFactory(pcs_slug="jonas-vingegaard")
     with pytest.raises(IntegrityError), transaction.atomic():
         RiderFactory(pcs_slug="jonas-vingegaard")
+
+
+def test_the_riders_axes_are_the_engines_profile_axes():
+    # Each side of the engine boundary names the eight axes; they must stay the same list.
+    assert RATING_AXES == PROFILE_AXES
