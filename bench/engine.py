@@ -20,10 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from races.engine import simulate  # noqa: E402
-from races.engine.cli import course_from_data, entrants_from_rows, load_riders  # noqa: E402
-from races.engine.dice import DICE, RandomDice  # noqa: E402
-from races.engine.outcome import Outcome, StageInputs  # noqa: E402
+from engine import simulate  # noqa: E402
+from engine.cli import course_from_data, entrants_from_rows, load_riders  # noqa: E402
+from engine.dice import DICE, RandomDice  # noqa: E402
+from engine.outcome import Outcome, StageInputs  # noqa: E402
 
 STAGES = ROOT / "fixtures" / "demo" / "stages.json"
 RIDERS = ROOT / "fixtures" / "demo" / "riders.csv"

@@ -18,16 +18,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.engine import RIDERS, STAGES, load_tour  # noqa: E402
+from engine import simulate  # noqa: E402
+from engine.cli import load_riders  # noqa: E402
+from engine.course import CLIMB_TERRAINS, Course  # noqa: E402
+from engine.outcome import Entrant, StageInputs  # noqa: E402
 from races.classifications import (  # noqa: E402
     ClimbRecord,
     ResultRecord,
     StageRecord,
     all_classifications,
 )
-from races.engine import simulate  # noqa: E402
-from races.engine.cli import load_riders  # noqa: E402
-from races.engine.course import CLIMB_TERRAINS, Course  # noqa: E402
-from races.engine.outcome import Entrant, StageInputs  # noqa: E402
 from races.timing import EngineLine, stage_times  # noqa: E402
 from season.rule_settings import RuleSettings  # noqa: E402
 

@@ -10,9 +10,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from races.engine import get_ruleset, simulate
-from races.engine.course import Course, Segment, segment_cases
-from races.engine.outcome import (
+from engine import get_ruleset, simulate
+from engine.course import Course, Segment, segment_cases
+from engine.outcome import (
     CyclosimSettings,
     Entrant,
     MorenoSettings,
@@ -20,14 +20,14 @@ from races.engine.outcome import (
     Profile,
     StageInputs,
 )
-from races.engine.rulesets.cyclosim.orders import (
+from engine.rulesets.cyclosim.orders import (
     AttackWindow,
     FinalOrders,
     RiderOrders,
     orders_from_data,
     validate_orders,
 )
-from races.engine.rulesets.cyclosim.sheet import consumed_at_start, pe_max_of
+from engine.rulesets.cyclosim.sheet import consumed_at_start, pe_max_of
 from races.models import DiceLog, RaceEvent, Stage, StageResult
 from races.timing import TimedLine
 from riders.models import RATING_AXES, Rider

@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from races.engine import get_ruleset
+from engine import get_ruleset
 from races.engine_adapter import (
     dice_rows,
     dice_sha256,

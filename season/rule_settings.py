@@ -4,7 +4,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from races.engine.outcome import CyclosimSettings, MorenoSettings
+from engine.outcome import CyclosimSettings, MorenoSettings
 from races.timing import UNSCALED_GAPS, TimingRules
 
 STAGE_TYPES = ("flat", "hilly", "mountain", "ITT", "TTT")

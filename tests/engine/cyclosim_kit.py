@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from races.engine.course import Board, board_from_cases
-from races.engine.dice import Face, ScriptedDice
-from races.engine.outcome import CyclosimSettings, Entrant, Profile
-from races.engine.rulesets.cyclosim.race import Cell, Race
+from engine.course import Board, board_from_cases
+from engine.dice import Face, ScriptedDice
+from engine.outcome import CyclosimSettings, Entrant, Profile
+from engine.rulesets.cyclosim.race import Cell, Race
 
 #: The spec's test vectors (§7): profiles off, W = 3.
 BASE = CyclosimSettings(lanes=3, profiles=False, overnight_recovery=0)

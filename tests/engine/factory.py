@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from races.engine.course import Course, Segment
-from races.engine.outcome import PROFILE_AXES, Entrant, MorenoSettings, Profile, StageInputs
+from engine.course import Course, Segment
+from engine.outcome import PROFILE_AXES, Entrant, MorenoSettings, Profile, StageInputs
 
 TEAMS = 22
 PER_TEAM = 8

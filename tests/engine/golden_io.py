@@ -13,9 +13,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from races.engine import simulate
-from races.engine.course import Course, Segment
-from races.engine.outcome import (
+from engine import simulate
+from engine.course import Course, Segment
+from engine.outcome import (
     CyclosimSettings,
     Entrant,
     MorenoSettings,

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from races.engine.course import Board, board_from_cases
-from races.engine.dice import Face, ScriptedDice
-from races.engine.outcome import Entrant, MorenoSettings, Profile
-from races.engine.rulesets.moreno.stage import build_units
-from races.engine.rulesets.moreno.state import Group, Race
+from engine.course import Board, board_from_cases
+from engine.dice import Face, ScriptedDice
+from engine.outcome import Entrant, MorenoSettings, Profile
+from engine.rulesets.moreno.stage import build_units
+from engine.rulesets.moreno.state import Group, Race
 
 #: The spec's test board (§7): N = 300, sprint zone 288..299, phase split 200.
 FLAT_300 = board_from_cases([("plain", 300)])

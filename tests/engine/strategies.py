@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from races.engine.course import TERRAINS, Course, Segment
-from races.engine.outcome import ROLES, Entrant, Profile, StageInputs
+from engine.course import TERRAINS, Course, Segment
+from engine.outcome import ROLES, Entrant, Profile, StageInputs
 
 ratings = st.integers(min_value=-1, max_value=4)
 profiles = st.builds(

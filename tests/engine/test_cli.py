@@ -1,4 +1,4 @@
-"""``python -m races.engine simulate``, run as a real process."""
+"""``python -m engine simulate``, run as a real process."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ RIDERS = ROOT / "docs" / "examples" / "riders.csv"
 
 def cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "races.engine", "simulate", *map(str, args)],
+        [sys.executable, "-m", "engine", "simulate", *map(str, args)],
         cwd=ROOT,
         capture_output=True,
         text=True,

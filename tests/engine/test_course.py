@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from races.engine.course import (
+from engine.course import (
     Course,
     Segment,
     board_from_cases,

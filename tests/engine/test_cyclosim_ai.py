@@ -4,14 +4,14 @@ modifiers."""
 
 from __future__ import annotations
 
-from races.engine.course import board_from_cases
-from races.engine.dice import ScriptedDice
-from races.engine.outcome import CyclosimSettings, Entrant, Profile
-from races.engine.rulesets.cyclosim import orders as ai
-from races.engine.rulesets.cyclosim.orders import RiderOrders
-from races.engine.rulesets.cyclosim.race import Race
-from races.engine.rulesets.cyclosim.sheet import mod
-from races.engine.rulesets.cyclosim.stage import chase_flags, leader_cap, play_turn, sit_up_flags
+from engine.course import board_from_cases
+from engine.dice import ScriptedDice
+from engine.outcome import CyclosimSettings, Entrant, Profile
+from engine.rulesets.cyclosim import orders as ai
+from engine.rulesets.cyclosim.orders import RiderOrders
+from engine.rulesets.cyclosim.race import Race
+from engine.rulesets.cyclosim.sheet import mod
+from engine.rulesets.cyclosim.stage import chase_flags, leader_cap, play_turn, sit_up_flags
 
 
 def test_a_rating_of_3_gets_the_modifier_of_a_4() -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from races.engine.course import board_from_cases
-from races.engine.rulesets.cyclosim.finish import outcome
-from races.engine.rulesets.cyclosim.orders import RiderOrders
-from races.engine.rulesets.cyclosim.sheet import (
+from engine.course import board_from_cases
+from engine.rulesets.cyclosim.finish import outcome
+from engine.rulesets.cyclosim.orders import RiderOrders
+from engine.rulesets.cyclosim.sheet import (
     ELIMINATED,
     FINISHED,
     OUT,
@@ -14,7 +14,7 @@ from races.engine.rulesets.cyclosim.sheet import (
     SIT_C,
     pi_table,
 )
-from races.engine.rulesets.cyclosim.stage import (
+from engine.rulesets.cyclosim.stage import (
     auction,
     contract,
     end_of_turn,

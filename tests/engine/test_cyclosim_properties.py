@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from hypothesis import given
 
-from races.engine.dice import RandomDice
-from races.engine.outcome import StageInputs
-from races.engine.rulesets.cyclosim import new_race
-from races.engine.rulesets.cyclosim.sheet import FINISHED, OUT
-from races.engine.rulesets.cyclosim.stage import play_turn, start_grid
+from engine.dice import RandomDice
+from engine.outcome import StageInputs
+from engine.rulesets.cyclosim import new_race
+from engine.rulesets.cyclosim.sheet import FINISHED, OUT
+from engine.rulesets.cyclosim.stage import play_turn, start_grid
 from tests.engine.strategies import PROPERTY, seeds, stage_inputs
 
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from races.engine.course import board_from_cases
-from races.engine.dice import (
+from engine.course import board_from_cases
+from engine.dice import (
     D6,
     D20,
     DDESC,
@@ -21,8 +21,8 @@ from races.engine.dice import (
     ScriptExhausted,
     ScriptMismatch,
 )
-from races.engine.outcome import Entrant, Profile
-from races.engine.rulesets.moreno.state import Race
+from engine.outcome import Entrant, Profile
+from engine.rulesets.moreno.state import Race
 
 
 def test_dice_faces_are_in_the_canonical_order_of_the_spec() -> None:

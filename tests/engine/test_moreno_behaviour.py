@@ -5,8 +5,8 @@ from __future__ import annotations
 import statistics
 from functools import cache
 
-from races.engine import simulate
-from races.engine.outcome import Entrant, Outcome
+from engine import simulate
+from engine.outcome import Entrant, Outcome
 from tests.engine.factory import flat_course, mountain_course, peloton, stage
 
 SEEDS = range(40)

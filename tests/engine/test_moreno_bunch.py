@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from races.engine.course import board_from_cases
-from races.engine.dice import Face
-from races.engine.rulesets.moreno.bunch import resolve_bunch
+from engine.course import board_from_cases
+from engine.dice import Face
+from engine.rulesets.moreno.bunch import resolve_bunch
 from tests.engine.moreno_kit import Kit, R, rider
 
 CLIMB_AT_230 = board_from_cases([("plain", 230), ("col1", 20), ("plain", 50)])

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from races.engine.course import Course, Segment, board_from_cases, build_board, segment_cases
-from races.engine.dice import ScriptExhausted
-from races.engine.rulesets.moreno import finish_mass_start
-from races.engine.rulesets.moreno.bunch import resolve_bunch
-from races.engine.rulesets.moreno.finish import abandon_count, abandons, stage_gaps
-from races.engine.rulesets.moreno.rules import (
+from engine.course import Course, Segment, board_from_cases, build_board, segment_cases
+from engine.dice import ScriptExhausted
+from engine.rulesets.moreno import finish_mass_start
+from engine.rulesets.moreno.bunch import resolve_bunch
+from engine.rulesets.moreno.finish import abandon_count, abandons, stage_gaps
+from engine.rulesets.moreno.rules import (
     resolve_climber,
     resolve_descender,
     resolve_fallen,
     resolve_pair,
     resolve_solo,
 )
-from races.engine.rulesets.moreno.stage import run
+from engine.rulesets.moreno.stage import run
 from tests.engine.moreno_kit import Kit, R, rider
 
 COL_AT_100 = board_from_cases([("plain", 100), ("col1", 100), ("plain", 100)])

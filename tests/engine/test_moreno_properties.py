@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from hypothesis import given
 
-from races.engine.dice import RandomDice
-from races.engine.outcome import StageInputs
-from races.engine.rulesets.moreno import new_race
-from races.engine.rulesets.moreno.stage import Lines, end_of_turn, play_turn, start_grid
+from engine.dice import RandomDice
+from engine.outcome import StageInputs
+from engine.rulesets.moreno import new_race
+from engine.rulesets.moreno.stage import Lines, end_of_turn, play_turn, start_grid
 from tests.engine.strategies import PROPERTY, seeds, stage_inputs
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from races.engine.course import Course, Segment, board_from_cases
-from races.engine.dice import ScriptedDice
-from races.engine.outcome import Entrant, MorenoSettings, Profile, StageInputs
-from races.engine.rulesets.moreno import finish_mass_start, new_race
-from races.engine.rulesets.moreno.rules import close_up, resolve_solo, resolve_sprint
-from races.engine.rulesets.moreno.stage import (
+from engine.course import Course, Segment, board_from_cases
+from engine.dice import ScriptedDice
+from engine.outcome import Entrant, MorenoSettings, Profile, StageInputs
+from engine.rulesets.moreno import finish_mass_start, new_race
+from engine.rulesets.moreno.rules import close_up, resolve_solo, resolve_sprint
+from engine.rulesets.moreno.stage import (
     Lines,
     build_units,
     end_of_turn,
@@ -15,7 +15,7 @@ from races.engine.rulesets.moreno.stage import (
     run,
     start_grid,
 )
-from races.engine.rulesets.moreno.state import Group
+from engine.rulesets.moreno.state import Group
 from tests.engine.moreno_kit import Kit, rider
 
 CLIMB_AT_100 = board_from_cases([("plain", 100), ("col2", 20, "Col"), ("plain", 180)])

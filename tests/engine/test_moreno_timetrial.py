@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from races.engine import simulate
-from races.engine.course import Course, Segment
-from races.engine.dice import Face, ScriptedDice
-from races.engine.outcome import Entrant, Outcome, Profile, StageInputs
+from engine import simulate
+from engine.course import Course, Segment
+from engine.dice import Face, ScriptedDice
+from engine.outcome import Entrant, Outcome, Profile, StageInputs
 
 ITT_10 = Course("itt", "ITT", 10, (Segment("plain", 10),))
 TTT_10 = Course("ttt", "TTT", 10, (Segment("plain", 10),))

@@ -7,8 +7,8 @@ import inspect
 
 import pytest
 
-from races.engine.outcome import DiceLog, DiceRoll, Entrant, MorenoSettings, Profile
-from races.engine.rulesets.moreno import bunch, rules, stage, timetrial
+from engine.outcome import DiceLog, DiceRoll, Entrant, MorenoSettings, Profile
+from engine.rulesets.moreno import bunch, rules, stage, timetrial
 
 
 def test_profiles_refuse_ratings_outside_h_to_4() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from races.engine import RULESETS, simulate
-from races.engine.outcome import StageInputs
+from engine import RULESETS, simulate
+from engine.outcome import StageInputs
 from tests.engine.strategies import ALL_TYPES, PROPERTY, seeds, stage_inputs
 
 each_ruleset = pytest.mark.parametrize("ruleset", sorted(RULESETS))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from races.engine import RULESETS, UnknownRuleset, get_ruleset, simulate
-from races.engine.course import Course, Segment
-from races.engine.dice import ScriptedDice
-from races.engine.outcome import Entrant, Profile, StageInputs
+from engine import RULESETS, UnknownRuleset, get_ruleset, simulate
+from engine.course import Course, Segment
+from engine.dice import ScriptedDice
+from engine.outcome import Entrant, Profile, StageInputs
 
 
 def test_moreno_is_registered() -> None:

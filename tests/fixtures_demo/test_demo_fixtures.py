@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from races.engine.outcome import PROFILE_AXES
+from engine.outcome import PROFILE_AXES
 
 DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
 

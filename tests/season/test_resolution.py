@@ -133,7 +133,7 @@ def test_replay_notices_a_tampered_result(demo):
 
 
 def test_a_resolved_stage_keeps_the_version_of_its_ruleset(demo):
-    from races.engine import get_ruleset
+    from engine import get_ruleset
 
     resolved = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
     assert resolved.engine_inputs["engine_version"] == get_ruleset(demo.ruleset).version

@@ -5,10 +5,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import cache
 
-from races.engine.rulesets.cyclosim import orders as ai
-from races.engine.rulesets.cyclosim.orders import AttackWindow, RiderOrders
-from races.engine.rulesets.cyclosim.race import Cell, Race
-from races.engine.rulesets.cyclosim.sheet import (
+from engine.rulesets.cyclosim import orders as ai
+from engine.rulesets.cyclosim.orders import AttackWindow, RiderOrders
+from engine.rulesets.cyclosim.race import Cell, Race
+from engine.rulesets.cyclosim.sheet import (
     ACTIVE,
     BONUS,
     DESCENT,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from races.engine.rulesets.moreno.bunch import resolve_bunch
-from races.engine.rulesets.moreno.rules import (
+from engine.rulesets.moreno.bunch import resolve_bunch
+from engine.rulesets.moreno.rules import (
     close_up,
     resolve_climber,
     resolve_descender,
@@ -12,8 +12,8 @@ from races.engine.rulesets.moreno.rules import (
     resolve_solo,
     resolve_sprint,
 )
-from races.engine.rulesets.moreno.state import Group, Race, RawEvent, Unit
-from races.engine.rulesets.moreno.tables import ACTIVE, DESCENT, FALLEN, FAR, FROZEN, PLAIN
+from engine.rulesets.moreno.state import Group, Race, RawEvent, Unit
+from engine.rulesets.moreno.tables import ACTIVE, DESCENT, FALLEN, FAR, FROZEN, PLAIN
 
 #: Free cases that still chain two plain riders into one group (R-G1).
 GROUP_FREE_CASES = 2

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from races.engine.dice import D6, D20, DESC6, DESC8, DPOKER
-from races.engine.rulesets.moreno.rules import crash_check
-from races.engine.rulesets.moreno.state import Group, Race
-from races.engine.rulesets.moreno.tables import (
+from engine.dice import D6, D20, DESC6, DESC8, DPOKER
+from engine.rulesets.moreno.rules import crash_check
+from engine.rulesets.moreno.state import Group, Race
+from engine.rulesets.moreno.tables import (
     ACTIVE,
     BREAKAWAY_ROLE,
     GC_LEADER,

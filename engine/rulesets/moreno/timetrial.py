@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from races.engine.dice import D6, DDESC, DPOKER, DT
-from races.engine.rulesets.moreno.finish import seconds_before
-from races.engine.rulesets.moreno.rules import descent_sum
-from races.engine.rulesets.moreno.state import Race
-from races.engine.rulesets.moreno.tables import (
+from engine.dice import D6, DDESC, DPOKER, DT
+from engine.rulesets.moreno.finish import seconds_before
+from engine.rulesets.moreno.rules import descent_sum
+from engine.rulesets.moreno.state import Race
+from engine.rulesets.moreno.tables import (
     COL3,
     DESCENT,
     FALLEN,

@@ -1,7 +1,7 @@
 """Codes and value tables of the Moréno ruleset (moreno.md §2.4, §2.5).
 
 Ratings are stored as ``rating + 1`` indices into the tables (H = -1 -> index 0).
-Dice are handled internally as face indices in the canonical order of :mod:`races.engine.dice`.
+Dice are handled internally as face indices in the canonical order of :mod:`engine.dice`.
 """
 
 from __future__ import annotations

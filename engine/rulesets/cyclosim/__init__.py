@@ -8,12 +8,12 @@ ranking, gaps, groups), and time trials (§3.12) here.
 
 from __future__ import annotations
 
-from races.engine.course import build_board
-from races.engine.dice import DiceSource
-from races.engine.outcome import CyclosimSettings, DiceRow, Outcome, StageInputs
-from races.engine.rulesets.cyclosim.finish import outcome
-from races.engine.rulesets.cyclosim.race import Race, RawEvent
-from races.engine.rulesets.cyclosim.stage import run, start_grid
+from engine.course import build_board
+from engine.dice import DiceSource
+from engine.outcome import CyclosimSettings, DiceRow, Outcome, StageInputs
+from engine.rulesets.cyclosim.finish import outcome
+from engine.rulesets.cyclosim.race import Race, RawEvent
+from engine.rulesets.cyclosim.stage import run, start_grid
 
 NAME = "cyclosim"
 #: Bumped whenever the same inputs and seed give another outcome (rules, [D] values, default

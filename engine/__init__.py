@@ -4,6 +4,6 @@
 docs/engine.md.
 """
 
-from races.engine.registry import RULESETS, Ruleset, UnknownRuleset, get_ruleset, simulate
+from engine.registry import RULESETS, Ruleset, UnknownRuleset, get_ruleset, simulate
 
 __all__ = ["RULESETS", "Ruleset", "UnknownRuleset", "get_ruleset", "simulate"]

@@ -8,19 +8,19 @@ abandons), ``timetrial`` (ITT, TTT).
 
 from __future__ import annotations
 
-from races.engine.course import build_board
-from races.engine.dice import DiceSource
-from races.engine.outcome import Outcome, StageInputs
-from races.engine.rulesets.moreno.finish import (
+from engine.course import build_board
+from engine.dice import DiceSource
+from engine.outcome import Outcome, StageInputs
+from engine.rulesets.moreno.finish import (
     abandons,
     chain_groups,
     neutralise,
     outcome,
     stage_gaps,
 )
-from races.engine.rulesets.moreno.stage import run, start_grid
-from races.engine.rulesets.moreno.state import Race
-from races.engine.rulesets.moreno.timetrial import run_itt, run_ttt
+from engine.rulesets.moreno.stage import run, start_grid
+from engine.rulesets.moreno.state import Race
+from engine.rulesets.moreno.timetrial import run_itt, run_ttt
 
 NAME = "moreno"
 #: Bumped whenever the same inputs and seed give another outcome (rules, [D] values).

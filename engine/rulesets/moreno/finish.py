@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from races.engine.dice import D6
-from races.engine.outcome import ABANDONED, CRASHED_OUT, FINISHED, Event, Outcome, RiderResult
-from races.engine.rulesets.moreno.state import Race
+from engine.dice import D6
+from engine.outcome import ABANDONED, CRASHED_OUT, FINISHED, Event, Outcome, RiderResult
+from engine.rulesets.moreno.state import Race
 
 ABANDON_REASONS: dict[int, str] = {
     1: "last arrived",

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from races.engine.dice import D6, DDESC, DPOKER, DT, Die
-from races.engine.rulesets.moreno.state import Race
-from races.engine.rulesets.moreno.tables import (
+from engine.dice import D6, DDESC, DPOKER, DT, Die
+from engine.rulesets.moreno.state import Race
+from engine.rulesets.moreno.tables import (
     ACTIVE,
     DESC_T,
     GREEN_FACE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from races.engine.outcome import (
+from engine.outcome import (
     ABANDONED,
     CRASHED_OUT,
     FINISHED,
@@ -15,9 +15,9 @@ from races.engine.outcome import (
     Outcome,
     RiderResult,
 )
-from races.engine.rulesets.cyclosim.race import Race, RawEvent
-from races.engine.rulesets.cyclosim.sheet import ELIMINATED
-from races.engine.rulesets.cyclosim.sheet import FINISHED as DONE
+from engine.rulesets.cyclosim.race import Race, RawEvent
+from engine.rulesets.cyclosim.sheet import ELIMINATED
+from engine.rulesets.cyclosim.sheet import FINISHED as DONE
 
 
 def order_of(races: Sequence[Race]) -> list[tuple[Race, int]]:

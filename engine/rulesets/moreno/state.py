@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from races.engine.course import Board
-from races.engine.dice import DPOKER, DiceSource, Die, RandomDice
-from races.engine.outcome import Crash, DiceLog, DiceRow, Entrant, MorenoSettings
-from races.engine.rulesets.moreno.tables import (
+from engine.course import Board
+from engine.dice import DPOKER, DiceSource, Die, RandomDice
+from engine.outcome import Crash, DiceLog, DiceRow, Entrant, MorenoSettings
+from engine.rulesets.moreno.tables import (
     ACTIVE,
     COL3,
     DESCENT,

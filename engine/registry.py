@@ -6,9 +6,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from races.engine.dice import DiceSource, RandomDice
-from races.engine.outcome import Outcome, StageInputs
-from races.engine.rulesets import cyclosim, moreno
+from engine.dice import DiceSource, RandomDice
+from engine.outcome import Outcome, StageInputs
+from engine.rulesets import cyclosim, moreno
 
 SimulateFn = Callable[[StageInputs, DiceSource, int], Outcome]
 

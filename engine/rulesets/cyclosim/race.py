@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import accumulate
 
-from races.engine.course import Board
-from races.engine.dice import D6, DiceSource, RandomDice
-from races.engine.outcome import CyclosimSettings, DiceLog, DiceRow, Entrant
-from races.engine.rulesets.cyclosim.orders import (
+from engine.course import Board
+from engine.dice import D6, DiceSource, RandomDice
+from engine.outcome import CyclosimSettings, DiceLog, DiceRow, Entrant
+from engine.rulesets.cyclosim.orders import (
     GC_CLIMBS,
     GRUPPETTO_CLIMBS,
     RiderOrders,
     default_orders,
     sits_up_on_climbs,
 )
-from races.engine.rulesets.cyclosim.sheet import (
+from engine.rulesets.cyclosim.sheet import (
     ACTIVE,
     CELL_COST,
     CLIMB,

@@ -1,9 +1,9 @@
-"""``python -m races.engine simulate ...``: see :mod:`races.engine.cli`."""
+"""``python -m engine simulate ...``: see :mod:`engine.cli`."""
 
 import os
 import sys
 
-from races.engine.cli import main
+from engine.cli import main
 
 try:
     sys.exit(main())

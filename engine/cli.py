@@ -1,6 +1,6 @@
 """Command line: simulate one stage from a course JSON and a riders CSV, no database.
 
-    python -m races.engine simulate --ruleset moreno --course COURSE.json \\
+    python -m engine simulate --ruleset moreno --course COURSE.json \\
         --riders RIDERS.csv --seed 42 [--format json|table]
 
 A bad input file gives one message naming the file, the line and the field, and exit status 2.
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from races.engine.course import STAGE_TYPES, TERRAINS, Course, Segment
-from races.engine.outcome import PROFILE_AXES, ROLES, Entrant, Outcome, Profile, StageInputs
-from races.engine.registry import UnknownRuleset, get_ruleset, simulate
+from engine.course import STAGE_TYPES, TERRAINS, Course, Segment
+from engine.outcome import PROFILE_AXES, ROLES, Entrant, Outcome, Profile, StageInputs
+from engine.registry import UnknownRuleset, get_ruleset, simulate
 
 RATING_AXES = PROFILE_AXES
 RIDER_COLUMNS: tuple[str, ...] = ("id", "name", "team", "role", *RATING_AXES)
@@ -341,7 +341,7 @@ def outcome_table(outcome: Outcome, course: Course, rows: Sequence[RiderRow]) ->
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m races.engine", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="simulate one stage")
     sim.add_argument("--ruleset", default="moreno", help="ruleset name (default: moreno)")

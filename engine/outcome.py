@@ -6,11 +6,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, overload
 
-from races.engine.course import Course
-from races.engine.dice import Face
+from engine.course import Course
+from engine.dice import Face
 
 if TYPE_CHECKING:
-    from races.engine.rulesets.cyclosim.orders import RiderOrders
+    from engine.rulesets.cyclosim.orders import RiderOrders
 
 H = -1
 RATING_MIN = H
