@@ -1,0 +1,185 @@
+"""Faults of a track (or entries) file: the rule broken, where, which field, on which line."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.motor.trackfile import DataDocument, PathKey
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """One thing wrong with a file: ``rule`` (spec rule id, ``FILE`` or ``SCHEMA``), ``place``
+    (a corner id, a square, a card index, or ""), ``field`` (dotted path) and ``line``."""
+
+    rule: str
+    place: str
+    field: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        parts = [f"line {self.line}:" if self.line is not None else ""]
+        parts.append(self.rule)
+        if self.place:
+            parts.append(self.place)
+        text = " ".join(p for p in parts if p)
+        if self.field:
+            text += f", field {self.field}"
+        return f"{text}: {self.message}"
+
+
+class TrackError(ValueError):
+    """A file with faults; ``str`` gives one line per fault, each starting with the file name."""
+
+    def __init__(self, name: str, faults: Sequence[Fault]) -> None:
+        self.name = name
+        self.faults: tuple[Fault, ...] = tuple(faults)
+        super().__init__("\n".join(f"{name} {fault}" for fault in self.faults))
+
+
+def field_name(path: Sequence[PathKey]) -> str:
+    """``("corners", 2, "zone")`` -> ``corners[2].zone``."""
+    out = ""
+    for key in path:
+        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else str(key))
+    return out
+
+
+class Faults:
+    """Collects the faults of one document; :meth:`check` raises them all at once."""
+
+    __slots__ = ("doc", "faults")
+
+    def __init__(self, doc: DataDocument) -> None:
+        self.doc = doc
+        self.faults: list[Fault] = []
+
+    def add(
+        self, rule: str, place: str, field: str, message: str, *, path: Sequence[PathKey] = ()
+    ) -> None:
+        """Record a fault; its line is that of ``path`` in the document."""
+        line = self.doc.line(*path) if path else None
+        self.faults.append(Fault(rule, place, field, message, line))
+
+    def at(self, rule: str, place: str, path: Sequence[PathKey], message: str) -> None:
+        """Record a fault whose field is ``path`` itself."""
+        self.add(rule, place, field_name(path), message, path=path)
+
+    def check(self) -> None:
+        """Raise :class:`TrackError` with every fault recorded, if any."""
+        if self.faults:
+            raise TrackError(self.doc.name, self.faults)
+
+    # -- typed readers: record a SCHEMA fault and return None on a wrong value -------------
+
+    def value(self, path: Sequence[PathKey], *, required: bool = True) -> Any:
+        """The value at ``path`` (None and a fault if missing and ``required``)."""
+        node: Any = self.doc.data
+        for key in path:
+            if isinstance(key, int):
+                if not isinstance(node, list) or not 0 <= key < len(node):
+                    node = None
+                    break
+                node = node[key]
+            else:
+                if not isinstance(node, dict) or key not in node:
+                    node = None
+                    break
+                node = node[key]
+        else:
+            return node
+        if required:
+            self.at("SCHEMA", "", path, "missing")
+        return None
+
+    def _typed(self, path: Sequence[PathKey], ok: bool, value: Any, what: str, place: str) -> Any:
+        if ok:
+            return value
+        self.at("SCHEMA", place, path, f"{value!r} is not {what}")
+        return None
+
+    def mapping(self, path: Sequence[PathKey], *, place: str = "") -> dict[str, Any] | None:
+        """A mapping at ``path``, or None (with a fault)."""
+        value = self.value(path)
+        if value is None:
+            return None
+        return self._typed(path, isinstance(value, dict), value, "a mapping", place)  # type: ignore[no-any-return]
+
+    def sequence(self, path: Sequence[PathKey], *, place: str = "") -> list[Any] | None:
+        """A list at ``path``, or None (with a fault)."""
+        value = self.value(path)
+        if value is None:
+            return None
+        return self._typed(path, isinstance(value, list), value, "a list", place)  # type: ignore[no-any-return]
+
+    def integer(
+        self,
+        path: Sequence[PathKey],
+        *,
+        place: str = "",
+        required: bool = True,
+        default: int | None = None,
+        minimum: int | None = None,
+        maximum: int | None = None,
+    ) -> int | None:
+        """An int at ``path`` (bools refused) within the bounds, or None (with a fault)."""
+        value = self.value(path, required=required and default is None)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.at("SCHEMA", place, path, f"{value!r} is not a whole number")
+            return None
+        if minimum is not None and value < minimum:
+            self.at("SCHEMA", place, path, f"{value} is below {minimum}")
+            return None
+        if maximum is not None and value > maximum:
+            self.at("SCHEMA", place, path, f"{value} is above {maximum}")
+            return None
+        return value
+
+    def text(
+        self,
+        path: Sequence[PathKey],
+        *,
+        place: str = "",
+        required: bool = True,
+        default: str | None = None,
+        choices: Sequence[str] | None = None,
+    ) -> str | None:
+        """A non-empty string at ``path`` (one of ``choices`` if given), or None (fault)."""
+        value = self.value(path, required=required and default is None)
+        if value is None:
+            return default
+        if not isinstance(value, str) or not value.strip():
+            self.at("SCHEMA", place, path, f"{value!r} is not a non-empty text")
+            return None
+        if choices is not None and value not in choices:
+            self.at("SCHEMA", place, path, f"{value!r} is not one of {', '.join(choices)}")
+            return None
+        return value
+
+    def boolean(
+        self, path: Sequence[PathKey], *, place: str = "", default: bool | None = None
+    ) -> bool | None:
+        """A bool at ``path``, or None (with a fault)."""
+        value = self.value(path, required=default is None)
+        if value is None:
+            return default
+        return self._typed(path, isinstance(value, bool), value, "true or false", place)  # type: ignore[no-any-return]
+
+
+def check_game(faults: Faults, game: str) -> bool:
+    """The document is a mapping whose ``game`` is ``game`` (a fault and False otherwise)."""
+    data = faults.doc.data
+    if not isinstance(data, dict):
+        faults.add("SCHEMA", "", "", "expected a mapping of track fields at the top")
+        return False
+    found = data.get("game")
+    if found != game:
+        faults.at("SCHEMA", "", ("game",), f"{found!r} is not {game!r}")
+        return False
+    return True

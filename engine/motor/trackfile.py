@@ -1,0 +1,128 @@
+"""Reading a track file (YAML, or JSON of the same structure) with the line of every value."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from engine.motor.faults import Fault, TrackError
+
+PathKey = str | int
+
+
+def content_hash(data: Any) -> str:
+    """``sha256:<hex>`` of the canonical JSON of ``data`` (sorted keys, compact, UTF-8)."""
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class DataDocument:
+    """A parsed file: its plain data and the 1-based line of each value by key/index path."""
+
+    name: str
+    data: Any
+    lines: dict[tuple[PathKey, ...], int] = field(repr=False, compare=False)
+
+    def line(self, *path: PathKey) -> int | None:
+        """Line of the value at ``path``, else of its nearest ancestor that exists, else None."""
+        lines = self.lines
+        for end in range(len(path), -1, -1):
+            found = lines.get(path[:end])
+            if found is not None:
+                return found
+        return None
+
+    @property
+    def content_hash(self) -> str:
+        """:func:`content_hash` of the data."""
+        return content_hash(self.data)
+
+
+def _walk(node: yaml.Node, path: tuple[PathKey, ...]) -> Iterator[tuple[tuple[PathKey, ...], int]]:
+    yield path, node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            key = key_node.value
+            yield from _walk(value_node, (*path, key))
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            yield from _walk(item, (*path, i))
+
+
+def _duplicate_key(node: yaml.Node) -> tuple[str, int] | None:
+    """The first mapping key that appears twice in one mapping (PyYAML keeps the last)."""
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            key = str(key_node.value)
+            if key in seen:
+                return key, key_node.start_mark.line + 1
+            seen.add(key)
+            found = _duplicate_key(value_node)
+            if found:
+                return found
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            found = _duplicate_key(item)
+            if found:
+                return found
+    return None
+
+
+def _file_fault(name: str, message: str, line: int | None) -> TrackError:
+    return TrackError(name, (Fault("FILE", "", "", message, line),))
+
+
+def parse_document(
+    text: str, name: str = "track.yaml", *, json_format: bool = False
+) -> DataDocument:
+    """Parse ``text`` as YAML (``safe_load``), or as JSON when ``json_format``; lines from
+    ``yaml.compose`` (JSON is read by :mod:`json`, its lines by the YAML composer, which reads
+    JSON's flow style). :class:`TrackError` with a ``FILE`` fault on a syntax error."""
+    if json_format:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise _file_fault(
+                name, f"invalid JSON ({exc.msg}, column {exc.colno})", exc.lineno
+            ) from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        if not json_format:
+            data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        if json_format:
+            # Valid JSON that the YAML composer refuses (rare, e.g. tabs): no lines, same data.
+            return DataDocument(name, data, {})
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        raise _file_fault(name, f"invalid YAML ({exc.problem or exc.context})", line) from None
+    except yaml.YAMLError as exc:
+        raise _file_fault(name, f"invalid YAML ({exc})", None) from None
+    lines: dict[tuple[PathKey, ...], int] = {}
+    if node is not None:
+        duplicate = _duplicate_key(node)
+        if duplicate is not None:
+            key, line = duplicate
+            raise _file_fault(name, f"key {key!r} appears twice in one mapping", line)
+        lines = dict(_walk(node, ()))
+    return DataDocument(name, data, lines)
+
+
+def load_document(path: str | Path) -> DataDocument:
+    """Read and parse a YAML or JSON (``.json``) file; :class:`TrackError` if it cannot be."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise _file_fault(name, "no such file", None) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _file_fault(name, f"cannot be read ({exc})", None) from None
+    return parse_document(text, name, json_format=name.lower().endswith(".json"))
