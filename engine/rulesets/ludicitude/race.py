@@ -1,0 +1,255 @@
+"""One Ludicitude race (ludicitude.md §4): setup, rounds, turns, end and classification.
+
+The turn's rules are those of ``rules.py`` and the driver's of ``policy.py``; the race reads
+them from :class:`Steps`, which keeps every turn once met (by state and roll), so that a turn
+costs a few look-ups (bench/engine.py --ruleset ludicitude).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from engine.rulesets.ludicitude.dice import POWERS, SeededSpeedDice, SpeedDice
+from engine.rulesets.ludicitude.outcome import (
+    BRAKE_LOST,
+    ELIMINATED,
+    ELIMINATION,
+    FINISH,
+    FINISHED,
+    NOT_CLASSIFIED,
+    OUT_OF_TIME,
+    RECOVERY,
+    SPEED_COST,
+    CarResult,
+    DiceRow,
+    EventLog,
+    EventRow,
+    RaceInputs,
+    RaceOutcome,
+)
+from engine.rulesets.ludicitude.policy import DecisionTable, decision_table
+from engine.rulesets.ludicitude.rules import resolve_move
+from engine.rulesets.ludicitude.track import BRAKE_MAX, N_CARDS, Track
+
+#: LU-1: every car starts on card 0 at speed 1 with brake 9.
+START_SPEED = 1
+START_BRAKE = BRAKE_MAX
+
+#: A step's outcome code.
+GOES_ON = 0
+FINISHES = 1
+OUT = 2
+
+#: An event of a step without its round and car: ``(kind, position, card, amount, brake)``.
+Template = tuple[str, int, int, int, int]
+#: ``(position, brake, speed, code, templates)`` after one turn.
+Step = tuple[int, int, int, int, tuple[Template, ...]]
+
+
+class Steps:
+    """Every turn a car of one driver (:class:`DecisionTable`) can take, by state and roll:
+    LU-4 .. LU-9 from :func:`resolve_move` and the driver's choice, kept per
+    ``((p·16 + b)·8 + v)·8 + m`` once met, so that a race's turn is one look-up."""
+
+    __slots__ = ("driver", "known", "marker_basis")
+
+    def __init__(self, driver: DecisionTable) -> None:
+        self.driver = driver
+        self.marker_basis = driver.marker_basis
+        self.known: dict[int, Step] = {}
+
+    def step(self, position: int, brake: int, speed: int, moved: int) -> Step:
+        """One turn from ``(p, b, v)`` with ``m`` cards rolled (LU-4 .. LU-10), then the next
+        speed and its cost (LU-9, §7.2)."""
+        key = ((position * 16 + brake) * 8 + speed) * 8 + moved
+        known = self.known.get(key)
+        if known is not None:
+            return known
+        driver = self.driver
+        move = resolve_move(
+            driver.track,
+            position=position,
+            brake=brake,
+            moved=moved,
+            finish=driver.finish,
+            speed=speed if self.marker_basis else None,
+        )
+        events: list[Template] = []
+        running = brake
+        for q, points in move.losses:
+            running -= points
+            events.append((BRAKE_LOST, q, q % N_CARDS, points, running))
+        if move.eliminated:
+            q = move.position
+            events.append((ELIMINATION, q, q % N_CARDS, move.penalty, move.brake))
+            result: Step = (q, move.brake, speed, OUT, tuple(events))
+        elif move.finished:
+            result = (move.position, move.brake, speed, FINISHES, tuple(events))
+        else:
+            p, b = move.position, move.brake
+            if move.gained:
+                events.append((RECOVERY, p, p % N_CARDS, move.gained, b))
+            new = driver.choose(p, b, speed)
+            if abs(new - speed) == 2:
+                b -= 1
+                events.append((SPEED_COST, p, p % N_CARDS, new, b))
+            result = (p, b, new, GOES_ON, tuple(events))
+        self.known[key] = result
+        return result
+
+
+@lru_cache(maxsize=256)
+def steps_of(driver: DecisionTable) -> Steps:
+    """The shared :class:`Steps` of a driver."""
+    return Steps(driver)
+
+
+def round_one_order(inputs: RaceInputs, dice: SpeedDice) -> list[int]:
+    """LU-2: the round-1 order as entry indices. ``random``: a seeded draw. ``reverse_standings``
+    (S-5): the lowest-ranked car first (unranked cars before every ranked one), ties drawn at
+    random."""
+    order = list(range(len(inputs.cars)))
+    dice.shuffle(order)
+    if inputs.settings.first_round_order == "reverse_standings":
+        unranked = 1 + max((c.standing or 0) for c in inputs.cars)
+        order.sort(key=lambda i: -(inputs.cars[i].standing or unranked))
+    return order
+
+
+def run_race(inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int) -> RaceOutcome:
+    """LU-1 .. LU-12 for every car of ``inputs``.
+
+    Each round (LU-2) every active car rolls its speed (LU-3), moves (LU-4), pays the
+    penalties of the cards it entered (LU-5), is eliminated below 1 brake (LU-6), finishes at
+    ``F`` (LU-7) or regains brake on the card it stopped on (LU-8); a car that did not move
+    does nothing of that (LU-10); then the default driver picks its next speed (LU-9, §7.2).
+    The race ends when no car is active or after ``max_rounds`` (LU-11).
+    """
+    settings = inputs.settings
+    track = inputs.track
+    finish = inputs.finish
+    marker = settings.limit_basis == "marker"
+    cars = inputs.cars
+    n = len(cars)
+    ids = [c.car for c in cars]
+    walkers = [
+        steps_of(decision_table(track, finish, marker, c.orders.risk, c.orders.max_speed))
+        for c in cars
+    ]
+    known = [w.known for w in walkers]
+    pos = [0] * n
+    brake = [START_BRAKE] * n
+    speed = [START_SPEED] * n
+    speeds: list[list[int]] = [[] for _ in range(n)]
+    ended_round = [0] * n
+    status = [""] * n
+    out_seq = [0] * n  # when each car went out, for LU-12 ties
+    finishers: list[int] = []
+    events: list[EventRow] = []
+    log: list[DiceRow] = []
+    throw = dice.throw
+    # The seeded draw inline (dice.py): the same faces as ``dice.throw``, without a call.
+    seeded = dice.tables if isinstance(dice, SeededSpeedDice) else None
+    draw = dice.rng.random if isinstance(dice, SeededSpeedDice) else None
+
+    order = round_one_order(inputs, dice)
+    start_order = tuple(ids[i] for i in order)
+    rnd = 0
+    outs = 0
+    while order and rnd < settings.max_rounds:
+        rnd += 1
+        if rnd > 1:
+            # LU-2: leader first; sort is stable, so ties keep the previous round's order.
+            order.sort(key=pos.__getitem__, reverse=True)
+        still: list[int] = []
+        for i in order:
+            v = speed[i]
+            if seeded is not None and draw is not None:
+                faces, m = seeded[v][int(draw() * POWERS[v])]
+            else:
+                faces, m = throw(v, round_no=rnd, unit=i)
+            car = ids[i]
+            log.append((rnd, car, faces))
+            p = pos[i]
+            b = brake[i]
+            step = known[i].get(((p * 16 + b) * 8 + v) * 8 + m) or walkers[i].step(p, b, v, m)
+            p, b, v, code, templates = step
+            if templates:
+                events.append((rnd, car, templates))
+            pos[i] = p
+            brake[i] = b
+            if code == GOES_ON:
+                speed[i] = v
+                speeds[i].append(v)
+                still.append(i)
+                continue
+            ended_round[i] = rnd
+            if code == FINISHES:
+                # LU-7: crossing order is play order (B11); no recovery.
+                status[i] = FINISHED
+                finishers.append(i)
+                events.append((rnd, car, ((FINISH, p, p % N_CARDS, len(finishers), b),)))
+            else:
+                # LU-6 (B6): out on the card where the brake ran out.
+                status[i] = ELIMINATED
+                outs += 1
+                out_seq[i] = outs
+        order = still
+    for i in order:
+        status[i] = NOT_CLASSIFIED
+        ended_round[i] = rnd
+        events.append((rnd, ids[i], ((OUT_OF_TIME, pos[i], pos[i] % N_CARDS, 0, brake[i]),)))
+    ranking = classify(finishers, order, pos, status, out_seq)
+    results = []
+    for rank, i in enumerate(ranking, 1):
+        card = pos[i] % N_CARDS if status[i] == ELIMINATED else None
+        results.append(
+            CarResult(
+                car=ids[i],
+                rank=rank,
+                status=status[i],
+                rounds=ended_round[i],
+                position=pos[i],
+                brake=brake[i],
+                speeds=tuple(speeds[i]),
+                card=card,
+                reason=_reason(track, status[i], ended_round[i], card, settings.max_rounds),
+            )
+        )
+    return RaceOutcome(
+        ruleset=ruleset,
+        seed=seed,
+        track=track.id,
+        laps=inputs.laps,
+        finish=finish,
+        rounds=rnd,
+        start_order=start_order,
+        results=tuple(results),
+        events=EventLog(events),
+        dice=tuple(log),
+    )
+
+
+def classify(
+    finishers: list[int],
+    unfinished: list[int],
+    pos: list[int],
+    status: list[str],
+    out_seq: list[int],
+) -> list[int]:
+    """LU-12: finishers in finishing order; then the cars not classified by ``p`` (descending,
+    ties in the last round's play order); then the eliminated cars by ``p`` at elimination
+    (descending), ties to the later elimination."""
+    ranked = list(finishers)
+    ranked += sorted(unfinished, key=lambda i: -pos[i])
+    out = [i for i in range(len(pos)) if status[i] == ELIMINATED]
+    ranked += sorted(out, key=lambda i: (-pos[i], -out_seq[i]))
+    return ranked
+
+
+def _reason(track: Track, status: str, rnd: int, card: int | None, max_rounds: int) -> str | None:
+    if status == ELIMINATED and card is not None:
+        return f"brake ran out on card {card} ({track.cards[card].label}) in round {rnd}"
+    if status == NOT_CLASSIFIED:
+        return f"still racing after {max_rounds} rounds"
+    return None
