@@ -9,8 +9,23 @@ CLIMB_TERRAINS = ("hill", "col3", "col2", "col1", "colhc")
 KM_TOLERANCE = 0.5
 
 
-def course_errors(segments: object, distance_km: float | Decimal | None) -> list[str]:
-    """Every problem of a course, each naming the segment at fault; empty when valid."""
+def course_errors(
+    segments: object, distance_km: float | Decimal | None, *, stage: str | None = None
+) -> list[str]:
+    """Every problem of a course, each naming the segment at fault; empty when valid.
+
+    With `stage` (its label, e.g. "Stage 5 (Pau - Laruns)") every message names the stage too,
+    and a course that does not add up to the distance says by how much.
+    """
+    errors = _course_errors(segments, distance_km, stage=stage)
+    if stage is None:
+        return errors
+    return [error if error.startswith(stage) else f"{stage}: {error}" for error in errors]
+
+
+def _course_errors(
+    segments: object, distance_km: float | Decimal | None, *, stage: str | None
+) -> list[str]:
     if not isinstance(segments, list) or not segments:
         return [_("The course needs at least one segment.")]
     errors = []
@@ -40,8 +55,31 @@ def course_errors(segments: object, distance_km: float | Decimal | None) -> list
         if not isinstance(name, str):
             errors.append(_("Segment %(index)s: name must be text.") % {"index": index})
     if not errors and distance_km is not None and abs(total - float(distance_km)) > KM_TOLERANCE:
-        errors.append(
-            _("The segments add up to %(total).1f km but the stage is %(distance).1f km.")
-            % {"total": total, "distance": float(distance_km)}
-        )
+        values = {
+            "stage": stage,
+            "total": total,
+            "distance": float(distance_km),
+            "gap": abs(float(distance_km) - total),
+        }
+        if stage is None:
+            errors.append(
+                _("The segments add up to %(total).1f km but the stage is %(distance).1f km.")
+                % values
+            )
+        elif total < float(distance_km):
+            errors.append(
+                _(
+                    "%(stage)s: the segments add up to %(total).1f km but the stage is "
+                    "%(distance).1f km: %(gap).1f km missing."
+                )
+                % values
+            )
+        else:
+            errors.append(
+                _(
+                    "%(stage)s: the segments add up to %(total).1f km but the stage is "
+                    "%(distance).1f km: %(gap).1f km too many."
+                )
+                % values
+            )
     return errors

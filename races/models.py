@@ -75,6 +75,23 @@ class Stage(models.Model):
         blank=True,
         help_text=_("ProCyclingStats p1 (flat) to p5 (mountain-top finish), when imported."),
     )
+    profile_score = models.PositiveSmallIntegerField(
+        _("profile score"),
+        null=True,
+        blank=True,
+        help_text=_("ProCyclingStats' profile score (how hard the stage is), when imported."),
+    )
+    vertical_meters = models.PositiveIntegerField(
+        _("vertical metres"), null=True, blank=True, help_text=_("Total climbing, when imported.")
+    )
+    course_generated = models.BooleanField(
+        _("generated course"),
+        default=False,
+        help_text=_(
+            "The course was built from the stage's type, distance and profile "
+            "(docs/import.md); cleared once an admin edits it."
+        ),
+    )
 
     class Meta:
         ordering = ["race", "number"]
@@ -248,7 +265,8 @@ class Standing(models.Model):
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="standings")
     classification = models.CharField(max_length=10, choices=Classification.choices)
-    rank = models.PositiveSmallIntegerField()
+    # Empty for a rider a real source lists without a place (after a penalty): docs/import.md.
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
     rider = models.ForeignKey(
         Rider, null=True, blank=True, on_delete=models.CASCADE, related_name="standings"
     )

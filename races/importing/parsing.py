@@ -66,6 +66,8 @@ class StageRow(Row):
     distance_km: Decimal
     stage_type: str
     profile_icon: str
+    profile_score: int | None = None
+    vertical_meters: int | None = None
 
 
 @dataclass
@@ -263,6 +265,9 @@ def _stage_row(cells: _Cells, layout: Layout, notes: list[RowNote]) -> StageRow 
     race = _race(cells, layout)
     number = _stage(cells, layout)
     icon = cells.parse("profile_icon", values.profile_icon_parse) or ""
+    # What a generated course is built from (races.course_generation), when the file tells.
+    score = cells.parse("profile_score", values.count_parse, what="profile score")
+    vertical = cells.parse("vertical_meters", values.count_parse, what="vertical metres")
     type_column = "stage_type" if layout.pcs else "type"
     stage_type = cells.parse(type_column, values.stage_type_parse, profile_icon=icon)
     distance = cells.parse("distance" if layout.pcs else "distance_km", values.distance_parse)
@@ -284,6 +289,8 @@ def _stage_row(cells: _Cells, layout: Layout, notes: list[RowNote]) -> StageRow 
         distance_km=distance,
         stage_type=stage_type.value,
         profile_icon=icon,
+        profile_score=score,
+        vertical_meters=vertical,
     )
 
 

@@ -38,7 +38,16 @@ class RaceRef:
     kind: str = Race.Kind.REAL
 
 
-STAGE_FIELDS = ("date", "start", "finish", "distance_km", "stage_type", "profile_icon")
+STAGE_FIELDS = (
+    "date",
+    "start",
+    "finish",
+    "distance_km",
+    "stage_type",
+    "profile_icon",
+    "profile_score",
+    "vertical_meters",
+)
 
 
 @dataclass(eq=False)
@@ -391,6 +400,8 @@ class _Builder:
             "distance_km": row.distance_km,
             "stage_type": row.stage_type,
             "profile_icon": row.profile_icon,
+            "profile_score": row.profile_score,
+            "vertical_meters": row.vertical_meters,
         }
         candidate = Stage(number=row.number, **fields)
         _clean(candidate, "stage", exclude=["race"])

@@ -193,6 +193,13 @@ def bib_parse(text: str) -> int | None:
     return int_in_range(text, what="bib", low=1, high=MAX_BIB)
 
 
+def count_parse(text: str, *, what: str) -> int | None:
+    """An optional whole number of 0 or more (a profile score, vertical metres)."""
+    if not text.strip():
+        return None
+    return int_in_range(text, what=what, low=0, high=99999)
+
+
 def pcs_slug_parse(text: str) -> str | None:
     """ "rider/jasper-philipsen", a full URL, or the bare slug -> "jasper-philipsen"."""
     cleaned = text.strip().rstrip("/")

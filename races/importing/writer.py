@@ -7,6 +7,7 @@ replaced, one that does not is left alone, so re-importing the same files writes
 
 from collections import defaultdict
 
+from races.course_generation import stage_courses_generate_for_import
 from races.importing.plan import STAGE_FIELDS, Plan
 from races.importing.report import ImportReport
 from races.models import Race, RaceEntry, Stage, StageResult, Standing
@@ -20,6 +21,7 @@ def plan_write(*, plan: Plan, report: ImportReport) -> None:
     _races(plan, report)
     _teams(plan, report)
     _stages(plan, report)
+    stage_courses_generate_for_import(stage_ids=[s.pk for s in plan.stages.values()], report=report)
     _riders(plan, report)
     _entries(plan, report)
     _results(plan, report)
