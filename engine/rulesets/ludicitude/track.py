@@ -1,18 +1,24 @@
-"""Ludicitude tracks (ludicitude.md §3): cards, closed or open circuits, laps, and the
-validation V-1..V-4 as pure functions over already-parsed data.
+"""Ludicitude tracks (ludicitude.md §3): cards, closed or open circuits, laps, the validation
+V-1..V-4 as pure functions over parsed cards, and the §3.1 file schema read through the
+motor track-file mechanism (:mod:`engine.motor`: YAML or JSON, lines, faults, content hash).
 
 A card is written as space-separated tokens (§3.1): ``START``, ``PLAIN``, ``MIN<k>``,
 ``MAX<k>`` (k in 1..6), ``BRAKE+<g>`` (g in 1..9), e.g. ``"MIN2 MAX4"`` or ``"BRAKE+2 MAX4"``.
+Faults name the rule (``V-1`` .. ``V-4``, ``SCHEMA`` for the file's structure and the card
+syntax), the card (``card 4``), the field (``cards[4]``) and the line.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
+
+from engine.motor import DataDocument, Fault, Faults, check_game, load_document
 
 GAME = "ludicitude"
 FORMAT_VERSION = 1
@@ -25,9 +31,6 @@ CIRCUITS: tuple[str, ...] = ("closed", "open")
 DEFAULT_LAPS = 2
 #: V-4: a gap between recovery cards may differ from 24/k by at most this many cards.
 SPREAD_TOLERANCE = 2
-
-ERROR = "error"
-WARNING = "warning"
 
 _TOKEN = re.compile(r"^(START|PLAIN|MIN([1-9]\d*)|MAX([1-9]\d*)|BRAKE\+([1-9]\d*))$")
 
@@ -110,42 +113,21 @@ class Track:
         return self.cards[position % N_CARDS]
 
 
-@dataclass(frozen=True, slots=True)
-class TrackFault:
-    """One problem of a track file: the rule broken, where (a card index when there is one),
-    the field (``cards[4]``, ``laps``...), the message, and whether it is an error or a warning.
-    ``line`` is filled by the loader when it knows the file's lines."""
-
-    rule: str
-    field: str
-    message: str
-    card: int | None = None
-    severity: str = ERROR
-    line: int | None = None
-
-    def __str__(self) -> str:
-        where = f"card {self.card}" if self.card is not None else self.field
-        return f"{self.rule} ({where}, field {self.field}): {self.message}"
-
-
-class TrackError(ValueError):
-    """A track that cannot be raced: its errors (warnings are not raised)."""
-
-    def __init__(self, faults: Sequence[TrackFault]) -> None:
-        self.faults = tuple(faults)
-        super().__init__("; ".join(str(f) for f in self.faults))
-
-
 # -- cards ----------------------------------------------------------------------------------
 
 
-def parse_card(text: object, index: int) -> TrackCard | TrackFault:
-    """A card from its tokens (§3.1), or the fault that stops it (rule ``§3.1`` for syntax,
-    V-3 for a ``min`` above its ``max``)."""
-    field = f"cards[{index}]"
+def card_fault(rule: str, index: int, message: str) -> Fault:
+    """A fault of card ``index`` (place ``card 4``, field ``cards[4]``; the loader adds the
+    line)."""
+    return Fault(rule, f"card {index}", f"cards[{index}]", message)
 
-    def fault(message: str, rule: str = "§3.1") -> TrackFault:
-        return TrackFault(rule, field, message, card=index)
+
+def parse_card(text: object, index: int) -> TrackCard | Fault:
+    """A card from its tokens (§3.1), or the ``SCHEMA`` fault of its syntax. A ``min`` above
+    its ``max`` parses: :func:`check_cards` reports it (V-3)."""
+
+    def fault(message: str) -> Fault:
+        return card_fault("SCHEMA", index, message)
 
     if not isinstance(text, str) or not text.split():
         return fault(f"{text!r} is not a card (START, PLAIN, MIN<k>, MAX<k>, BRAKE+<g>)")
@@ -180,32 +162,28 @@ def parse_card(text: object, index: int) -> TrackCard | TrackFault:
             if high is not None:
                 return fault(f"two MAX tokens in {text!r}")
             high = value
-    if low is not None and high is not None and low > high:
-        return fault(f"MIN{low} is above MAX{high}: min must be <= max", rule="V-3")
     return TrackCard(low, high, gain)
 
 
 # -- validation -----------------------------------------------------------------------------
 
 
-def check_cards(cards: Sequence[TrackCard], circuit: str) -> list[TrackFault]:
-    """V-1 (24 cards, START first and only there), V-2 (adjacent intervals overlap, 23-0 too
-    on a closed circuit), V-3 (min <= max); errors, in card order."""
-    faults: list[TrackFault] = []
+def check_cards(cards: Sequence[TrackCard], circuit: str) -> list[Fault]:
+    """V-1 (24 cards, START first and only there), V-3 (min <= max), V-2 (adjacent intervals
+    overlap, the pair 23-0 too on a closed circuit); errors, in that order."""
+    faults: list[Fault] = []
     if len(cards) != N_CARDS:
         faults.append(
-            TrackFault("V-1", "cards", f"a track has exactly {N_CARDS} cards, got {len(cards)}")
+            Fault("V-1", "", "cards", f"a track has exactly {N_CARDS} cards, got {len(cards)}")
         )
     if cards and not cards[0].start:
-        faults.append(
-            TrackFault("V-1", "cards[0]", f"card 0 must be START, got {cards[0].label}", card=0)
-        )
+        faults.append(card_fault("V-1", 0, f"card 0 must be START, got {cards[0].label}"))
     for i, card in enumerate(cards):
         if i and card.start:
-            faults.append(TrackFault("V-1", f"cards[{i}]", "only card 0 may be START", card=i))
+            faults.append(card_fault("V-1", i, "only card 0 may be START"))
         if card.lo > card.hi:
             faults.append(
-                TrackFault("V-3", f"cards[{i}]", f"min {card.lo} is above max {card.hi}", card=i)
+                card_fault("V-3", i, f"{card.label}: min {card.lo} is above max {card.hi}")
             )
     pairs = [(i, i + 1) for i in range(len(cards) - 1)]
     if circuit == "closed" and len(cards) == N_CARDS:
@@ -214,12 +192,11 @@ def check_cards(cards: Sequence[TrackCard], circuit: str) -> list[TrackFault]:
         ca, cb = cards[a], cards[b]
         if max(ca.lo, cb.lo) > min(ca.hi, cb.hi):
             faults.append(
-                TrackFault(
+                card_fault(
                     "V-2",
-                    f"cards[{b}]",
+                    b,
                     f"card {b} ({cb.label}, speeds {cb.lo}-{cb.hi}) is not compatible with "
                     f"card {a} ({ca.label}, speeds {ca.lo}-{ca.hi}): their speeds do not overlap",
-                    card=b,
                 )
             )
     return faults
@@ -235,8 +212,9 @@ def recovery_gaps(cards: Sequence[TrackCard], circuit: str) -> list[tuple[int, i
     return gaps
 
 
-def check_spread(cards: Sequence[TrackCard], circuit: str) -> list[TrackFault]:
-    """V-4 (a warning): every gap between recovery cards is within 2 cards of 24/k."""
+def check_spread(cards: Sequence[TrackCard], circuit: str) -> list[Fault]:
+    """V-4, warnings: with k recovery cards, every gap between two of them (cyclic when
+    closed) is within 2 cards of 24/k."""
     k = sum(1 for c in cards if c.gain > 0)
     if not k or len(cards) != N_CARDS:
         return []
@@ -245,75 +223,77 @@ def check_spread(cards: Sequence[TrackCard], circuit: str) -> list[TrackFault]:
     for a, b, gap in recovery_gaps(cards, circuit):
         if abs(gap - even) > SPREAD_TOLERANCE:
             faults.append(
-                TrackFault(
+                card_fault(
                     "V-4",
-                    f"cards[{b}]",
+                    b,
                     f"{gap} cards from recovery card {a} to recovery card {b}; with {k} recovery "
-                    f"cards an even spread is {float(even):g} ± {SPREAD_TOLERANCE}",
-                    card=b,
-                    severity=WARNING,
+                    f"cards an even spread is {float(even):g} ± {SPREAD_TOLERANCE} (a warning)",
                 )
             )
     return faults
 
 
-# -- the file's structure -------------------------------------------------------------------
+# -- the file ------------------------------------------------------------------------------
 
 
-def track_from_data(data: object) -> tuple[Track | None, list[TrackFault]]:
-    """The §3.1 document (parsed YAML or JSON) as a :class:`Track` and every fault found
-    (errors and V-4 warnings). The track is None when there is any error."""
-    if not isinstance(data, Mapping):
-        return None, [TrackFault("§3.1", "", "a track file is a mapping (game, id, cards...)")]
-    faults: list[TrackFault] = []
+@dataclass(frozen=True, slots=True)
+class LoadedTrack:
+    """A valid track file: the track, its V-4 warnings (with lines) and its content hash."""
 
-    def need(key: str, expected: str) -> Any:
-        if key not in data:
-            faults.append(TrackFault("§3.1", key, f"missing ({expected})"))
-        return data.get(key)
+    track: Track
+    warnings: tuple[Fault, ...]
+    content_hash: str
 
-    game = need("game", GAME)
-    if game is not None and game != GAME:
-        faults.append(TrackFault("§3.1", "game", f"{game!r} is not {GAME!r}"))
-    version = need("format_version", str(FORMAT_VERSION))
-    if version is not None and (type(version) is not int or version != FORMAT_VERSION):
-        faults.append(TrackFault("§3.1", "format_version", f"{version!r} is not {FORMAT_VERSION}"))
-    track_id = need("id", "a slug")
-    if track_id is not None and (
-        not isinstance(track_id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", track_id)
-    ):
-        faults.append(TrackFault("§3.1", "id", f"{track_id!r} is not a slug (a-z, 0-9, -)"))
-    name = need("name", "a text")
-    if name is not None and (not isinstance(name, str) or not name.strip()):
-        faults.append(TrackFault("§3.1", "name", f"{name!r} is not a text"))
-    circuit = need("circuit", "closed or open")
-    if circuit is not None and circuit not in CIRCUITS:
-        faults.append(TrackFault("T-3", "circuit", f"{circuit!r} is not closed or open"))
-    laps = data.get("laps", DEFAULT_LAPS if circuit == "closed" else 1)
-    if type(laps) is not int or laps < 1:
-        faults.append(TrackFault("T-3", "laps", f"{laps!r} is not a number of laps >= 1"))
-    elif circuit == "open" and laps != 1:
-        faults.append(TrackFault("T-3", "laps", f"an open circuit is raced once, got {laps}"))
-    raw_cards = need("cards", f"a list of {N_CARDS} cards")
+
+def _with_line(doc: DataDocument, fault: Fault) -> Fault:
+    if fault.place.startswith("card "):
+        return replace(fault, line=doc.line("cards", int(fault.place.split()[1])))
+    return replace(fault, line=doc.line(fault.field) if fault.field else None)
+
+
+def track_from_document(doc: DataDocument) -> LoadedTrack:
+    """The §3.1 schema of a parsed document: :class:`TrackError` with every error (schema,
+    V-1 .. V-3) at once, each with its line; V-4 findings come back as warnings."""
+    faults = Faults(doc)
+    if not check_game(faults, GAME):
+        faults.check()
+    faults.integer(("format_version",), minimum=FORMAT_VERSION, maximum=FORMAT_VERSION)
+    track_id = faults.text(("id",))
+    if track_id is not None and not re.fullmatch(r"[a-z0-9][a-z0-9-]*", track_id):
+        faults.at("SCHEMA", "", ("id",), f"{track_id!r} is not a slug (a-z, 0-9, -)")
+    name = faults.text(("name",))
+    circuit = faults.text(("circuit",), choices=CIRCUITS)
+    laps = faults.integer(("laps",), default=DEFAULT_LAPS if circuit == "closed" else 1, minimum=1)
+    if circuit == "open" and laps not in (None, 1):
+        faults.at("T-3", "", ("laps",), f"an open circuit is raced once, got {laps} laps")
+    raw_cards = faults.sequence(("cards",))
     cards: list[TrackCard] = []
-    if raw_cards is not None and not isinstance(raw_cards, list):
-        faults.append(TrackFault("§3.1", "cards", f"expected a list of {N_CARDS} cards"))
-    elif raw_cards is not None:
-        card_faults = False
-        for i, text in enumerate(raw_cards):
-            card = parse_card(text, i)
-            if isinstance(card, TrackFault):
-                faults.append(card)
-                card_faults = True
+    warnings: list[Fault] = []
+    if raw_cards is not None:
+        syntax = [parse_card(text, i) for i, text in enumerate(raw_cards)]
+        for item in syntax:
+            if isinstance(item, Fault):
+                faults.faults.append(_with_line(doc, item))
             else:
-                cards.append(card)
-        if not card_faults and circuit in CIRCUITS:
-            faults.extend(check_cards(cards, str(circuit)))
-            faults.extend(check_spread(cards, str(circuit)))
-    if any(f.severity == ERROR for f in faults):
-        return None, faults
-    track = Track(str(track_id), str(name), str(circuit), int(laps), tuple(cards))
-    return track, faults
+                cards.append(item)
+        if len(cards) == len(syntax) and circuit is not None:
+            faults.faults.extend(_with_line(doc, f) for f in check_cards(cards, circuit))
+            warnings = [_with_line(doc, f) for f in check_spread(cards, circuit)]
+    faults.check()
+    if track_id is None or name is None or circuit is None or laps is None:
+        raise AssertionError("a missing field is a fault: check() has raised")
+    track = Track(track_id, name, circuit, laps, tuple(cards))
+    return LoadedTrack(track, tuple(warnings), doc.content_hash)
+
+
+def track_from_data(data: Any, name: str = "track") -> LoadedTrack:
+    """:func:`track_from_document` for data already parsed (no lines)."""
+    return track_from_document(DataDocument(name, data, {}))
+
+
+def load_track(path: str | Path) -> LoadedTrack:
+    """Read, parse and validate a track file (YAML, or JSON by its ``.json`` suffix)."""
+    return track_from_document(load_document(path))
 
 
 def track_to_data(track: Track) -> dict[str, Any]:
@@ -329,11 +309,3 @@ def track_to_data(track: Track) -> dict[str, Any]:
         data["laps"] = track.laps
     data["cards"] = [c.label for c in track.cards]
     return data
-
-
-def build_track(data: object) -> Track:
-    """:func:`track_from_data`, raising :class:`TrackError` on any error."""
-    track, faults = track_from_data(data)
-    if track is None:
-        raise TrackError([f for f in faults if f.severity == ERROR])
-    return track
