@@ -2,6 +2,7 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.i18n import set_language as django_set_language
 
@@ -36,3 +37,10 @@ def set_language(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and request.user.is_authenticated:
         remember_language(request.user, request.POST.get("language"))
     return response
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico: send them to the static icon. The address is looked up
+    per request, not when the URLs are imported, so that a command run before collectstatic
+    (with the manifest storage of production) does not fail."""
+    return redirect(static("favicon.svg"), permanent=True)

@@ -5,6 +5,7 @@ REDIS_URL     Celery broker; without it Celery uses a filesystem broker under va
 SECRET_KEY, DEBUG, ALLOWED_HOSTS, EMAIL_URL-like SMTP settings (EMAIL_HOST ...)
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -37,6 +38,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "import_export",
     "rules.apps.AutodiscoverRulesConfig",
+    "axes",
+    "csp",
     "accounts",
     "riders",
     "races",
@@ -54,9 +57,16 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.middleware.AllowedMethodsMiddleware",
+    # Last, as django-axes asks: it turns a lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+if env_bool("CSP_ENABLED", default=not DEBUG):
+    MIDDLEWARE.insert(1, "csp.middleware.CSPMiddleware")
 
 AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out login before any password is checked (django-axes).
+    "accounts.backends.LoginThrottleBackend",
     "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
@@ -107,7 +117,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -189,6 +199,44 @@ STAGE_RESOLVE_PAUSE_BEFORE_COMMIT = env_int("STAGE_RESOLVE_PAUSE_BEFORE_COMMIT",
 CELERY_BEAT_SCHEDULE = {
     "lock-due-stages": {"task": "season.stages_lock_due", "schedule": 60.0},
     "send-notifications": {"task": "season.notifications_send", "schedule": 300.0},
+}
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username
+# from one address, that pair is locked out for AXES_COOLOFF_MINUTES.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+# Behind a proxy that sets X-Forwarded-For, name it so the client's address is the real one.
+AXES_IPWARE_META_PRECEDENCE_ORDER = env_list("AXES_IP_HEADERS", "REMOTE_ADDR")
+
+# HTTPS and browser protections: on by default in production (DEBUG=0), each settable.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=not DEBUG)
+# Only behind a proxy that always sets it (and strips it from clients): "HTTP_X_FORWARDED_PROTO".
+_PROXY_SSL_HEADER = env_str("SECURE_PROXY_SSL_HEADER")
+SECURE_PROXY_SSL_HEADER = (_PROXY_SSL_HEADER, "https") if _PROXY_SSL_HEADER else None
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): scripts and everything else from this site only;
+# inline style attributes are allowed (the SVG charts and a few widths use them).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
 }
 
 # The address of the site in emails.

@@ -13,9 +13,23 @@ from django.utils.translation import gettext_lazy as _
 
 from races.models import Race
 from season.formation import Candidate
-from season.leagues import SeasonSettings, league_race_slug, template_races
-from season.models import RiderRole, Season, SeasonStage, SeasonTeamRider
-from season.rule_settings import RuleSettings
+from season.leagues import (
+    CalendarInvalid,
+    SeasonSettings,
+    league_race_slug,
+    stage_deadlines,
+    template_races,
+)
+from season.models import (
+    BUDGET_MAX,
+    ROSTER_MAX,
+    RiderRole,
+    Season,
+    SeasonStage,
+    SeasonTeamRider,
+)
+from season.rule_settings import BONUS_SECONDS_MAX, BONUSES_MAX, RuleSettings, bonuses_error
+from season.validators import validate_display_name
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
 
@@ -24,7 +38,20 @@ def _datetime_widget() -> forms.DateTimeInput:
     return forms.DateTimeInput(attrs={"type": "datetime-local"}, format=DATETIME_LOCAL)
 
 
-class WallClockDateTimeField(forms.DateTimeField):
+class DeadlineField(forms.DateTimeField):
+    """A deadline: a date and time of this century (a year such as 9999 cannot be moved to
+    another time zone nor have days added without overflowing)."""
+
+    def to_python(self, value: Any) -> datetime | None:
+        result = super().to_python(value)
+        if result is not None and not 2000 <= result.year <= 2099:
+            raise forms.ValidationError(
+                _("Give a date between the years 2000 and 2099."), code="out_of_range"
+            )
+        return result
+
+
+class WallClockDateTimeField(DeadlineField):
     """A date and time as typed, without a time zone: the form applies the season's."""
 
     def to_python(self, value: Any) -> datetime | None:
@@ -36,15 +63,24 @@ class WallClockDateTimeField(forms.DateTimeField):
 
 def _bonuses(text: str) -> tuple[int, ...]:
     parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
-    if not all(p.isdigit() for p in parts):
+    if not all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts):
         raise forms.ValidationError(_("Give seconds as whole numbers, e.g. 10, 6, 4."))
-    return tuple(int(p) for p in parts)
+    values = tuple(int(p) for p in parts)
+    if len(values) > BONUSES_MAX:
+        raise forms.ValidationError(
+            _("At most %(count)d bonuses, one per place.") % {"count": BONUSES_MAX}
+        )
+    if bonuses_error(values):
+        raise forms.ValidationError(
+            _("A bonus is at most %(seconds)d seconds.") % {"seconds": BONUS_SECONDS_MAX}
+        )
+    return values
 
 
 class SeasonSettingsForm(forms.Form):
     """The season's settings: the create form adds the slug, the route and the calendar."""
 
-    name = forms.CharField(label=_("Name"), max_length=120)
+    name = forms.CharField(label=_("Name"), max_length=120, validators=[validate_display_name])
     ruleset = forms.ChoiceField(label=_("Ruleset"), choices=Season.Ruleset.choices)
     is_public = forms.BooleanField(
         label=_("Public"),
@@ -56,7 +92,7 @@ class SeasonSettingsForm(forms.Form):
         label=_("Time zone"), help_text=_("Deadlines are entered and shown in this time zone.")
     )
     roster_size = forms.IntegerField(
-        label=_("Riders per team"), min_value=1, max_value=12, initial=8
+        label=_("Riders per team"), min_value=1, max_value=ROSTER_MAX, initial=8
     )
     formation_mode = forms.ChoiceField(
         label=_("Team formation"), choices=Season.FormationMode.choices
@@ -64,12 +100,14 @@ class SeasonSettingsForm(forms.Form):
     budget = forms.IntegerField(
         label=_("Budget"),
         min_value=1,
+        max_value=BUDGET_MAX,
         initial=180,
         help_text=_("Budget picks only: the most a team's riders may cost together."),
     )
     max_per_real_team = forms.IntegerField(
         label=_("At most this many riders from one real team"),
         min_value=1,
+        max_value=ROSTER_MAX,
         required=False,
         initial=3,
         help_text=_("Leave empty for no limit."),
@@ -231,8 +269,22 @@ class SeasonCreateForm(SeasonSettingsForm):
             aware = timezone.make_aware(first, zoneinfo.ZoneInfo(zone))
             if aware <= timezone.now():
                 self.add_error("first_deadline", _("The first deadline must be in the future."))
+            elif template and not self._calendar_fits(aware, data, template):
+                self.add_error(
+                    "first_deadline",
+                    _("The season must end within two years: choose an earlier first deadline."),
+                )
             data["first_deadline"] = aware
         return data
+
+    @staticmethod
+    def _calendar_fits(first: datetime, data: dict[str, Any], template: Race) -> bool:
+        try:
+            hours = data.get("hours_between") or 0
+            stage_deadlines(first=first, hours_between=hours, count=template.stages.count())
+        except CalendarInvalid:
+            return False
+        return True
 
 
 class CalendarForm(forms.Form):
@@ -247,7 +299,7 @@ class CalendarForm(forms.Form):
             label = _("Stage %(number)d") % {"number": stage.number}
             widget = _datetime_widget()
             widget.attrs["aria-label"] = label
-            self.fields[self.field_name(stage)] = forms.DateTimeField(
+            self.fields[self.field_name(stage)] = DeadlineField(
                 label=label,
                 initial=stage.orders_deadline,
                 widget=widget,
@@ -274,6 +326,7 @@ class JoinForm(forms.Form):
     team_name = forms.CharField(
         label=_("Your team's name"),
         max_length=80,
+        validators=[validate_display_name],
         help_text=_("Unique in this season; the other players will see it."),
     )
 
@@ -316,7 +369,20 @@ class TeamOrdersForm(forms.Form):
     orders model asks. A ruleset's subclass declares its fields in `rider_fields`; the form
     gives `orders()` in the shape season.services.orders_submit takes."""
 
-    stage = forms.IntegerField(widget=forms.HiddenInput)
+    STAGE_MISSING = _(
+        "These orders do not say which stage they are for: reload the page and give them again."
+    )
+    stage = forms.IntegerField(
+        widget=forms.HiddenInput,
+        min_value=1,
+        max_value=99,
+        error_messages={
+            "required": STAGE_MISSING,
+            "invalid": STAGE_MISSING,
+            "min_value": STAGE_MISSING,
+            "max_value": STAGE_MISSING,
+        },
+    )
 
     def __init__(
         self,
@@ -352,6 +418,8 @@ class TeamOrdersForm(forms.Form):
         its rider and field (next to the field, the row and column already say it)."""
         names = {str(m.rider_id): m.rider.name for m in self.starters}
         lines = [str(error) for error in self.non_field_errors()]
+        # The stage is a hidden field: its error has no place next to a field.
+        lines += [str(error) for error in self.errors.get("stage", [])]
         for name, errors in self.errors.items():
             rider, _sep, _key = name.partition("-")
             if name not in self.fields or rider not in names:

@@ -5,6 +5,7 @@ pages need live here too, next to the rules they reflect (docs/league.md).
 """
 
 import itertools
+import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,6 +22,7 @@ from season.formation import formation_started, race_started, team_capacity
 from season.models import Membership, Season, SeasonStage, SeasonTeam
 from season.rule_settings import RuleSettings
 
+INVITE_CODE_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
 EDITABLE_DEADLINE = (SeasonStage.Status.SCHEDULED, SeasonStage.Status.OPEN)
 DONE = (SeasonStage.Status.RESOLVED, SeasonStage.Status.PUBLISHED)
 
@@ -52,9 +54,23 @@ def template_races() -> QuerySet[Race]:
     )
 
 
+#: How far ahead a deadline may lie: a season runs for weeks or months, not for years.
+DEADLINE_HORIZON = timedelta(days=2 * 366)
+
+
+def deadline_too_far(deadline: datetime, *, now: datetime | None = None) -> bool:
+    return deadline > (now or timezone.now()) + DEADLINE_HORIZON
+
+
 def stage_deadlines(*, first: datetime, hours_between: int, count: int) -> list[datetime]:
-    """One orders deadline per stage: the first, then one every `hours_between` hours."""
-    return [first + timedelta(hours=hours_between * index) for index in range(count)]
+    """One orders deadline per stage: the first, then one every `hours_between` hours.
+    CalendarInvalid when the last would lie beyond DEADLINE_HORIZON."""
+    if deadline_too_far(first) or hours_between * max(count - 1, 0) > 24 * 2 * 366:
+        raise CalendarInvalid([_("The season must end within two years of today.")])
+    deadlines = [first + timedelta(hours=hours_between * index) for index in range(count)]
+    if deadlines and deadline_too_far(deadlines[-1]):
+        raise CalendarInvalid([_("The season must end within two years of today.")])
+    return deadlines
 
 
 def league_race_slug(*, slug: str, template: Race) -> str:
@@ -200,6 +216,12 @@ def calendar_update(
                     _("Stage %(number)d: the deadline is in the past.") % {"number": stage.number}
                 )
                 continue
+            if deadline_too_far(new, now=now):
+                errors.append(
+                    _("Stage %(number)d: the deadline is more than two years away.")
+                    % {"number": stage.number}
+                )
+                continue
             stage.orders_deadline = new
             changed.append(stage)
         for previous, stage in itertools.pairwise(stages):
@@ -232,7 +254,9 @@ def invite_code_regenerate(*, season: Season) -> str:
 
 def season_by_invite_code(code: str) -> Season | None:
     code = code.strip()
-    if not code:
+    # Codes are URL-safe base64 (invite_code_new); anything else (a NUL byte, which
+    # PostgreSQL refuses in a query, or a megabyte of text) matches no season.
+    if not code or len(code) > 32 or not INVITE_CODE_CHARS.issuperset(code):
         return None
     return (
         Season.objects.select_related("organiser", "race__template")

@@ -3,6 +3,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -11,6 +12,12 @@ from django.utils.translation import pgettext_lazy
 from races.models import Race, Stage
 from riders.models import Rider
 from season.rule_settings import RuleSettings, default_rule_settings
+from season.validators import validate_display_name
+
+#: The largest roster of a league team, and the largest budget: twelve of the dearest riders
+#: cost about 1,700 (season.formation.price_of), so no real league needs more.
+ROSTER_MAX = 12
+BUDGET_MAX = 10_000
 
 
 def invite_code_new() -> str:
@@ -41,7 +48,7 @@ class Season(models.Model):
 
     FormationMode = FormationMode
 
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[validate_display_name])
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     organiser = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -66,13 +73,17 @@ class Season(models.Model):
         default=FormationMode.DRAFT,
     )
     budget = models.PositiveIntegerField(
-        _("budget"), default=180, help_text=_("Budget picks: the most a team's riders may cost.")
+        _("budget"),
+        default=180,
+        validators=[MinValueValidator(1), MaxValueValidator(BUDGET_MAX)],
+        help_text=_("Budget picks: the most a team's riders may cost."),
     )
     max_per_real_team = models.PositiveSmallIntegerField(
         _("riders from one real team"),
         null=True,
         blank=True,
         default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(ROSTER_MAX)],
         help_text=_("At most this many riders of one real team per league team; empty: no limit."),
     )
     invite_code = models.CharField(
@@ -87,7 +98,7 @@ class Season(models.Model):
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(roster_size__gte=1, roster_size__lte=12),
+                condition=models.Q(roster_size__gte=1, roster_size__lte=ROSTER_MAX),
                 name="season_roster_size_range",
             ),
             models.CheckConstraint(
@@ -98,6 +109,15 @@ class Season(models.Model):
                 condition=models.Q(max_per_real_team__isnull=True)
                 | models.Q(max_per_real_team__gte=1),
                 name="season_max_per_real_team_positive",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(max_per_real_team__isnull=True)
+                | models.Q(max_per_real_team__lte=ROSTER_MAX),
+                name="season_max_per_real_team_at_most_roster",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(budget__gte=1, budget__lte=BUDGET_MAX),
+                name="season_budget_range",
             ),
         ]
 
@@ -198,7 +218,7 @@ class SeasonTeam(models.Model):
     """A team in a league: a player's, or one the computer runs with default orders."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="teams")
-    name = models.CharField(_("name"), max_length=80)
+    name = models.CharField(_("name"), max_length=80, validators=[validate_display_name])
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("owner"),

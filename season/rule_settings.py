@@ -1,5 +1,6 @@
 """A season's rule settings, stored as data (JSON) and read through one typed object."""
 
+import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
@@ -8,6 +9,33 @@ from engine.outcome import CyclosimSettings, MorenoSettings
 from races.timing import UNSCALED_GAPS, TimingRules
 
 STAGE_TYPES = ("flat", "hilly", "mountain", "ITT", "TTT")
+
+# The bounds of every number a season's rules may hold: wide enough for any real race, narrow
+# enough that a resolution can always compute and store its times. Checked wherever rule
+# settings are saved (forms, admin, services: RuleSettings refuses to exist outside them).
+BONUSES_MAX = 10
+BONUS_SECONDS_MAX = 600
+INT_BOUNDS: dict[str, tuple[int, int]] = {
+    "group_free_cases": (0, 10),
+    "final_km_neutralisation_cases": (0, 30),
+    "tt_multiplier": (1, 10),
+    "ttt_counting_rider": (1, 9),
+}
+PER_STAGE_TYPE_BOUNDS: dict[str, tuple[float, float]] = {
+    "time_cut_pct": (1.0, 100.0),
+    "reference_speed_kmh": (10.0, 80.0),
+    "gap_scale": (0.1, 10.0),
+    "cyclosim_gap_scale": (0.1, 10.0),
+}
+
+
+def bonuses_error(values: tuple[int, ...]) -> str | None:
+    """Why a list of bonus seconds cannot be a season's, or None."""
+    if len(values) > BONUSES_MAX:
+        return f"at most {BONUSES_MAX} bonuses, got {len(values)}"
+    if any(not 0 <= v <= BONUS_SECONDS_MAX for v in values):
+        return f"each bonus must be 0 to {BONUS_SECONDS_MAX} seconds"
+    return None
 
 
 def _default_speeds() -> dict[str, float]:
@@ -59,14 +87,27 @@ class RuleSettings:
             raise ValueError(f"Unknown rule setting(s): {', '.join(unknown)}")
         for key in ("finish_bonuses", "intermediate_sprint_bonuses"):
             if key in data:
-                data[key] = tuple(int(v) for v in data[key])
-        for key in ("time_cut_pct", "reference_speed_kmh", "gap_scale", "cyclosim_gap_scale"):
+                data[key] = _whole_numbers(key, data[key])
+        for key, (low, high) in PER_STAGE_TYPE_BOUNDS.items():
             if key in data:
-                merged = getattr(cls(), key) | {k: float(v) for k, v in data[key].items()}
-                missing = [t for t in STAGE_TYPES if t not in merged]
-                if missing or any(v <= 0 for v in merged.values()):
-                    raise ValueError(f"{key} needs a positive value for every stage type")
+                given = data[key]
+                if not isinstance(given, Mapping):
+                    raise ValueError(f"{key} must map each stage type to a number")
+                unknown_types = sorted(set(given) - set(STAGE_TYPES))
+                if unknown_types:
+                    raise ValueError(f"{key}: unknown stage type(s) {', '.join(unknown_types)}")
+                merged = getattr(cls(), key) | {k: _number(key, v) for k, v in given.items()}
+                if any(not low <= v <= high for v in merged.values()):
+                    raise ValueError(f"{key}: each value must be between {low:g} and {high:g}")
                 data[key] = merged
+        for key, (low, high) in INT_BOUNDS.items():
+            if key in data:
+                value = data[key]
+                if type(value) is not int or not low <= value <= high:
+                    raise ValueError(f"{key} must be a whole number from {low} to {high}")
+        for key in ("same_group_same_time", "time_cut_enabled"):
+            if key in data and type(data[key]) is not bool:
+                raise ValueError(f"{key} must be true or false")
         return cls(**data)
 
     def timing_rules(self, ruleset: str = "moreno") -> TimingRules:
@@ -109,6 +150,25 @@ class RuleSettings:
         for key in ("finish_bonuses", "intermediate_sprint_bonuses"):
             data[key] = list(data[key])
         return data
+
+
+def _whole_numbers(key: str, given: Any) -> tuple[int, ...]:
+    if not isinstance(given, list | tuple) or any(type(v) is not int for v in given):
+        raise ValueError(f"{key} must be a list of whole numbers of seconds")
+    values = tuple(given)
+    error = bonuses_error(values)
+    if error:
+        raise ValueError(f"{key}: {error}")
+    return values
+
+
+def _number(key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{key}: {value!r} is not a number")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{key}: {value!r} is not a finite number")
+    return number
 
 
 def default_rule_settings() -> dict[str, Any]:

@@ -490,9 +490,21 @@ def rider_reinstate(*, season_stage: SeasonStage, rider_id: int) -> StageResult:
         ).exists()
         if later:
             raise StageError(_("A rider can only be reinstated before the next stage is resolved."))
-        result = StageResult.objects.select_for_update().get(
-            stage_id=locked.stage_id, rider_id=rider_id
+        if locked.status not in DONE:
+            raise StageError(
+                _("Stage %(number)d has no results yet: nobody can be reinstated.")
+                % {"number": locked.number}
+            )
+        result = (
+            StageResult.objects.select_for_update()
+            .filter(stage_id=locked.stage_id, rider_id=rider_id)
+            .first()
         )
+        if result is None:
+            raise StageError(
+                _("No rider %(rider_id)d rode stage %(number)d.")
+                % {"rider_id": rider_id, "number": locked.number}
+            )
         if result.status != StageResult.Status.OUTSIDE_TIME_LIMIT:
             raise StageError(
                 _("%(rider)s did not finish outside the time limit.") % {"rider": result.rider}

@@ -1,5 +1,7 @@
 """Tables of the public pages: each sorts, paginates and exports CSV (django-tables2)."""
 
+import re
+
 import django_tables2 as tables
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
@@ -8,9 +10,39 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
+from tablib import Dataset
 
 from races.models import Classification, StageResult, Standing
 from season.formatting import clock, gap
+
+#: A spreadsheet reads a cell that starts with one of these as a formula (OWASP, "CSV
+#: injection"): a team called =HYPERLINK(...) would become a link in the organiser's sheet.
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A text cell that a spreadsheet would run as a formula, quoted so that it reads as text;
+    plain numbers (a negative points total) and every other value unchanged."""
+    if (
+        isinstance(value, str)
+        and value.startswith(FORMULA_PREFIXES)
+        and not PLAIN_NUMBER.fullmatch(value)
+    ):
+        return "'" + value
+    return value
+
+
+class SafeTableExport(TableExport):
+    """django-tables2's export, with every cell made spreadsheet-safe."""
+
+    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
+        dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
+        safe = Dataset(title=dataset.title)
+        safe.headers = [spreadsheet_safe(h) for h in dataset.headers or []]
+        for row in dataset:
+            safe.append([spreadsheet_safe(cell) for cell in row])
+        return safe
 
 
 def table_configure(request: HttpRequest, table, filename: str) -> HttpResponse | None:
@@ -22,7 +54,7 @@ def table_configure(request: HttpRequest, table, filename: str) -> HttpResponse 
         return None
     if table.prefix and request.GET.get("_table") != table.prefix:
         return None
-    return TableExport(export_format, table).response(f"{filename}.{export_format}")
+    return SafeTableExport(export_format, table).response(f"{filename}.{export_format}")
 
 
 TIME_CLASSIFICATIONS = {Classification.GENERAL, Classification.YOUTH, Classification.TEAMS}

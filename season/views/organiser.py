@@ -32,18 +32,23 @@ def managed_season(request: HttpRequest, slug: str) -> Season:
 def season_create(request: HttpRequest) -> HttpResponse:
     form = SeasonCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        season = leagues.season_create(
-            organiser=request.user,
-            slug=form.cleaned_data["slug"],
-            template=form.cleaned_data["template"],
-            settings=form.season_settings(),
-            first_deadline=form.cleaned_data["first_deadline"],
-            hours_between=form.cleaned_data["hours_between"],
-        )
-        messages.success(
-            request, _("%(season)s is created: invite your players.") % {"season": season.name}
-        )
-        return redirect("organiser-season", slug=season.slug)
+        try:
+            season = leagues.season_create(
+                organiser=request.user,
+                slug=form.cleaned_data["slug"],
+                template=form.cleaned_data["template"],
+                settings=form.season_settings(),
+                first_deadline=form.cleaned_data["first_deadline"],
+                hours_between=form.cleaned_data["hours_between"],
+            )
+        except leagues.LeagueError as error:
+            for message in getattr(error, "errors", None) or [str(error)]:
+                form.add_error(None, message)
+        else:
+            messages.success(
+                request, _("%(season)s is created: invite your players.") % {"season": season.name}
+            )
+            return redirect("organiser-season", slug=season.slug)
     return render(request, "season/organiser/create.html", {"form": form})
 
 

@@ -35,5 +35,5 @@ def test_a_season_stored_before_the_cyclosim_gap_scale_gets_its_default():
 
 
 def test_a_cyclosim_gap_scale_must_be_positive():
-    with pytest.raises(ValueError, match="cyclosim_gap_scale needs a positive value"):
+    with pytest.raises(ValueError, match=r"cyclosim_gap_scale: each value must be between 0\.1"):
         RuleSettings.from_data({"cyclosim_gap_scale": {"ITT": 0}})
