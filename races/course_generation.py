@@ -17,7 +17,7 @@ from typing import Protocol
 from django.utils.translation import gettext as _
 
 from engine.course import STAGE_TYPES, TIME_TRIALS
-from races.courses import course_errors
+from races.courses import course_errors, stage_label
 from races.models import Stage
 
 # --- the facts and the shapes -------------------------------------------------------------
@@ -284,14 +284,6 @@ def facts_of(stage: Stage) -> StageFacts:
 
 
 # --- the stages of a route ----------------------------------------------------------------
-
-
-def stage_label(stage: Stage) -> str:
-    """'Stage 5 (Pau - Laruns)' (an en dash between), or 'Stage 5' without places."""
-    places = " – ".join(p for p in (stage.start, stage.finish) if p)
-    if places:
-        return _("Stage %(number)s (%(places)s)") % {"number": stage.number, "places": places}
-    return _("Stage %(number)s") % {"number": stage.number}
 
 
 def route_problems(stages: Iterable[Stage]) -> list[str]:

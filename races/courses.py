@@ -1,6 +1,7 @@
 """Validation of a stage's course: an ordered list of segments {terrain, km, name}."""
 
 from decimal import Decimal
+from typing import Any
 
 from django.utils.translation import gettext as _
 
@@ -83,3 +84,17 @@ def _course_errors(
                 % values
             )
     return errors
+
+
+def stage_label(stage: Any) -> str:
+    """'Stage 5 (Pau - Laruns)' (an en dash between the places), or 'Stage 5' without them."""
+    places = " – ".join(p for p in (stage.start, stage.finish) if p)
+    if places:
+        return _("Stage %(number)s (%(places)s)") % {"number": stage.number, "places": places}
+    return _("Stage %(number)s") % {"number": stage.number}
+
+
+def stage_course_errors(stage: Any) -> list[str]:
+    """What the engine would refuse in a stage's course, each message naming the stage: the
+    last check before a resolution (an empty course included)."""
+    return course_errors(stage.segments, stage.distance_km, stage=stage_label(stage))

@@ -20,6 +20,10 @@ def race_copy_for_league(*, template: Race, name: str, slug: str) -> Race:
             stage_type=stage.stage_type,
             segments=stage.segments,
             intermediate_sprints_km=stage.intermediate_sprints_km,
+            profile_icon=stage.profile_icon,
+            profile_score=stage.profile_score,
+            vertical_meters=stage.vertical_meters,
+            course_generated=stage.course_generated,
         )
         for stage in template.stages.order_by("number")
     )

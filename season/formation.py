@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 
 from races.models import RaceEntry
 from riders.models import RATING_AXES, Rider
+from season.computer_teams import computer_teams_fill
 from season.models import DraftPick, Season, SeasonStage, SeasonTeam, SeasonTeamRider
 from season.orders import default_roles
 
@@ -231,7 +232,13 @@ class TeamProgress:
 
 
 def teams_progress(*, season: Season) -> list[TeamProgress]:
-    teams = season.teams.select_related("owner").annotate(rider_count=Count("members"))
+    """The players' teams and how full they are (computer teams take what is left once the
+    teams are formed: they are not formed)."""
+    teams = (
+        season.teams.filter(owner__isnull=False)
+        .select_related("owner")
+        .annotate(rider_count=Count("members"))
+    )
     return [
         TeamProgress(
             team=team,
@@ -317,10 +324,12 @@ def draft_start(*, season: Season, rng: random.Random | None = None) -> list[Sea
 
 
 def _stage_one_open(season: Season) -> None:
-    # Teams are formed: stage 1 opens for orders (the organiser may also open it by hand).
+    # Teams are formed: stage 1 opens for orders (the organiser may also open it by hand), and
+    # the riders of the start list no player took ride for computer teams.
     SeasonStage.objects.filter(season=season, number=1, status=SeasonStage.Status.SCHEDULED).update(
         status=SeasonStage.Status.OPEN
     )
+    computer_teams_fill(season=season)
 
 
 def _add_pick(

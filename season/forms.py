@@ -11,6 +11,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from races.course_generation import route_problems
 from races.models import Race
 from season.formation import Candidate
 from season.leagues import (
@@ -250,6 +251,15 @@ class SeasonCreateForm(SeasonSettingsForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["template"].queryset = template_races()  # type: ignore[attr-defined]
+
+    def clean_template(self) -> Race:
+        """A route with a stage that cannot be raced is refused, each such stage listed."""
+        template: Race = self.cleaned_data["template"]
+        problems = route_problems(template.stages.order_by("number"))
+        if problems:
+            lead = _("This route has stages that cannot be raced; an admin must fix them first:")
+            raise forms.ValidationError([lead, *problems])
+        return template
 
     def clean_slug(self) -> str:
         slug = str(self.cleaned_data["slug"]).lower()

@@ -16,6 +16,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from races.course_generation import route_problems, stage_courses_generate
 from races.models import Race
 from races.services import race_copy_for_league
 from season.formation import formation_started, race_started, team_capacity
@@ -33,6 +34,14 @@ class LeagueError(Exception):
 
 class JoinRefused(LeagueError):
     pass
+
+
+class RouteInvalid(LeagueError):
+    """The route has stages that cannot be raced; `errors` names each of them."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__(" ".join(errors))
+        self.errors = errors
 
 
 class CalendarInvalid(LeagueError):
@@ -108,13 +117,22 @@ def season_create(
     hours_between: int,
 ) -> Season:
     """A new season on a copy of the template's route, one deadline per stage, its creator
-    organising it. Every stage starts scheduled; stage 1 opens when the teams are formed."""
+    organising it. Every stage starts scheduled; stage 1 opens when the teams are formed.
+
+    A route with a stage that cannot be raced (`route_problems`) is refused before anything is
+    written (RouteInvalid); stages the template left without a course get the generated one in
+    the league's copy (docs/import.md "Generated courses")."""
+    stages = list(template.stages.order_by("number"))
+    problems = route_problems(stages) if stages else [_("The route has no stage.")]
+    if problems:
+        raise RouteInvalid(problems)
     with transaction.atomic():
         race = race_copy_for_league(
             template=template,
             name=settings.name,
             slug=league_race_slug(slug=slug, template=template),
         )
+        stage_courses_generate(stages=[s for s in race.stages.all() if not s.segments])
         season = Season(
             slug=slug,
             organiser=organiser,

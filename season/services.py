@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from races.courses import stage_course_errors
 from races.engine_adapter import (
     EntrantSpec,
     cyclosim_energy,
@@ -25,6 +26,7 @@ from races.engine_adapter import (
 from races.models import Classification, StageResult, Standing
 from races.standings import standings_update
 from races.timing import EngineLine, stage_times
+from season.computer_teams import computer_teams_fill
 from season.models import Job, Orders, Season, SeasonStage, SeasonTeam, SeasonTeamRider
 from season.orders import orders_errors
 
@@ -138,8 +140,18 @@ def stage_entrants(
     *, season_stage: SeasonStage
 ) -> tuple[list[EntrantSpec], int | None, int | None]:
     """Starters in start order (GC order; stage 1: bib order), with their orders and the
-    state they carry (rules/moreno.md R-T1; ARCHITECTURE "State carried between stages")."""
+    state they carry (rules/moreno.md R-T1; ARCHITECTURE "State carried between stages").
+
+    A stage whose course the engine would refuse is refused here, before any engine input is
+    built (StageError naming the stage). Stage 1 first puts the start-list riders no player
+    took into computer teams, should the race have started without them (docs/league.md).
+    """
     season = season_stage.season
+    errors = stage_course_errors(season_stage.stage)
+    if errors:
+        raise StageError(" ".join(errors))
+    if season_stage.number == 1 and season_stage.status not in DONE:
+        computer_teams_fill(season=season)
     out = riders_out_of_race(season=season, before_number=season_stage.number)
     members = [
         m
@@ -244,12 +256,17 @@ def _stage_move(
 
 
 def stage_open(*, season_stage: SeasonStage) -> SeasonStage:
-    return _stage_move(
+    """Open orders; opening stage 1 starts the race: the start list's riders that no player
+    took ride for computer teams from then on."""
+    opened = _stage_move(
         season_stage,
         source=SeasonStage.Status.SCHEDULED,
         target=SeasonStage.Status.OPEN,
         refusal=_("Stage %(number)s is not scheduled: it cannot be opened."),
     )
+    if opened.number == 1:
+        computer_teams_fill(season=opened.season)
+    return opened
 
 
 def stage_lock(*, season_stage: SeasonStage) -> SeasonStage:
