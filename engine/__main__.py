@@ -1,4 +1,4 @@
-"""``python -m engine simulate ...``: see :mod:`engine.cli`."""
+"""``python -m engine simulate | check-track | playtest ...``: see :mod:`engine.cli`."""
 
 import os
 import sys

@@ -3,6 +3,9 @@
     python -m engine simulate --ruleset moreno --course COURSE.json \\
         --riders RIDERS.csv --seed 42 [--format json|table]
 
+Motor rulesets (``simulate --track``, ``check-track``, ``playtest``): see
+:mod:`engine.cli_motor`.
+
 A bad input file gives one message naming the file, the line and the field, and exit status 2.
 """
 
@@ -17,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine import cli_motor
 from engine.course import STAGE_TYPES, TERRAINS, Course, Segment
 from engine.outcome import PROFILE_AXES, ROLES, Entrant, Outcome, Profile, StageInputs
-from engine.registry import UnknownRuleset, get_ruleset, simulate
+from engine.registry import CYCLING, RULESETS, UnknownRuleset, get_ruleset, simulate
 
 RATING_AXES = PROFILE_AXES
 RIDER_COLUMNS: tuple[str, ...] = ("id", "name", "team", "role", *RATING_AXES)
@@ -343,21 +347,59 @@ def outcome_table(outcome: Outcome, course: Course, rows: Sequence[RiderRow]) ->
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    sim = sub.add_parser("simulate", help="simulate one stage")
-    sim.add_argument("--ruleset", default="moreno", help="ruleset name (default: moreno)")
-    sim.add_argument("--course", required=True, help="course JSON file")
-    sim.add_argument("--riders", required=True, help="riders CSV file")
+    sim = sub.add_parser("simulate", help="simulate one stage, or one motor race (--track)")
+    sim.add_argument("--ruleset", help="ruleset name (default: moreno; with --track the file's)")
+    sim.add_argument("--course", help="course JSON file (cycling)")
+    sim.add_argument("--riders", help="riders CSV file (cycling)")
+    sim.add_argument("--track", help="track file (motor)")
+    sim.add_argument("--cars", help="cars CSV file: id, driver, team (motor)")
+    sim.add_argument("--orders", help="orders JSON file, one object per car (motor)")
+    sim.add_argument("--laps", type=int, help="laps (motor; default: the track's)")
     sim.add_argument("--seed", required=True, type=int, help="seed of the dice")
     sim.add_argument("--format", choices=("json", "table"), default="json")
+    cli_motor.add_parsers(sub)
     return parser
+
+
+def _cycling_ruleset(name: str) -> None:
+    """An unknown or non-cycling name, listing the cycling rulesets (a stage needs one)."""
+    ruleset = RULESETS.get(name)
+    if ruleset is None or ruleset.discipline != CYCLING:
+        known = ", ".join(sorted(n for n, r in RULESETS.items() if r.discipline == CYCLING))
+        raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {known}")
+    get_ruleset(name)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the CLI; returns the exit status."""
     args = _parser().parse_args(argv)
     stdout = out or sys.stdout
+    motor = args.command != "simulate" or args.track is not None
+    if args.command == "simulate" and args.track is None and args.ruleset is not None:
+        known = RULESETS.get(args.ruleset)
+        motor = known is not None and known.motor is not None
+    if motor:
+        try:
+            if args.command == "simulate":
+                if args.track is None:
+                    raise cli_motor.MotorInputError(
+                        f"ruleset {args.ruleset} races on a track: give --track and --cars"
+                    )
+                cli_motor.simulate(args, stdout, render_json)
+            elif args.command == "check-track":
+                cli_motor.check_track(args, stdout)
+            else:
+                cli_motor.playtest(args, stdout)
+        except cli_motor.MotorInputError as exc:
+            for line in str(exc).splitlines():
+                print(f"error: {line}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        return 0
     try:
-        get_ruleset(args.ruleset)
+        _cycling_ruleset(args.ruleset or "moreno")
+        for option, value in (("--course", args.course), ("--riders", args.riders)):
+            if value is None:
+                raise InputError(f"simulate needs {option} (or --track for a motor ruleset)")
         course = load_course(args.course)
         rows = load_riders(args.riders)
     except (InputError, UnknownRuleset) as exc:
@@ -368,7 +410,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except ValueError as exc:
         print(f"error: {args.riders}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    outcome = simulate(args.ruleset, inputs, args.seed)
+    ruleset = args.ruleset or "moreno"
+    outcome = simulate(ruleset, inputs, args.seed)
     if args.format == "table":
         print(outcome_table(outcome, course, rows), file=stdout)
     else:

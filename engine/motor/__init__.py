@@ -37,12 +37,16 @@ reports what is wrong as :class:`Fault` values. The API, for a ruleset's ``track
     ``id, driver, team`` CSV of the command line; ``read_orders(path)``: a JSON (or YAML) list of
     objects each with a ``car`` field, returned as ``{car_id: (object, line)}``. Both raise
     :class:`EntryError` (a ``ValueError``) naming the file, line and field.
+
+``MotorHooks`` (:mod:`engine.motor.hooks`): what a motor ruleset registers so that the command
+    line (``simulate --track``, ``check-track``, ``playtest``) drives it without naming it.
 """
 
 from __future__ import annotations
 
 from engine.motor.entries import CarEntry, EntryError, read_cars, read_orders
 from engine.motor.faults import Fault, Faults, TrackError, check_game
+from engine.motor.hooks import MotorHooks, RawOrders
 from engine.motor.trackfile import DataDocument, content_hash, load_document, parse_document
 
 __all__ = [
@@ -51,6 +55,8 @@ __all__ = [
     "EntryError",
     "Fault",
     "Faults",
+    "MotorHooks",
+    "RawOrders",
     "TrackError",
     "check_game",
     "content_hash",

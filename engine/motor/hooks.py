@@ -1,0 +1,49 @@
+"""What a motor ruleset gives the registry and the command line (one :class:`MotorHooks`).
+
+The command line (``simulate --track``, ``check-track``, ``playtest``) and later the league's
+adapter call only these; a new motor game registers one ``Ruleset(..., discipline="motor",
+motor=MotorHooks(...))`` and needs no edit of the command line. Track, orders and outcome
+objects are the ruleset's own types (``Any`` here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.motor.entries import CarEntry
+from engine.motor.trackfile import DataDocument
+
+#: ``{car_id: (orders object, line)}`` as :func:`engine.motor.read_orders` returns it.
+RawOrders = Mapping[str, tuple[Any, int | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class MotorHooks:
+    """A motor ruleset's entry points.
+
+    - ``game``: the ``game`` field of its track files (``check-track`` dispatches on it);
+    - ``max_cars``, ``team_size``: what the cars CSV must hold;
+    - ``risks``: the ``--risk`` choices of ``playtest``;
+    - ``load_track(doc) -> track``: validate a parsed file, :class:`~engine.motor.TrackError`
+      with every fault;
+    - ``track_summary(track) -> str``: the one line ``check-track`` prints;
+    - ``parse_orders(raw, file_name, cars) -> orders``: the orders file's objects validated,
+      :class:`~engine.motor.EntryError` naming file, line, car and field;
+    - ``simulate(track, cars, orders, seed, laps) -> outcome`` (``orders`` None: defaults);
+    - ``outcome_json(outcome) -> dict`` and ``outcome_table(outcome) -> str``;
+    - ``playtest(track, races, risk, seed, laps) -> str``: the admins' report.
+    """
+
+    game: str
+    max_cars: int
+    team_size: int
+    risks: tuple[str, ...]
+    load_track: Callable[[DataDocument], Any]
+    track_summary: Callable[[Any], str]
+    parse_orders: Callable[[RawOrders, str, tuple[CarEntry, ...]], Any]
+    simulate: Callable[[Any, tuple[CarEntry, ...], Any, int, int | None], Any]
+    outcome_json: Callable[[Any], dict[str, Any]]
+    outcome_table: Callable[[Any], str]
+    playtest: Callable[[Any, int, str, int, int | None], str]

@@ -1,0 +1,80 @@
+"""Per-car orders (grandprix.md §7.1), validated with the car and the field named."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+MODES = ("auto", "interactive")
+RISKS = ("safe", "normal", "aggressive")
+PIT_STRATEGIES = ("required_only", "lap2_insurance")
+
+
+class OrdersError(ValueError):
+    """Orders that break §7.1; ``car`` and ``field`` say where."""
+
+    def __init__(self, car: str, field: str, message: str) -> None:
+        self.car = car
+        self.field = field
+        self.message = message
+        super().__init__(f"car {car}, field {field}: {message}")
+
+
+@dataclass(frozen=True, slots=True)
+class CarOrders:
+    """§7.1. ``interactive`` is driven as ``auto`` by the engine (the deadline has passed)."""
+
+    car: str
+    mode: str = "auto"
+    risk: str = "normal"
+    quali_risk: str | None = None
+    max_gear: int = 4
+    card_min_gear: int = 2
+    pit_strategy: str = "required_only"
+
+    def __post_init__(self) -> None:
+        def bad(field: str, message: str) -> OrdersError:
+            return OrdersError(self.car, field, message)
+
+        for field, value, choices in (
+            ("mode", self.mode, MODES),
+            ("risk", self.risk, RISKS),
+            ("pit_strategy", self.pit_strategy, PIT_STRATEGIES),
+        ):
+            if value not in choices:
+                raise bad(field, f"{value!r} is not one of {', '.join(choices)}")
+        if self.quali_risk is not None and self.quali_risk not in RISKS:
+            raise bad("quali_risk", f"{self.quali_risk!r} is not one of {', '.join(RISKS)}")
+        for field, gear in (("max_gear", self.max_gear), ("card_min_gear", self.card_min_gear)):
+            if type(gear) is not int or not 2 <= gear <= 4:
+                raise bad(field, f"{gear!r} is not a gear 2..4")
+
+    @property
+    def qualifying_risk(self) -> str:
+        """P-6: ``quali_risk``, defaulting to ``risk``."""
+        return self.quali_risk or self.risk
+
+
+FIELDS = ("car", "mode", "risk", "quali_risk", "max_gear", "card_min_gear", "pit_strategy")
+
+
+def orders_from_dict(data: Mapping[str, Any], car: str | None = None) -> CarOrders:
+    """Build :class:`CarOrders` from a §7.1 object; :class:`OrdersError` names car and field."""
+    car_id = str(data.get("car", car or "?"))
+    for key in data:
+        if key not in FIELDS:
+            raise OrdersError(car_id, str(key), f"unknown field (known: {', '.join(FIELDS)})")
+    values = {k: v for k, v in data.items() if k != "car"}
+    for key in ("max_gear", "card_min_gear"):
+        if key in values and (isinstance(values[key], bool) or not isinstance(values[key], int)):
+            raise OrdersError(car_id, key, f"{values[key]!r} is not a gear 2..4")
+    for key in ("mode", "risk", "quali_risk", "pit_strategy"):
+        if key in values and values[key] is not None and not isinstance(values[key], str):
+            raise OrdersError(car_id, key, f"{values[key]!r} is not a text")
+    return CarOrders(car=car_id, **values)
+
+
+def orders_to_dict(orders: CarOrders) -> dict[str, Any]:
+    """The §7.1 object of ``orders``."""
+    return {f: getattr(orders, f) for f in FIELDS}

@@ -1,0 +1,246 @@
+"""What an event gives back (issue 13 item 4): per car grid, qualifying, rank, status, laps,
+pit stops, track exits and gap; ordered structured events; the dice and card log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.motor import CarEntry
+from engine.rulesets.grandprix.race import (
+    FINISHED,
+    NOT_CLASSIFIED,
+    RETIRED,
+    GrandPrixRace,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CarResult:
+    """One car's event. ``qualifying`` is ``(throws, overshoot)`` or None (no time, with
+    ``qualifying_note`` the reason). ``gap_seconds`` on the lead lap, ``laps_behind`` otherwise
+    (both None for a retired car or when no car finished)."""
+
+    car: str
+    driver: str
+    team: str
+    grid: int
+    qualifying: tuple[int, int] | None
+    qualifying_note: str | None
+    rank: int
+    status: str
+    reason: str | None
+    retired_lap: int | None
+    laps: int
+    pit_stops: tuple[int, ...]
+    track_exits: tuple[str, ...]
+    gap_seconds: float | None
+    laps_behind: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RaceEvent:
+    """A structured event: ``phase`` (qualifying or race), ``round``, ``kind``, the car and
+    typed details (kinds: qualifying, start, lead, track_exit, incident, oil_received, skid,
+    blue_cleared, pit_stop, retired, finish)."""
+
+    phase: str
+    round: int
+    kind: str
+    car: str
+    detail: tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LogRow:
+    """One entry of the dice and card log: a ``throw``, ``pit`` throw, ``tie`` throw, a
+    ``card`` played (value M), a ``draw`` (value: the pile; ``card`` its name) or a
+    ``shuffle`` (value: the pile); ``car`` is None for the shuffles before the event."""
+
+    phase: str
+    round: int
+    car: str | None
+    kind: str
+    values: tuple[int, ...]
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class GrandPrixOutcome:
+    """The whole event, results in classification order (GP-12.3)."""
+
+    ruleset: str
+    version: int
+    seed: int
+    track_id: str
+    track_name: str
+    track_hash: str
+    laps: int
+    results: tuple[CarResult, ...]
+    events: tuple[RaceEvent, ...]
+    log: tuple[LogRow, ...]
+    rounds: int
+    car_turns: int
+
+
+def classification(race: GrandPrixRace) -> list[int]:
+    """GP-12.3: finishers in order, then non-classified by D, then retired by D at
+    retirement (descending), ties to the later retirement."""
+    finished = list(race.finish_order)
+    unclassified = sorted(
+        (i for i in range(race.k) if race.status[i] == NOT_CLASSIFIED),
+        key=lambda i: -race.final_d[i],
+    )
+    retired = sorted(
+        (i for i in range(race.k) if race.status[i] == RETIRED),
+        key=lambda i: (-race.final_d[i], -race.retired_at[i]),
+    )
+    return finished + unclassified + retired
+
+
+def build_outcome(
+    race: GrandPrixRace,
+    cars: tuple[CarEntry, ...],
+    *,
+    ruleset: str,
+    version: int,
+    seed: int,
+) -> GrandPrixOutcome:
+    """Freeze a finished :class:`GrandPrixRace` into a :class:`GrandPrixOutcome`."""
+    board = race.board
+    track = board.track
+    names = race.names
+    grid_slot = {car: slot for slot, car in enumerate(race.grid, 1)}
+    quali = {run.car: run for run in race.qualifying}
+    results = []
+    snapshot = race.winner_snapshot
+    floor = 0  # [D] gaps never shrink down the order (a car in the pit lane has a virtual D)
+    for rank, i in enumerate(classification(race), 1):
+        status = race.status[i]
+        gap: float | None = None
+        behind_laps: int | None = None
+        if snapshot is not None and status in (FINISHED, NOT_CLASSIFIED) and snapshot[i] >= 0:
+            behind = max(race.winner_d - snapshot[i], floor)
+            floor = behind
+            if behind < board.lap:
+                gap = round(behind / board.lap * track.reference_lap_seconds, 1)
+                behind_laps = 0
+            else:
+                behind_laps = behind // board.lap
+        run = quali.get(i)
+        results.append(
+            CarResult(
+                car=names[i],
+                driver=cars[i].driver,
+                team=cars[i].team,
+                grid=grid_slot[i],
+                qualifying=(run.throws, run.overshoot) if run and run.time else None,
+                qualifying_note=run.reason if run and not run.time else None,
+                rank=rank,
+                status=status,
+                reason=race.reason[i],
+                retired_lap=race.retired_lap[i] if status == RETIRED else None,
+                laps=race.laps
+                if status == FINISHED
+                else min(max(race.crossings[i] - 1, 0), race.laps),
+                pit_stops=tuple(race.pit_stops[i]),
+                track_exits=tuple(race.track_exits[i]),
+                gap_seconds=gap,
+                laps_behind=behind_laps,
+            )
+        )
+    events = tuple(
+        RaceEvent(phase, rnd, kind, names[car], tuple(detail.items()))
+        for phase, rnd, kind, car, detail in race.events
+    )
+    log = tuple(
+        LogRow(phase, rnd, names[car] if car >= 0 else None, kind, values, card)
+        for phase, rnd, car, kind, values, card in race.log
+    )
+    return GrandPrixOutcome(
+        ruleset=ruleset,
+        version=version,
+        seed=seed,
+        track_id=track.id,
+        track_name=track.name,
+        track_hash=track.content_hash,
+        laps=race.laps,
+        results=tuple(results),
+        events=events,
+        log=log,
+        rounds=race.round,
+        car_turns=race.car_turns,
+    )
+
+
+def outcome_to_json(outcome: GrandPrixOutcome) -> dict[str, Any]:
+    """The JSON document of ``simulate --format json`` (issue 13 item 6)."""
+    return {
+        "ruleset": outcome.ruleset,
+        "version": outcome.version,
+        "seed": outcome.seed,
+        "track": {"id": outcome.track_id, "name": outcome.track_name, "hash": outcome.track_hash},
+        "laps": outcome.laps,
+        "rounds": outcome.rounds,
+        "results": [
+            {
+                "car": r.car,
+                "driver": r.driver,
+                "team": r.team,
+                "grid": r.grid,
+                "qualifying": list(r.qualifying) if r.qualifying else r.qualifying_note,
+                "rank": r.rank,
+                "status": r.status,
+                "reason": r.reason,
+                "retired_lap": r.retired_lap,
+                "laps": r.laps,
+                "pit_stops": list(r.pit_stops),
+                "track_exits": list(r.track_exits),
+                "gap_seconds": r.gap_seconds,
+                "laps_behind": r.laps_behind,
+            }
+            for r in outcome.results
+        ],
+        "events": [
+            {"phase": e.phase, "round": e.round, "kind": e.kind, "car": e.car, **dict(e.detail)}
+            for e in outcome.events
+        ],
+        "dice": [
+            {
+                "phase": d.phase,
+                "round": d.round,
+                "car": d.car,
+                "kind": d.kind,
+                "values": list(d.values),
+                **({"card": d.card} if d.card else {}),
+            }
+            for d in outcome.log
+        ],
+    }
+
+
+def outcome_table(outcome: GrandPrixOutcome) -> str:
+    """A readable classification."""
+    rows = outcome.results
+    dw = max([len("driver"), *(len(r.driver) for r in rows)])
+    tw = max([len("team"), *(len(r.team) for r in rows)])
+    lines = [
+        f"{outcome.track_name}: {outcome.laps} laps, {outcome.rounds} rounds "
+        f"(ruleset {outcome.ruleset}, seed {outcome.seed})",
+        "",
+        f"{'rank':>4}  {'car':<6}  {'driver':<{dw}}  {'team':<{tw}}  {'grid':>4}  "
+        f"{'gap':>9}  {'laps':>4}  {'pits':>4}  {'exits':>5}  status",
+    ]
+    for r in rows:
+        if r.gap_seconds is not None:
+            gap = f"+{r.gap_seconds:.1f}s" if r.rank > 1 else "winner"
+        elif r.laps_behind:
+            gap = f"+{r.laps_behind} lap{'s' if r.laps_behind > 1 else ''}"
+        else:
+            gap = "-"
+        status = r.status if r.reason is None else f"{r.status} ({r.reason}, lap {r.retired_lap})"
+        lines.append(
+            f"{r.rank:>4}  {r.car:<6}  {r.driver:<{dw}}  {r.team:<{tw}}  {r.grid:>4}  {gap:>9}  "
+            f"{r.laps:>4}  {len(r.pit_stops):>4}  {len(r.track_exits):>5}  {status}"
+        )
+    return "\n".join(lines)
