@@ -14,8 +14,9 @@ from engine.dice import DiceSource
 from engine.rulesets.ludicitude.dice import speed_dice
 from engine.rulesets.ludicitude.outcome import CarEntry, RaceInputs, RaceOutcome
 from engine.rulesets.ludicitude.race import run_race
+from engine.rulesets.ludicitude.track import GAME
 
-NAME = "ludicitude"
+NAME = GAME
 #: Bumped whenever the same inputs and seed give another outcome (rules, defaults, driver).
 VERSION = 1
 DESCRIPTION = "Ludicitude: 24-card tracks, speed dice, speed limits and brake points"

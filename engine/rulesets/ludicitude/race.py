@@ -109,10 +109,22 @@ def round_one_order(inputs: RaceInputs, dice: SpeedDice) -> list[int]:
     (S-5): the lowest-ranked car first (unranked cars before every ranked one), ties drawn at
     random."""
     order = list(range(len(inputs.cars)))
-    dice.shuffle(order)
-    if inputs.settings.first_round_order == "reverse_standings":
-        unranked = 1 + max((c.standing or 0) for c in inputs.cars)
-        order.sort(key=lambda i: -(inputs.cars[i].standing or unranked))
+    if inputs.settings.first_round_order == "random":
+        dice.shuffle(order)
+        return order
+    unranked = 1 + max((c.standing or 0) for c in inputs.cars)
+    order.sort(key=lambda i: -(inputs.cars[i].standing or unranked))
+    start = 0
+    while start < len(order):
+        standing = inputs.cars[order[start]].standing
+        end = start + 1
+        while end < len(order) and inputs.cars[order[end]].standing == standing:
+            end += 1
+        if end - start > 1:
+            tied = order[start:end]
+            dice.shuffle(tied)
+            order[start:end] = tied
+        start = end
     return order
 
 

@@ -113,6 +113,14 @@ def test_l8_crossing_the_line_finishes_without_counting_f_nor_recovering() -> No
     assert t.code == FINISHES
 
 
+def test_l8_cards_beyond_the_line_do_not_count() -> None:
+    # q = 47 .. 52: only 47 is before F; q = 51 would be card 3 (MAX4), 2 over at m = 6.
+    t = turn(46, 5, 6, [1, 1, 1, 1, 1, 1])
+    assert t.moved == 6
+    assert t.move.losses == ()
+    assert (t.code, t.move.brake) == (FINISHES, 5)
+
+
 def test_l8_a_car_finishing_later_in_the_same_round_ranks_behind() -> None:
     # Every die shows 1: both cars move alike and finish in the same round; the car that
     # plays first in round 1 (reverse standings: the lower-ranked) keeps playing first on
