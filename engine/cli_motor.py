@@ -77,9 +77,9 @@ def simulate(args: argparse.Namespace, out: TextIO, render_json: Any) -> None:
         orders = None
         if args.orders:
             orders = hooks.parse_orders(read_orders(args.orders, cars), args.orders, cars)
+        outcome = hooks.simulate(track, cars, orders, args.seed, args.laps)
     except EntryError as exc:
         raise MotorInputError(str(exc)) from None
-    outcome = hooks.simulate(track, cars, orders, args.seed, args.laps)
     if args.format == "table":
         print(hooks.outcome_table(outcome), file=out)
     else:
@@ -99,7 +99,11 @@ def playtest(args: argparse.Namespace, out: TextIO) -> None:
         raise MotorInputError(f"--risk {args.risk!r} is not one of {', '.join(hooks.risks)}")
     if args.races < 1:
         raise MotorInputError("--races must be at least 1")
-    print(hooks.playtest(track, args.races, args.risk, args.seed, args.laps), file=out)
+    try:
+        report = hooks.playtest(track, args.races, args.risk, args.seed, args.laps)
+    except EntryError as exc:
+        raise MotorInputError(str(exc)) from None
+    print(report, file=out)
 
 
 def add_parsers(sub: Any) -> None:

@@ -19,8 +19,9 @@ from types import MappingProxyType
 from engine.dice import DiceSource, RandomDice
 from engine.motor import MotorHooks
 from engine.outcome import Outcome, StageInputs
-from engine.rulesets import cyclosim, grandprix, moreno
+from engine.rulesets import cyclosim, grandprix, ludicitude, moreno
 from engine.rulesets.grandprix.hooks import HOOKS as GRANDPRIX_HOOKS
+from engine.rulesets.ludicitude.hooks import HOOKS as LUDICITUDE_HOOKS
 
 SimulateFn = Callable[[StageInputs, DiceSource, int], Outcome]
 CYCLING, MOTOR = "cycling", "motor"
@@ -61,6 +62,14 @@ RULESETS: Mapping[str, Ruleset] = MappingProxyType(
             grandprix.VERSION,
             discipline=MOTOR,
             motor=GRANDPRIX_HOOKS,
+        ),
+        ludicitude.NAME: Ruleset(
+            ludicitude.NAME,
+            ludicitude.DESCRIPTION,
+            None,
+            ludicitude.VERSION,
+            discipline=MOTOR,
+            motor=LUDICITUDE_HOOKS,
         ),
     }
 )

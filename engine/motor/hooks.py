@@ -31,7 +31,9 @@ class MotorHooks:
     - ``track_summary(track) -> str``: the one line ``check-track`` prints;
     - ``parse_orders(raw, file_name, cars) -> orders``: the orders file's objects validated,
       :class:`~engine.motor.EntryError` naming file, line, car and field;
-    - ``simulate(track, cars, orders, seed, laps) -> outcome`` (``orders`` None: defaults);
+    - ``simulate(track, cars, orders, seed, laps) -> outcome`` (``orders`` None: defaults;
+      :class:`~engine.motor.EntryError` for inputs the game refuses, e.g. laps, as
+      ``playtest`` may);
     - ``outcome_json(outcome) -> dict`` and ``outcome_table(outcome) -> str``;
     - ``playtest(track, races, risk, seed, laps) -> str``: the admins' report.
     """

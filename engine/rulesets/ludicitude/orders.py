@@ -32,6 +32,7 @@ class OrdersError(ValueError):
     def __init__(self, car: str, field: str, message: str) -> None:
         self.car = car
         self.field = field
+        self.message = message
         super().__init__(f"car {car}, field {field}: {message}")
 
 
@@ -84,7 +85,7 @@ def orders_from_data(data: object) -> tuple[str, CarOrders]:
     try:
         orders = CarOrders(**values)
     except OrdersError as exc:
-        raise OrdersError(car_id, exc.field, str(exc).split(": ", 1)[1]) from None
+        raise OrdersError(car_id, exc.field, exc.message) from None
     return car_id, orders
 
 
