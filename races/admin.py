@@ -1,5 +1,6 @@
 import contextlib
 import re
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -13,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from import_export.tmp_storages import TempFolderStorage
 
+from races.course_editing import StageCourseForm, course_preview, stored_course_preview
 from races.importing import ImportFile, ImportReport, results_import
 from races.importing.matching import (
     MergeError,
@@ -199,10 +201,74 @@ def _files_remove(stored: list[list[str]]) -> None:
 
 @admin.register(Stage)
 class StageAdmin(admin.ModelAdmin):
-    list_display = ["race", "number", "date", "start", "finish", "distance_km", "stage_type"]
-    list_filter = ["stage_type", "race__kind", "race"]
+    """A stage and its course editor (races.course_editing): the segments as a table, the
+    profile redrawn by htmx as the admin types, the engine's checks on save."""
+
+    form = StageCourseForm
+    change_form_template = "admin/races/stage/change_form.html"
+    list_display = [
+        "race",
+        "number",
+        "date",
+        "start",
+        "finish",
+        "distance_km",
+        "stage_type",
+        "course_generated",
+    ]
+    list_filter = ["stage_type", "course_generated", "race__kind", "race"]
     search_fields = ["race__name", "start", "finish"]
     list_select_related = ["race"]
+    readonly_fields = ["course_generated"]
+    fieldsets = [
+        (None, {"fields": ["race", "number", "date", "start", "finish"]}),
+        (
+            gettext_lazy("Course"),
+            {
+                "fields": [
+                    "distance_km",
+                    "stage_type",
+                    "intermediate_sprints_km",
+                    "course_generated",
+                ]
+            },
+        ),
+        (
+            gettext_lazy("Profile (ProCyclingStats)"),
+            {"fields": ["profile_icon", "profile_score", "vertical_meters"]},
+        ),
+    ]
+
+    def get_urls(self) -> list[URLPattern]:
+        view = self.admin_site.admin_view(self.course_preview_view)
+        return [
+            path("course-preview/", view, name="races_stage_course_preview"),
+            *super().get_urls(),
+        ]
+
+    def course_preview_view(self, request: HttpRequest) -> HttpResponse:
+        """The profile and the checks of the rows as typed (htmx, POST; nothing is saved)."""
+        if request.method != "POST" or not self.has_view_permission(request):
+            raise PermissionDenied
+        stage = Stage(
+            number=request.POST.get("number") or 0,
+            start=request.POST.get("start", ""),
+            finish=request.POST.get("finish", ""),
+            distance_km=1,
+        )
+        preview = course_preview(data=request.POST, stage=stage)
+        return TemplateResponse(request, "admin/races/stage/_course_preview.html", preview)
+
+    def render_change_form(
+        self, request: HttpRequest, context: dict[str, Any], *args: Any, **kwargs: Any
+    ) -> HttpResponse:
+        form = context["adminform"].form
+        if form.segment_formset.is_bound:
+            preview = course_preview(data=request.POST, stage=form.instance)
+        else:
+            preview = stored_course_preview(stage=form.instance)
+        context.update(segment_formset=form.segment_formset, preview=preview)
+        return super().render_change_form(request, context, *args, **kwargs)
 
 
 @admin.register(StageResult)
