@@ -30,7 +30,7 @@ class CarOrders:
     risk: str = "normal"
     quali_risk: str | None = None
     max_gear: int = 4
-    card_min_gear: int = 2
+    card_min_gear: int = 3
     pit_strategy: str = "required_only"
 
     def __post_init__(self) -> None:

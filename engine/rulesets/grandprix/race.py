@@ -281,8 +281,7 @@ class GrandPrixRace:
         while True:
             self.round += 1
             if self.round > 1:
-                order = [i for i in order if self.status[i] == RUNNING]
-                order.sort(key=lambda i: -self.d(i))
+                order = self.round_order(order)
             for i in order:
                 if self.status[i] == RUNNING:
                     self.play_turn(i)
@@ -293,6 +292,12 @@ class GrandPrixRace:
                     self.status[i] = NOT_CLASSIFIED
                     self.final_d[i] = self.d(i)
                 break
+
+    def round_order(self, previous: Sequence[int]) -> list[int]:
+        """GP-3.2: running cars by D at the start of the round, ties in the previous order."""
+        order = [i for i in previous if self.status[i] == RUNNING]
+        order.sort(key=lambda i: -self.d(i))
+        return order
 
     def play_turn(self, i: int, gear: int | None = None, play_card: bool | None = None) -> None:
         """GP-3.3: one turn of car ``i``. ``gear`` / ``play_card`` override the policy (a
