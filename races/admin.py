@@ -6,7 +6,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.core import signing
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.core.files.uploadedfile import UploadedFile
+from django.db.models import F, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -15,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from import_export.tmp_storages import TempFolderStorage
 
 from races.course_editing import StageCourseForm, course_preview, stored_course_preview
-from races.importing import ImportFile, ImportReport, results_import
+from races.importing import ImportFile, ImportReport, limits, results_import
 from races.importing.matching import (
     MergeError,
     rider_match_confirm,
@@ -93,10 +94,7 @@ class RaceAdmin(admin.ModelAdmin):
         form = ResultsUploadForm(request.POST or None, request.FILES or None)
         context["form"] = form
         if request.method == "POST" and form.is_valid():
-            files = [
-                ImportFile(name=upload.name, content=upload.read())
-                for upload in form.cleaned_data["uploads"]
-            ]
+            files = [_upload_file(upload) for upload in form.cleaned_data["uploads"]]
             report = results_import(files=files, dry_run=True)
             context.update(_report_context(report))
             context["stored"] = _files_store(files)
@@ -150,6 +148,13 @@ class RaceAdmin(admin.ModelAdmin):
         )
 
 
+def _upload_file(upload: UploadedFile) -> ImportFile:
+    """An upload, read only within the bounds (the service refuses it, unread, past them)."""
+    if upload.size is not None and upload.size > limits.MAX_FILE_BYTES:
+        return ImportFile(name=str(upload.name), content=b"", size=upload.size)
+    return ImportFile(name=str(upload.name), content=upload.read(limits.MAX_FILE_BYTES + 1))
+
+
 def _report_context(report: ImportReport) -> dict[str, object]:
     counts = [
         f"{verb}: " + ", ".join(f"{n} {what}" for what, n in sorted(counter.items()) if n)
@@ -178,23 +183,25 @@ def _files_store(files: list[ImportFile]) -> str:
     for file in files:
         storage = TempFolderStorage(read_mode="rb")
         storage.save(file.content)
-        stored.append([storage.name.rsplit("/", 1)[-1], file.name])
+        stored.append([storage.name.rsplit("/", 1)[-1], file.name, file.real_size])
     return signing.dumps(stored, salt=_STORED_SALT)
 
 
-def _files_read(stored: list[list[str]]) -> list[ImportFile]:
+def _files_read(stored: list[list[str | int]]) -> list[ImportFile]:
     files = []
-    for tmp_name, name in stored:
-        if not _TMP_NAME.match(tmp_name):
+    for tmp_name, name, size in stored:
+        if not isinstance(tmp_name, str) or not _TMP_NAME.match(tmp_name):
             raise ValueError(tmp_name)
         content = TempFolderStorage(name=tmp_name, read_mode="rb").read()
-        files.append(ImportFile(name=name, content=content))
+        # A file refused for its size was kept empty: it stays refused, with its real size.
+        real_size = int(size) if int(size) > len(content) else None
+        files.append(ImportFile(name=str(name), content=content, size=real_size))
     return files
 
 
-def _files_remove(stored: list[list[str]]) -> None:
-    for tmp_name, _name in stored:
-        if _TMP_NAME.match(tmp_name):
+def _files_remove(stored: list[list[str | int]]) -> None:
+    for tmp_name, *_rest in stored:
+        if isinstance(tmp_name, str) and _TMP_NAME.match(tmp_name):
             with contextlib.suppress(FileNotFoundError):
                 TempFolderStorage(name=tmp_name).remove()
 
@@ -296,7 +303,9 @@ class StandingAdmin(admin.ModelAdmin):
     search_fields = ["rider__name", "team__name", "stage__race__name"]
     list_select_related = ["stage__race", "rider", "team"]
     raw_id_fields = ["stage", "rider", "team"]
-    ordering = ["stage", "classification", "rank"]
+    # Unranked riders (listed without a place by a real source) after the ranked ones.
+    # Django takes expressions here; the stubs type ordering as names only.
+    ordering = ["stage", "classification", F("rank").asc(nulls_last=True)]  # type: ignore[list-item]
 
 
 @admin.register(RaceEntry)

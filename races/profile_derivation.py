@@ -69,13 +69,15 @@ def profile_records_collect(*, races: Iterable[Race]) -> dict[int, RiderRecord]:
         if known is None or stage["number"] > stages[known]["number"]:
             last_stages[stage["race_id"]] = stage["pk"]
     lines = list(
-        Standing.objects.filter(stage_id__in=last_stages.values(), rider__isnull=False).values(
-            "stage_id", "rider_id", "classification", "rank"
-        )
+        # Unranked lines (a rider listed without a place) are no final place.
+        Standing.objects.filter(
+            stage_id__in=last_stages.values(), rider__isnull=False, rank__isnull=False
+        ).values("stage_id", "rider_id", "classification", "rank")
     )
     classified = Counter((line["stage_id"], line["classification"]) for line in lines)
     final_places: dict[int, list[FinalPlace]] = defaultdict(list)
     for line in lines:
+        assert line["rank"] is not None  # unranked lines are filtered out above
         final_places[line["rider_id"]].append(
             FinalPlace(
                 race=slugs[stages[line["stage_id"]]["race_id"]],

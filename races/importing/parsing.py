@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from races.importing import values
 from races.importing.layouts import Kind, Layout, file_context
+from races.importing.limits import MAX_CELL_CHARS
 from races.importing.readers import Table
 from races.importing.report import RowError, RowNote
 from races.importing.values import CellError
@@ -100,6 +101,9 @@ class StandingRow(Row):
     rider: RiderIn
     after_stage: int | None = None
     value_column: str = "value"
+    # Not in the classification at all (DNF, DSQ...): noted, not stored. A finished rider
+    # without a rank is "unranked": stored without a rank, listed after the ranked ones.
+    struck: bool = False
 
 
 AnyRow = StartListRow | StageRow | ResultRow | WinnerRow | StandingRow
@@ -113,6 +117,38 @@ class ParsedTable:
     notes: list[RowNote]
 
 
+# Characters no name, place or number holds: control characters (NUL, which no PostgreSQL text
+# column can hold, line breaks inside a cell, escape sequences) and the invisible marks that
+# turn text around on screen (U+202E shows "gnp.exe" for "exe.png").
+_HOSTILE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# Names and places: a spreadsheet runs a cell that starts with one of these as a formula
+# (OWASP, "CSV injection"); no rider, team or town starts so.
+_FREE_TEXT = frozenset(
+    [
+        "rider",
+        "rider_name",
+        "team",
+        "team_name",
+        "race",
+        "start",
+        "finish",
+        "departure",
+        "arrival",
+        "stage_name",
+    ]
+)
+_FORMULA_PREFIXES = ("=", "+", "-", "@")
+
+
+def _hostile_reason(text: str) -> str:
+    found = _HOSTILE.search(text)
+    assert found is not None
+    char = found.group()
+    if char == "\x00":
+        return "the cell holds a NUL character"
+    return f"the cell holds the invisible character U+{ord(char):04X}: retype it"
+
+
 class _Cells:
     """One row's cells by column, collecting an error per bad cell."""
 
@@ -121,11 +157,27 @@ class _Cells:
         self.line = line
         self.cells = dict(zip(table.header, cells, strict=True))
         self.errors: list[RowError] = []
+        # One look at the whole row first: real rows hold none of these.
+        if _HOSTILE.search("".join(cells)) or max(map(len, cells), default=0) > MAX_CELL_CHARS:
+            self._hostile_cells()
+        for column in _FREE_TEXT.intersection(self.cells):
+            text = self.cells[column]
+            if text.startswith(_FORMULA_PREFIXES) and text not in {"-", "–"}:
+                self.error(
+                    column,
+                    f"{column} starts with {text[0]!r}, as a spreadsheet formula does: not a name",
+                )
+
+    def _hostile_cells(self) -> None:
         for column, text in self.cells.items():
-            if "\x00" in text:
-                # No database text column can hold it (PostgreSQL refuses it outright).
-                self.error(column, "the cell holds a NUL character")
-                self.cells[column] = text.replace("\x00", "")
+            if len(text) > MAX_CELL_CHARS:
+                self.error(
+                    column, f"the cell holds {len(text):,} characters: at most {MAX_CELL_CHARS}"
+                )
+                self.cells[column] = ""
+            elif _HOSTILE.search(text):
+                self.error(column, _hostile_reason(text))
+                self.cells[column] = _HOSTILE.sub("", text)
 
     def __getitem__(self, column: str) -> str:
         return self.cells.get(column, "")
@@ -159,7 +211,7 @@ def table_parse(*, table: Table, layout: Layout) -> ParsedTable:
         elif row is not None:
             parsed.rows.append(row)
     if layout.kind == Kind.RESULTS:
-        _results_times_resolve(parsed)
+        _results_times_resolve(parsed, timed=bool(_TIME_COLUMNS.intersection(table.header)))
     elif layout.kind == Kind.STANDINGS:
         _standings_values_resolve(parsed)
     return parsed
@@ -400,7 +452,7 @@ def _standing_row(cells: _Cells, layout: Layout, notes: list[RowNote]) -> Standi
                 )
         if classification in {"points", "mountains"}:
             value_column, value_kind = "points", "points"
-            value = cells.parse("points", values.int_in_range, what="points", low=0, high=100_000)
+            value = _points(cells, "points")
         else:
             value_column, value_kind = "time", "time"
             value = None
@@ -418,7 +470,7 @@ def _standing_row(cells: _Cells, layout: Layout, notes: list[RowNote]) -> Standi
         classification = cells.parse("classification", values.classification_parse)
         value_kind = cells.parse("unit", values.unit_parse) or "points"
         if value_kind == "points":
-            value = cells.parse("value", values.int_in_range, what="value", low=0, high=100_000)
+            value = _points(cells, "value")
         else:
             value = cells.parse("value", values.seconds_parse, what="value")
             if value_kind == "gap":
@@ -427,10 +479,17 @@ def _standing_row(cells: _Cells, layout: Layout, notes: list[RowNote]) -> Standi
     if race is None or rider is None or status is None or classification is None or cells.errors:
         return None
     src = Source(cells.file, cells.line)
-    if rank is None or status != ResultStatus.FINISHED:
-        why = status if status != ResultStatus.FINISHED else "no rank"
-        notes.append(RowNote(cells.file, cells.line, f"{rider.name} not classified ({why})"))
+    struck = status != ResultStatus.FINISHED
+    if struck:
+        notes.append(RowNote(cells.file, cells.line, f"{rider.name} not classified ({status})"))
         rank = None
+    elif rank is None and value is None and gap is None:
+        notes.append(
+            RowNote(cells.file, cells.line, f"{rider.name} not classified (no rank, no value)")
+        )
+        struck = True
+    elif rank is None:
+        notes.append(RowNote(cells.file, cells.line, f"{rider.name} listed without a rank"))
     return StandingRow(
         src=src,
         race=race,
@@ -444,7 +503,15 @@ def _standing_row(cells: _Cells, layout: Layout, notes: list[RowNote]) -> Standi
         after_stage=after_stage,
         value_column=value_column,
         rider_column="rider_name" if layout.pcs else "rider",
+        struck=struck,
     )
+
+
+def _points(cells: _Cells, column: str) -> int | None:
+    """Points, negative after a penalty; a dash or nothing means none (checked later)."""
+    if cells[column].strip() in values.NO_RANK:
+        return None
+    return cells.parse(column, values.points_parse, what="points")
 
 
 _ROW_PARSERS: dict[Kind, Callable[[_Cells, Layout, list[RowNote]], AnyRow | None]] = {
@@ -466,11 +533,16 @@ def _drop(parsed: ParsedTable, bad: list[tuple[AnyRow, str, str]]) -> None:
     parsed.rows = [row for row in parsed.rows if id(row) not in bad_ids]
 
 
-def _results_times_resolve(parsed: ParsedTable) -> None:
+_TIME_COLUMNS = frozenset({"time_seconds", "gap_seconds", "time"})
+
+
+def _results_times_resolve(parsed: ParsedTable, *, timed: bool) -> None:
     """Empty time cells mean "same time as the rider above"; gaps and times complete each other.
 
     The 3 km rule gives a rider the time of his group even after riders with a gap, so times
-    are not required to grow down the list.
+    are not required to grow down the list. In a file with a time column every finisher ends
+    with a time: a stage whose finishers have none (a file cut after a stage's first row, a
+    column left empty) is refused rather than stored without times.
     """
     groups: dict[tuple[str, int], list[ResultRow]] = defaultdict(list)
     for row in parsed.rows:
@@ -478,32 +550,69 @@ def _results_times_resolve(parsed: ParsedTable) -> None:
             groups[(row.race.slug, row.stage)].append(row)
     bad: list[tuple[AnyRow, str, str]] = []
     for finishers in groups.values():
-        bad.extend(_times_fill(finishers, value_of="time"))
+        found = list(_times_fill(finishers, value_of="time"))
+        bad.extend(found)
+        if timed and not found:
+            bad.extend(
+                (row, row.time_column, "time missing for a rider who finished")
+                for row in finishers
+                if row.time is None and row.gap is None
+            )
     _drop(parsed, bad)
 
 
 def _standings_values_resolve(parsed: ParsedTable) -> None:
+    """Values and gaps of each classification, from its leader (rank 1, or the best rank).
+
+    Unranked riders (listed without a place) take part only with a value of their own: the
+    "same time as above" rule is for ranked riders, whose order the ranks give.
+    """
     timed: dict[tuple[str, str], list[StandingRow]] = defaultdict(list)
     points: dict[tuple[str, str], list[StandingRow]] = defaultdict(list)
     for row in parsed.rows:
-        if isinstance(row, StandingRow) and row.rank is not None:
+        if isinstance(row, StandingRow) and not row.struck:
             group = timed if row.value_kind == "time" else points
             group[(row.race.slug, row.classification)].append(row)
     bad: list[tuple[AnyRow, str, str]] = []
     for rows in timed.values():
-        bad.extend(_times_fill(rows, value_of="value"))
+        ranked = [row for row in rows if row.rank is not None]
+        if ranked:
+            bad.extend(_times_fill(ranked, value_of="value"))
+        bad.extend(_unranked_times(rows, ranked))
     for rows in points.values():
-        leader = min(rows, key=lambda row: row.rank or 0)
+        ranked = [row for row in rows if row.rank is not None]
+        leader = min(ranked, key=lambda row: row.rank or 0) if ranked else None
         for row in rows:
             if row.value is None:
-                bad.append((row, row.value_column, "points missing"))
-            elif leader.value is not None:
+                if row.rank is not None:
+                    bad.append((row, row.value_column, "points missing"))
+            elif leader is not None and leader.value is not None:
                 if row.value > leader.value:
                     reason = f"{row.value} points is more than the leader's {leader.value}"
                     bad.append((row, row.value_column, reason))
                 else:
                     row.gap = leader.value - row.value
     _drop(parsed, bad)
+
+
+def _unranked_times(
+    rows: list[StandingRow], ranked: list[StandingRow]
+) -> Iterable[tuple[StandingRow, str, str]]:
+    leader = min(ranked, key=lambda row: row.rank or 0) if ranked else None
+    leader_time = None
+    if leader is not None and leader.value is not None:
+        leader_time = leader.value - (leader.gap or 0)
+    for row in rows:
+        if row.rank is not None or leader_time is None:
+            continue
+        if row.value is None and row.gap is not None:
+            row.value = leader_time + row.gap
+        elif row.value is not None and row.gap is None:
+            if row.value < leader_time:
+                reason = f"time {row.value} s is less than the leader's {leader_time} s"
+                yield row, row.value_column, reason
+                continue
+            row.gap = row.value - leader_time
 
 
 def _times_fill(

@@ -88,7 +88,7 @@ class ResultPlan:
 class StandingPlan:
     rider: RiderRef
     team: TeamRef | None
-    rank: int
+    rank: int | None  # None: listed without a rank (after a penalty, say)
     value: int
     gap: int
     src: Source
@@ -492,7 +492,7 @@ class _Builder:
         self.winner_rows[stage] = row.src
 
     def _standing(self, row: StandingRow) -> None:
-        if row.rank is None:
+        if row.struck:
             return  # not classified (struck out, abandoned): noted by the parser
         race = self._race(row.race)
         if row.after_stage is not None:
@@ -515,7 +515,7 @@ class _Builder:
                 row.rider_column,
                 f"the same rider twice in the {row.classification} classification ({first})",
             )
-        if row.rank in self.standing_ranks[key]:
+        if row.rank is not None and row.rank in self.standing_ranks[key]:
             raise _RowError(
                 "rank",
                 f"rank {row.rank} twice in the {row.classification} classification "
@@ -532,7 +532,8 @@ class _Builder:
         self.plan.standings.setdefault(key, {})[rider] = StandingPlan(
             rider=rider, team=team, rank=row.rank, value=value, gap=row.gap or 0, src=row.src
         )
-        self.standing_ranks[key][row.rank] = row.src
+        if row.rank is not None:
+            self.standing_ranks[key][row.rank] = row.src
 
 
 def _clean(instance: Race | Stage | Rider | Team, column: str, *, exclude: list[str]) -> None:

@@ -7,7 +7,7 @@ from django.db import DataError, IntegrityError, transaction
 from races.importing.layouts import layout_detect
 from races.importing.parsing import AnyRow, table_parse
 from races.importing.plan import doubts_report, plan_build, plan_load
-from races.importing.readers import ImportFile, tables_read
+from races.importing.readers import ImportFile, size_errors, tables_read
 from races.importing.report import WHOLE_FILE, FileSummary, ImportReport, RowError
 from races.importing.writer import plan_write
 
@@ -28,7 +28,13 @@ def results_import(
     rows: list[AnyRow] = []
     file_order: dict[str, int] = {}
     summaries: dict[str, FileSummary] = {}
+    refused = size_errors(files)
+    report.errors.extend(refused)
+    too_large = {error.file for error in refused}
     for file in files:
+        if file.name in too_large or "(all files)" in too_large:
+            summaries[file.name] = FileSummary(name=file.name, layout="too large: not read")
+            continue
         tables, errors = tables_read(file=file)
         report.errors.extend(errors)
         if not tables:

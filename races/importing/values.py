@@ -25,12 +25,19 @@ def text_required(text: str, *, what: str, max_length: int = 120) -> str:
     return text
 
 
+def shown(text: str, limit: int = 40) -> str:
+    """A cell as quoted in a message: cut when long, so a hostile cell cannot flood the report."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
 def int_in_range(text: str, *, what: str, low: int, high: int) -> int:
     cleaned = text.strip()
-    if re.fullmatch(r"\d+\.0*", cleaned):  # "12.0" from a spreadsheet
+    if re.fullmatch(r"[+-]?\d+\.0*", cleaned):  # "12.0" from a spreadsheet
         cleaned = cleaned.split(".")[0]
+    if re.fullmatch(r"[+-]?\d{13,}", cleaned):
+        raise CellError(f"{what} {shown(text)} is out of range ({low} to {high})")
     if not re.fullmatch(r"[+-]?\d{1,12}", cleaned):
-        raise CellError(f"{what} {text!r} is not a whole number")
+        raise CellError(f"{what} {shown(text)} is not a whole number")
     value = int(cleaned)
     if not low <= value <= high:
         raise CellError(f"{what} {value} is out of range ({low} to {high})")
@@ -58,12 +65,17 @@ def stage_number_parse(text: str) -> int:
 RANK_STATUS_WORDS = {"dnf", "dns", "otl", "dsq", "dq", "df", "hd"}
 
 
+# What sources write in the rank column of a rider they list without a place.
+NO_RANK = {"", "-", "–", "—"}
+
+
 def rank_parse(text: str) -> int | None:
-    if not text:
+    """ "12", "12.", "12.0" -> 12; empty or a dash (listed, not ranked) -> None."""
+    if text.strip() in NO_RANK:
         return None
     cleaned = text.strip().rstrip(".")
     if not re.fullmatch(r"\d+(\.0*)?", cleaned):
-        raise CellError(f"rank {text!r} is not a number")
+        raise CellError(f"rank {shown(text)} is not a number")
     return int_in_range(cleaned, what="rank", low=1, high=MAX_RANK)
 
 
@@ -81,13 +93,13 @@ def seconds_parse(text: str, *, what: str) -> int | None:
     else:
         match = _CLOCK.fullmatch(cleaned)
         if not match:
-            raise CellError(f"{what} {text!r} is not a time (H:MM:SS or seconds)")
+            raise CellError(f"{what} {shown(text)} is not a time (H:MM:SS or seconds)")
         hours, minutes, seconds = (int(part) if part else 0 for part in match.groups())
         if minutes >= 60 or seconds >= 60:
-            raise CellError(f"{what} {text!r} is not a time (minutes and seconds go to 59)")
+            raise CellError(f"{what} {shown(text)} is not a time (minutes and seconds go to 59)")
         value = hours * 3600 + minutes * 60 + seconds
     if value > MAX_SECONDS:
-        raise CellError(f"{what} {text!r} is too long for a race")
+        raise CellError(f"{what} {shown(text)} is too long for a race")
     return value
 
 
@@ -114,7 +126,7 @@ def status_parse(text: str) -> ResultStatus:
         return STATUSES[text.strip().lower()]
     except KeyError:
         raise CellError(
-            f"unknown status {text!r} (expected FIN or DF, DNF, DNS, OTL, DSQ)"
+            f"unknown status {shown(text)} (expected FIN or DF, DNF, DNS, OTL, DSQ)"
         ) from None
 
 
@@ -143,7 +155,7 @@ PROFILE_ICON_TYPES = {
 def profile_icon_parse(text: str) -> str:
     cleaned = text.strip().lower()
     if cleaned and cleaned not in PROFILE_ICON_TYPES:
-        raise CellError(f"profile icon {text!r} is not one of p0 to p5")
+        raise CellError(f"profile icon {shown(text)} is not one of p0 to p5")
     return cleaned
 
 
@@ -156,9 +168,11 @@ def stage_type_parse(text: str, *, profile_icon: str = "") -> StageType:
         if profile_icon in PROFILE_ICON_TYPES:
             return PROFILE_ICON_TYPES[profile_icon]
         raise CellError(
-            f"stage type {text!r} needs a profile icon (p1 to p5) to tell flat from mountain"
+            f"stage type {shown(text)} needs a profile icon (p1 to p5) to tell flat from mountain"
         )
-    raise CellError(f"unknown stage type {text!r} (expected flat, hilly, mountain, ITT, TTT or RR)")
+    raise CellError(
+        f"unknown stage type {shown(text)} (expected flat, hilly, mountain, ITT, TTT or RR)"
+    )
 
 
 def distance_parse(text: str) -> Decimal:
@@ -168,9 +182,9 @@ def distance_parse(text: str) -> Decimal:
     try:
         value = Decimal(cleaned)
     except InvalidOperation:
-        raise CellError(f"distance {text!r} is not a number of km") from None
+        raise CellError(f"distance {shown(text)} is not a number of km") from None
     if not value.is_finite() or not 0 < value < 1000:
-        raise CellError(f"distance {text!r} must be more than 0 and less than 1000 km")
+        raise CellError(f"distance {shown(text)} must be more than 0 and less than 1000 km")
     return value.quantize(Decimal("0.1"))
 
 
@@ -184,7 +198,7 @@ def date_parse(text: str) -> date | None:
             return datetime.strptime(cleaned, pattern).date()  # noqa: DTZ007 (a date, no time)
         except ValueError:
             continue
-    raise CellError(f"date {text!r} is not a date (YYYY-MM-DD)")
+    raise CellError(f"date {shown(text)} is not a date (YYYY-MM-DD)")
 
 
 def bib_parse(text: str) -> int | None:
@@ -207,7 +221,7 @@ def pcs_slug_parse(text: str) -> str | None:
         return None
     slug = cleaned.rsplit("/", 1)[-1].split("?")[0].lower()
     if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,119}", slug):
-        raise CellError(f"rider id {text!r} is not a ProCyclingStats rider id")
+        raise CellError(f"rider id {shown(text)} is not a ProCyclingStats rider id")
     return slug
 
 
@@ -239,10 +253,10 @@ def nationality_parse(text: str) -> str:
     if len(cleaned) == 2:
         if cleaned in NATIONS:
             return NATIONS[cleaned]
-        raise CellError(f"unknown two-letter nationality {text!r}")
+        raise CellError(f"unknown two-letter nationality {shown(text)}")
     if len(cleaned) == 3 and cleaned.isascii() and cleaned.isalpha():
         return cleaned
-    raise CellError(f"nationality {text!r} is not a 2- or 3-letter country code")
+    raise CellError(f"nationality {shown(text)} is not a 2- or 3-letter country code")
 
 
 CLASSIFICATIONS = {
@@ -256,12 +270,22 @@ CLASSIFICATIONS = {
 }
 
 
+MAX_POINTS = 100_000
+
+
+def points_parse(text: str, *, what: str) -> int:
+    """Points of a classification: negative after a penalty ("-3"), as the sources print them."""
+    if not text.strip():
+        raise CellError(f"{what} missing")
+    return int_in_range(text.replace("−", "-"), what=what, low=-MAX_POINTS, high=MAX_POINTS)
+
+
 def classification_parse(text: str) -> str:
     try:
         return CLASSIFICATIONS[text.strip().lower()]
     except KeyError:
         raise CellError(
-            f"unknown classification {text!r} (expected general, points, mountains or youth)"
+            f"unknown classification {shown(text)} (expected general, points, mountains or youth)"
         ) from None
 
 
@@ -278,7 +302,7 @@ def unit_parse(text: str) -> str:
         return UNITS[text.strip().lower()]
     except KeyError:
         raise CellError(
-            f"unknown unit {text!r} (expected points, time_seconds or gap_seconds)"
+            f"unknown unit {shown(text)} (expected points, time_seconds or gap_seconds)"
         ) from None
 
 
@@ -296,7 +320,7 @@ def race_key_parse(text: str, *, year: int) -> tuple[str, str]:
     base = slugify(text.strip())
     base = base.removesuffix(f"-{year}")
     if not base:
-        raise CellError(f"race {text!r} has no letters")
+        raise CellError(f"race {shown(text)} has no letters")
     if len(base) > 120:
         raise CellError("race is longer than 120 characters")
     if base in RACE_NAMES:

@@ -221,7 +221,7 @@ def _results(plan: Plan, report: ImportReport) -> None:
 
 
 def _standings(plan: Plan, report: ImportReport) -> None:
-    wanted: dict[tuple[int, str], set[tuple[int, int | None, int, int, int]]] = {
+    wanted: dict[tuple[int, str], set[tuple[int, int | None, int | None, int, int]]] = {
         (_id(stage), classification): {
             (_id(line.rider), _pk(line.team), line.rank, line.value, line.gap)
             for line in lines.values()
@@ -229,7 +229,9 @@ def _standings(plan: Plan, report: ImportReport) -> None:
         for (stage, classification), lines in plan.standings.items()
     }
     stage_ids = {stage_id for stage_id, _ in wanted}
-    stored: dict[tuple[int, str], set[tuple[int, int | None, int, int, int]]] = defaultdict(set)
+    stored: dict[tuple[int, str], set[tuple[int, int | None, int | None, int, int]]] = defaultdict(
+        set
+    )
     for stage_id, classification, rider_id, team_id, rank, value, gap in Standing.objects.filter(
         stage_id__in=stage_ids, classification__in={c for _, c in wanted}
     ).values_list("stage_id", "classification", "rider_id", "team_id", "rank", "value", "gap"):

@@ -107,3 +107,50 @@ def test_the_import_page_offers_the_upload_form(admin_client):
     assert response.status_code == 200
     assert 'type="file"' in response.content.decode()
     assert "multiple" in response.content.decode()
+
+
+# --- imports that cannot hurt (issue 11) -----------------------------------------------------
+
+
+def test_a_dimension_bomb_upload_is_refused_in_the_preview(admin_client):
+    from tests.importing.files import xlsx_dimension_bomb
+
+    upload = SimpleUploadedFile("bomb.xlsx", xlsx_dimension_bomb())
+    response = admin_client.post(reverse(IMPORT_URL), {"uploads": [upload]})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Nothing written: 0 bad row(s) in 0." in html
+    assert "declares the range A1:XFD1048576" in html
+    assert 'name="confirm"' not in html
+
+
+def test_a_truncated_csv_upload_is_refused_naming_its_line(admin_client):
+    lines = (TOUR / "results.csv").read_bytes().splitlines(keepends=True)
+    cut = b"".join(lines[:31]) + b"tour-de-france,2022,21,30,Bettiol Alberto,EF Ed"
+    uploads = [*_uploads(TOUR, "stages.csv"), SimpleUploadedFile("results.csv", cut)]
+    response = admin_client.post(reverse(IMPORT_URL), {"uploads": uploads})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<td>results.csv</td><td>32</td><td>nationality</td><td>6 cells but the header" in html
+    assert 'name="confirm"' not in html
+    assert not Stage.objects.exists()
+
+
+def test_an_oversized_upload_is_refused_unread_and_stays_refused(admin_client, monkeypatch):
+    from races.importing import limits
+
+    monkeypatch.setattr(limits, "MAX_FILE_BYTES", 10_000)  # stages.csv 3 KB, results.csv 11
+    big = SimpleUploadedFile("results.csv", (TOUR / "results.csv").read_bytes())
+    response = admin_client.post(
+        reverse(IMPORT_URL), {"uploads": [*_uploads(TOUR, "stages.csv"), big]}
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "the file is 10.6 KB: files up to 9.8 KB are read; split it" in html
+    # Importing the valid rows writes the stages; the big file is still refused, unread.
+    response = admin_client.post(
+        reverse(IMPORT_URL), {"stored": response.context["stored"], "valid_only": "1"}
+    )
+    assert response.status_code == 302
+    assert Stage.objects.count() == 42
+    assert not StageResult.objects.exists()

@@ -136,7 +136,13 @@ def test_gc_and_classifications_are_standings_after_the_last_stage(tour):
 
 def test_riders_struck_out_later_are_not_classified(tour):
     quintana = Rider.objects.get(name="Nairo Quintana")
-    assert not Standing.objects.filter(rider=quintana).exists()
+    # Disqualified in the GC (status DSQ, no time): no line there.
+    assert not Standing.objects.filter(rider=quintana, classification="general").exists()
+    # The points and mountains files list him without a rank (0 points): stored as written,
+    # unranked, never with a place.
+    assert set(
+        Standing.objects.filter(rider=quintana).values_list("classification", "rank", "value")
+    ) == {("points", None, 0), ("mountains", None, 0)}
     # He keeps his road place in one classification (a gap in the ranks) and loses it in
     # another (the next riders move up): both are imported as written.
     points = Standing.objects.filter(stage__race__year=2022, classification="points")
