@@ -104,9 +104,27 @@ class Board:
         self.grid = [self.loc_of(*grid_index(s, n)) for s in range(1, 13)]
         self._lines(track)
         self.succ: list[tuple[Step, ...]] = [self._successors(loc) for loc in range(size)]
+        #: The same successors as plain tuples for the search's hot loop.
+        self.fast_succ: list[tuple[tuple[int, int, bool, bool, int, bool], ...]] = [
+            tuple(
+                (st.to, st.lex, st.lane_change, st.crosses, st.advance, st.into_start_lane)
+                for st in steps
+            )
+            for steps in self.succ
+        ]
+        #: The ahead step of main and start-lane squares as (to, crosses, advance), else None.
+        self.ahead_step: list[tuple[int, bool, int] | None] = [
+            next(
+                ((st.to, st.crosses, st.advance) for st in steps if st.lex == AHEAD),
+                None,
+            )
+            if self.is_main[loc] or self.is_start[loc]
+            else None
+            for loc, steps in enumerate(self.succ)
+        ]
         #: Memos of the searches (engine.rulesets.grandprix.search): pure functions of the board.
         self.memo: dict[tuple[object, ...], Move] = {}
-        self._reach: dict[int, int] = {}
+        self._reach: dict[int, list[int]] = {}
         self.rooms: dict[tuple[int, int, bool, int], tuple[int, ...]] = {}
         #: Same-lane ahead square, for skids (GP-10.11); -1 where there is none.
         self.ahead = [-1] * size
@@ -115,19 +133,21 @@ class Board:
                 if step.lex == AHEAD and (self.is_main[loc] or self.is_start[loc]):
                     self.ahead[loc] = step.to
 
-    def reach(self, loc: int) -> int:
-        """Bitmask of the locations a move of up to 24 steps from ``loc`` can enter, ignoring
-        cars (the part of the occupancy a search depends on)."""
-        mask = self._reach.get(loc)
-        if mask is None:
+    def reach(self, loc: int, steps: int) -> int:
+        """Bitmask of the locations a move of up to ``steps`` (<= 24) steps from ``loc`` can
+        enter, ignoring cars: the part of the occupancy a search depends on."""
+        masks = self._reach.get(loc)
+        if masks is None:
+            masks = [0]
             mask = 0
             frontier = {loc}
             for _ in range(24):
                 frontier = {step.to for at in frontier for step in self.succ[at]}
                 for to in frontier:
                     mask |= 1 << to
-            self._reach[loc] = mask
-        return mask
+                masks.append(mask)
+            self._reach[loc] = masks
+        return masks[steps]
 
     def pit_loc(self, k: int) -> int:
         """Location of pit box ``P_k``."""

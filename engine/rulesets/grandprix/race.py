@@ -325,10 +325,9 @@ class GrandPrixRace:
             gear = self.select_gear(i, pit_flag)
         self.gear[i] = gear
         self.forced_first[i] = False
-        ctx = self.context(i, pit_flag)
         # 3. speed card or throw (P-3, GP-9.3, GP-5).
         move: Move | None = None
-        card = self.card_choice(i, gear, ctx, play_card)
+        card = self.card_choice(i, gear, pit_flag, play_card)
         d_before = self.d(i)
         if card is not None:
             card_code, move = card
@@ -342,7 +341,9 @@ class GrandPrixRace:
                 self.end_turn(i, ())
                 return
             # 5-6. dice choice and movement (P-5, GP-6).
-            move = best_move(board, loc, self.line[i], gear, dice_sums(dice, gear), ctx)
+            ms = dice_sums(dice, gear)
+            ctx = self.context(i, pit_flag, ms[-1])
+            move = best_move(board, loc, self.line[i], gear, ms, ctx)
         self.apply_path(i, move)
         # 7. end of move.
         kind = move.end_kind
@@ -376,7 +377,7 @@ class GrandPrixRace:
             self.settings.max_lane_changes,
         )
 
-    def context(self, i: int, pit_flag: bool) -> Context:
+    def context(self, i: int, pit_flag: bool, top: int) -> Context:
         """What the search needs besides start and gear (GP-6.2a-e)."""
         board = self.board
         yellow = -1
@@ -394,20 +395,22 @@ class GrandPrixRace:
             ]
             if ahead:
                 yellow = min(ahead) - mine
-                if yellow > 48:
+                if yellow > 2 * top:
                     yellow = -1
-        others = self.occ & ~(1 << self.loc[i]) & board.reach(self.loc[i])
+        loc = self.loc[i]
+        others = self.occ & ~(1 << loc) & board.reach(loc, top)
+        crossing_possible = self.finish_at - self.crossings[i] <= 1
         return Context(
             others,
             pit_flag,
-            min(self.finish_at - self.crossings[i], 2),
+            1 if crossing_possible else 2,
             self.round <= board.track.start_open_rounds,
             yellow,
             self.settings.max_lane_changes,
         )
 
     def card_choice(
-        self, i: int, gear: int, ctx: Context, play: bool | None
+        self, i: int, gear: int, pit_flag: bool, play: bool | None
     ) -> tuple[int, Move] | None:
         """P-3 / GP-9.3: play a held card of the current lap when allowed, in gear >=
         ``card_min_gear``, if some M of its range gives an outcome of class <= 1."""
@@ -427,6 +430,7 @@ class GrandPrixRace:
         else:
             by_m = {m: held[0] for m in ranges}
             ms = ranges
+        ctx = self.context(i, pit_flag, ms[-1])
         move = best_move(self.board, self.loc[i], self.line[i], gear, ms, ctx)
         if play is None and move.cls > CLASS_CLEAN:
             return None

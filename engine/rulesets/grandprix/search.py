@@ -69,6 +69,9 @@ def best_move(
     """P-5 over every (M in ``ms``, legal path): minimise (class, -D_end, lane changes, M,
     path_lex); GP-6.2 legality, GP-6.3 must step, GP-6.4 ends, GP-7.3 exits, GP-11.2 gate,
     GP-11.6 pit boxes, GP-12.1 finish. ``ms`` ascending."""
+    straight = _straight(board, start, line, gear, ms[-1], ctx)
+    if straight is not None:
+        return straight
     memo = board.memo
     key = (start, line, gear, ms, ctx)
     found = memo.get(key)
@@ -81,6 +84,45 @@ def best_move(
     return move
 
 
+def _straight(
+    board: Board, start: int, line: int, gear: int, top: int, ctx: Context
+) -> Move | None:
+    """The all-ahead path of ``top`` steps when it is legal and clean: it gains 2 half-squares
+    a step, the most any step gains, with no lane change and the smallest path_lex, so P-5
+    picks it whenever it exists (no pit to enter, no finish to reach, no exit, no block).
+    None sends the move to the full search."""
+    if not (board.is_main[start] or board.is_start[start]):
+        return None
+    ahead = board.ahead_step
+    occupied = ctx.occupied
+    yellow = ctx.yellow
+    gate = board.is_gate
+    pit_flag = ctx.pit_flag
+    marked = board.marked_corner
+    loc, state, adv, cr = start, line, 0, 0
+    path = []
+    for _ in range(top):
+        step = ahead[loc]
+        if step is None or (pit_flag and gate[loc]):
+            return None
+        to, crosses, advance = step
+        if occupied >> to & 1:
+            return None
+        adv += advance
+        if yellow >= 0 and adv > yellow:
+            return None
+        if crosses:
+            cr += 1
+            if cr >= ctx.to_finish:
+                return None
+        state = board.line_after(state, to)
+        if marked[to] >= 0 and board.limit(to, state) < gear:
+            return None
+        path.append(to)
+        loc = to
+    return Move(top, END_POINTS, (0,) * top, tuple(path), loc, state, 0, cr, adv, -1, CLASS_CLEAN)
+
+
 def _first_at_least(ms: tuple[int, ...], d: int) -> int:
     for m in ms:
         if m >= d:
@@ -91,12 +133,19 @@ def _first_at_least(ms: tuple[int, ...], d: int) -> int:
 def _search(
     board: Board, start: int, line: int, gear: int, ms: tuple[int, ...], ctx: Context
 ) -> Move:
-    succ = board.succ
+    # Hot loop: plain tuples and ints. ``lex`` is the path as a base-3 number (ahead 0, diag 1,
+    # start-lane diag 2), padded to MAX_ROOM digits so that numbers compare as P-5's path_lex.
+    fast = board.fast_succ
     is_pit = board.is_pit
     is_gate = board.is_gate
     marked = board.marked_corner
-    line_after = board.line_after
-    limit = board.limit
+    line_next = board.line_next
+    line_start = board.line_start
+    line_loc = board.line_loc
+    line_bonus = board.line_bonus
+    max_gear = board.max_gear
+    runoff_of = board.runoff_of
+    vpos = board.vpos
     occupied = ctx.occupied
     yellow = ctx.yellow
     max_lc = ctx.max_lane_changes
@@ -105,93 +154,107 @@ def _search(
     starts_open = ctx.starts_open
     top = ms[-1]
     wanted = set(ms)
-    # (loc, line) -> (lane changes, lex, advance, crossings)
-    frontier: dict[tuple[int, int], tuple[int, tuple[int, ...], int, int]] = {
-        (start, line): (0, (), 0, 0)
+    # state key (loc * 256 + line) -> (lane changes, lex, advance, crossings, loc, line)
+    frontier: dict[int, tuple[int, int, int, int, int, int]] = {
+        start * 256 + line: (0, 0, 0, 0, start, line)
     }
-    best: tuple[tuple[int, int, int, int, tuple[int, ...]], tuple[str, int, int, int, int]] | None
-    best = None
-
-    def offer(
-        cls: int,
-        d_end: int,
-        lc: int,
-        m: int,
-        lex: tuple[int, ...],
-        info: tuple[str, int, int, int, int],
-    ) -> None:
-        nonlocal best
-        k = (cls, -d_end, lc, m, lex)
-        if best is None or k < best[0]:
-            best = (k, info)
-
+    best: tuple[int, int, int, int, int, str, int, int, int, int, int] | None = None
     for depth in range(1, top + 1):
-        new: dict[tuple[int, int], tuple[int, tuple[int, ...], int, int]] = {}
-        for (loc, state), (lc, lex, adv, cr) in frontier.items():
+        weight = _WEIGHTS[depth]
+        m_here = _first_at_least(ms, depth)
+        new: dict[int, tuple[int, int, int, int, int, int]] = {}
+        for lc, lex, adv, cr, loc, state in frontier.values():
             if pit_flag and is_gate[loc]:
-                m = _first_at_least(ms, depth)
-                offer(CLASS_PIT, 0, lc, m, (*lex, 0), (END_PIT, loc, 0, cr, -1))
+                cand = (CLASS_PIT, 0, lc, m_here, lex, END_PIT, loc, 0, cr, -1, depth)
+                if best is None or cand < best:
+                    best = cand
                 continue
             moved = False
-            for step in succ[loc]:
-                to = step.to
-                if step.lane_change and lc >= max_lc:
+            for to, code, lane_change, crosses, advance, into_start in fast[loc]:
+                if lane_change and lc >= max_lc:
                     continue
-                if step.into_start_lane and not starts_open:
+                if into_start and not starts_open:
                     continue
                 if occupied >> to & 1 and not is_pit[to]:
                     continue
-                nadv = adv + step.advance
+                nadv = adv + advance
                 if yellow >= 0 and nadv > yellow:
                     continue
                 moved = True
-                nlex = (*lex, step.lex)
-                nlc = lc + step.lane_change
-                ncr = cr + step.crosses
-                if step.crosses and ncr >= to_finish:
-                    m = ms[-1]
-                    offer(
-                        CLASS_CLEAN,
-                        FINISH_BONUS + m - depth,
-                        nlc,
-                        m,
-                        nlex,
-                        (END_FINISH, to, 0, ncr, -1),
-                    )
+                nlex = lex + code * weight
+                nlc = lc + lane_change
+                ncr = cr + crosses
+                if crosses and ncr >= to_finish:
+                    cand = (CLASS_CLEAN, -FINISH_BONUS - top + depth, nlc, top, nlex,
+                            END_FINISH, to, 0, ncr, -1, depth)  # fmt: skip
+                    if best is None or cand < best:
+                        best = cand
                     continue
-                nstate = line_after(state, to)
-                if marked[to] >= 0 and limit(to, nstate) < gear:
-                    k = marked[to]
-                    runoff = board.runoff_of[k]
-                    radv = nadv + board.vpos[runoff] - board.vpos[to]
-                    m = _first_at_least(ms, depth)
-                    offer(CLASS_EXIT, radv, nlc, m, nlex, (END_EXIT, runoff, 0, ncr, k))
-                    continue
-                old = new.get((to, nstate))
-                if old is None or (nlc, nlex) < (old[0], old[1]):
-                    new[(to, nstate)] = (nlc, nlex, nadv, ncr)
-            if not moved and depth - 1 < top:
-                m = _first_at_least(ms, depth)
+                if state and line_next[state] == to:
+                    nstate = state + 1
+                else:
+                    nstate = line_start[to]
+                k = marked[to]
+                if k >= 0:
+                    limit = max_gear[k]
+                    if nstate and line_loc[nstate] == to:
+                        limit += line_bonus[nstate]
+                    if limit < gear:
+                        runoff = runoff_of[k]
+                        radv = nadv + vpos[runoff] - vpos[to]
+                        cand = (CLASS_EXIT, -radv, nlc, m_here, nlex, END_EXIT, runoff, 0, ncr,
+                                k, depth)  # fmt: skip
+                        if best is None or cand < best:
+                            best = cand
+                        continue
+                key = to * 256 + nstate
+                old = new.get(key)
+                if old is None or nlc < old[0] or (nlc == old[0] and nlex < old[1]):
+                    new[key] = (nlc, nlex, nadv, ncr, to, nstate)
+            if not moved:
                 end, eadv = _pit_parking(board, loc, adv, occupied)
-                offer(CLASS_CLEAN, eadv, lc, m, lex, (END_BLOCKED, end, state, cr, -1))
+                cand = (CLASS_CLEAN, -eadv, lc, m_here, lex, END_BLOCKED, end, state, cr, -1,
+                        depth - 1)  # fmt: skip
+                if best is None or cand < best:
+                    best = cand
         if depth in wanted:
-            for (loc, state), (lc, lex, adv, cr) in new.items():
+            for lc, lex, adv, cr, loc, state in new.values():
                 end, eadv = _pit_parking(board, loc, adv, occupied)
-                offer(CLASS_CLEAN, eadv, lc, depth, lex, (END_POINTS, end, state, cr, -1))
+                cand = (CLASS_CLEAN, -eadv, lc, depth, lex, END_POINTS, end, state, cr, -1, depth)
+                if best is None or cand < best:
+                    best = cand
         frontier = new
         if not frontier:
             break
     if best is None:
-        # No step at all and no candidate: the car stays (blocked from the start).
         return Move(ms[0], END_BLOCKED, (), (), start, line, 0, 0, 0, -1, CLASS_CLEAN)
-    (cls, neg_d, lc, m, lex), (kind, end, state, cr, corner) = best
-    path = _replay(board, start, lex, kind)
+    cls, neg_d, lc, m, lex, kind, end, state, cr, corner, steps = best
+    codes = tuple((lex // _WEIGHTS[d]) % 3 for d in range(1, steps + 1))
+    path = _replay(board, start, codes, kind)
     if kind in (END_EXIT, END_PIT):
         state = 0
-    advance = -neg_d if kind != END_FINISH else -neg_d - FINISH_BONUS - m + len(lex)
-    if kind == END_PIT:
+    if kind == END_FINISH:
+        advance = _advance_of(board, start, path)
+    elif kind == END_PIT:
         advance = 0
-    return Move(m, kind, lex, path, end, state, lc, cr, advance, corner, cls)
+    else:
+        advance = -neg_d
+    return Move(m, kind, codes, path, end, state, lc, cr, advance, corner, cls)
+
+
+_WEIGHTS = [3 ** (MAX_ROOM - d) if d <= MAX_ROOM else 0 for d in range(MAX_ROOM + 2)]
+
+
+def _advance_of(board: Board, start: int, path: tuple[int, ...]) -> int:
+    total = 0
+    loc = start
+    for to in path:
+        for step in board.succ[loc]:
+            if step.to == to:
+                total += step.advance
+                break
+        loc = to
+    return total
 
 
 def _pit_parking(board: Board, loc: int, adv: int, occupied: int) -> tuple[int, int]:

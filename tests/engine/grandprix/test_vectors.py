@@ -81,7 +81,7 @@ def test_g3_track_exit_into_the_run_off_and_rejoin_from_it() -> None:
 
 
 def test_g3_the_chosen_move_is_twelve_points_and_exits_on_the_fifth_step() -> None:
-    race, car = placed({"x": ("A55", 1, 2)})
+    race, _car = placed({"x": ("A55", 1, 2)})
     board = race.board
     ctx = Context(0, False, 2, False, -1, 2)
     move = best_move(board, board.square("A55"), 0, 3, (12, 13, 14, 15), ctx)
@@ -253,7 +253,7 @@ def test_a_skid_blocked_inside_a_corner_zone_is_a_track_exit() -> None:
 
 
 def test_g10a_the_last_qualifying_throw_gives_nine_throws_and_overshoot_seven() -> None:
-    race, car = placed({"x": ("A97", 1, 4)})
+    race, _car = placed({"x": ("A97", 1, 4)})
     board = race.board
     move = best_move(board, board.square("A97"), 0, 4, (10,), Context(0, False, 1, False, -1, 2))
     assert move.end_kind == END_FINISH
@@ -262,7 +262,7 @@ def test_g10a_the_last_qualifying_throw_gives_nine_throws_and_overshoot_seven() 
 
 
 def test_g10b_the_grid_from_throws_overshoot_and_a_tie_throw() -> None:
-    race, car = placed({f"#{n}": (f"A{10 * n}", 0, 1) for n in range(1, 6)})
+    race, _car = placed({f"#{n}": (f"A{10 * n}", 0, 1) for n in range(1, 6)})
     race.source = ScriptedSource([(2, 3, 4, 1), (6, 5, 1, 1)])
     runs = [
         QualifyingRun(0, True, 7, 3),
