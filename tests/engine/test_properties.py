@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import RULESETS, simulate
+from engine.motor import CarEntry, load_document
 from engine.outcome import StageInputs
 from tests.engine.strategies import ALL_TYPES, PROPERTY, seeds, stage_inputs
 
-#: Stage rulesets only; the motor rulesets keep their own properties (tests/engine/grandprix/).
+#: Stage rulesets; the motor rulesets are at the end, through their hooks (and keep their own
+#: properties in tests/engine/<game>/).
 each_ruleset = pytest.mark.parametrize(
     "ruleset", sorted(name for name, r in RULESETS.items() if r.discipline == "cycling")
 )
@@ -65,3 +70,66 @@ def test_summits_and_sprints_list_every_rider_once(
     for event in out.events:
         if event.kind in ("summit", "intermediate_sprint"):
             assert sorted(event.rider_ids) == ids
+
+
+# -- motor rulesets, through their MotorHooks -----------------------------------------------
+
+TRACKS = Path(__file__).resolve().parents[2] / "motor" / "tracks"
+MOTOR = sorted(name for name, r in RULESETS.items() if r.motor is not None)
+each_motor_ruleset = pytest.mark.parametrize("ruleset", MOTOR)
+
+
+def _motor_race(ruleset: str, track_index: int, teams: int, seed: int) -> dict[str, object]:
+    hooks = RULESETS[ruleset].motor
+    assert hooks is not None
+    files = sorted((TRACKS / hooks.game).glob("*.yaml"))
+    track = hooks.load_track(load_document(files[track_index % len(files)]))
+    size = hooks.team_size
+    n = min(hooks.max_cars, teams * size)
+    cars = tuple(CarEntry(f"car-{i}", f"Driver {i}", f"Team {i // size}") for i in range(n))
+    doc: dict[str, object] = hooks.outcome_json(hooks.simulate(track, cars, None, seed, None))
+    doc["entered"] = [c.car_id for c in cars]
+    return doc
+
+
+motor_races = st.tuples(st.integers(0, 10), st.integers(1, 6), seeds)
+
+
+@each_motor_ruleset
+@PROPERTY
+@given(race=motor_races)
+def test_motor_same_track_cars_and_seed_give_the_same_race(
+    ruleset: str, race: tuple[int, int, int]
+) -> None:
+    assert _motor_race(ruleset, *race) == _motor_race(ruleset, *race)
+
+
+@each_motor_ruleset
+@PROPERTY
+@given(race=motor_races)
+def test_motor_every_car_appears_once_in_rank_order(
+    ruleset: str, race: tuple[int, int, int]
+) -> None:
+    doc = _motor_race(ruleset, *race)
+    results = doc["results"]
+    assert isinstance(results, list)
+    assert sorted(r["car"] for r in results) == sorted(doc["entered"])  # type: ignore[call-overload]
+    assert [r["rank"] for r in results] == list(range(1, len(results) + 1))
+
+
+@each_motor_ruleset
+@PROPERTY
+@given(race=motor_races)
+def test_motor_finishers_rank_first_in_crossing_order(
+    ruleset: str, race: tuple[int, int, int]
+) -> None:
+    doc = _motor_race(ruleset, *race)
+    results = doc["results"]
+    events = doc["events"]
+    assert isinstance(results, list)
+    assert isinstance(events, list)
+    statuses = [r["status"] for r in results]
+    finished = statuses.count("finished")
+    assert statuses[:finished] == ["finished"] * finished
+    crossing = [e["car"] for e in events if e["kind"] == "finish"]
+    assert crossing == [r["car"] for r in results[:finished]]
