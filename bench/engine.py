@@ -1,6 +1,9 @@
 """How fast is the rules engine? The 21 stages of the demo Tour with its 176 riders.
 
     .venv/bin/python bench/engine.py [--ruleset moreno] [--runs 5]
+    .venv/bin/python bench/engine.py --ruleset grandprix [--runs 5] [--races 100]
+
+Grand Prix: full events (qualifying and 3 laps, 12 cars) on every shipped track, in turn.
 
 Prints the median over the runs of: stages per second, rider-moves per second, dice rolls per
 second, the cost of the same dice drawn alone with ``RandomDice`` (no rules) and the engine's
@@ -75,6 +78,55 @@ def peak_memory(ruleset: str, inputs: StageInputs, seed: int) -> int:
         tracemalloc.stop()
 
 
+def bench_grandprix(runs: int, races: int, seed: int) -> int:
+    """Races/s, car-turns/s, the ratio to the same dice alone, peak memory of one race."""
+    from engine.motor import CarEntry, load_document
+    from engine.rulesets.grandprix import GrandPrixInputs
+    from engine.rulesets.grandprix import simulate as gp_simulate
+    from engine.rulesets.grandprix.source import RandomSource
+    from engine.rulesets.grandprix.track import load_track
+
+    paths = sorted((ROOT / "motor" / "tracks" / "grandprix").glob("*.yaml"))
+    cars = tuple(
+        CarEntry(f"car{i + 1}", f"Driver {i + 1}", f"Team {i // 2 + 1}") for i in range(12)
+    )
+    inputs = [GrandPrixInputs(load_track(load_document(p)), cars) for p in paths]
+    for n in range(3 * len(inputs)):  # warm-up: boards and memos built
+        gp_simulate(inputs[n % len(inputs)], seed + n)
+    rates, turn_rates, ratios = [], [], []
+    for run in range(runs):
+        base = seed + 100_000 * (run + 1)
+        start = time.perf_counter()
+        outs = [gp_simulate(inputs[n % len(inputs)], base + n) for n in range(races)]
+        elapsed = time.perf_counter() - start
+        turns = sum(o.car_turns for o in outs)
+        throws = sum(1 for o in outs for d in o.log if d.kind in ("throw", "pit", "tie"))
+        source = RandomSource(base)
+        t0 = time.perf_counter()
+        for _ in range(throws):
+            source.throw("")
+        alone = time.perf_counter() - t0
+        rates.append(races / elapsed)
+        turn_rates.append(turns / elapsed)
+        ratios.append(elapsed / alone)
+        print(f"run {run + 1}: {elapsed:.3f} s, {races / elapsed:.1f} races/s, {turns} car-turns")
+    tracemalloc.start()
+    try:
+        gp_simulate(inputs[0], seed)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    print(
+        f"ruleset grandprix: {races} events (qualifying + race, 12 cars) over "
+        f"{len(paths)} tracks, median of {runs} runs"
+    )
+    print(f"car-turns: {statistics.median(turn_rates):,.0f} car-turns/s")
+    print(f"engine cost / dice-alone cost: {statistics.median(ratios):.1f}x")
+    print(f"peak memory of one race (tracemalloc): {peak / 2**20:.2f} MB")
+    print(f"speed: {statistics.median(rates):.1f} races/s")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", default="moreno")
@@ -82,7 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--stages", type=Path, default=STAGES)
     parser.add_argument("--riders", type=Path, default=RIDERS)
+    parser.add_argument("--races", type=int, default=100, help="grandprix: races a run")
     args = parser.parse_args(argv)
+    if args.ruleset == "grandprix":
+        return bench_grandprix(args.runs, args.races, args.seed)
     for path in (args.stages, args.riders):
         if not path.exists():
             print(f"error: {path} is missing (the demo Tour data)", file=sys.stderr)

@@ -190,10 +190,7 @@ def _search(
                     if best is None or cand < best:
                         best = cand
                     continue
-                if state and line_next[state] == to:
-                    nstate = state + 1
-                else:
-                    nstate = line_start[to]
+                nstate = state + 1 if state and line_next[state] == to else line_start[to]
                 k = marked[to]
                 if k >= 0:
                     limit = max_gear[k]

@@ -106,7 +106,7 @@ def test_a_pit_throw_on_an_occupied_box_goes_behind() -> None:
 
 def test_orders_name_the_car_and_the_field() -> None:
     assert orders_from_dict({"car": "r1", "risk": "safe"}).qualifying_risk == "safe"
-    with pytest.raises(OrdersError, match="car r1, field max_gear: 5 is not a gear 2..4"):
+    with pytest.raises(OrdersError, match=r"car r1, field max_gear: 5 is not a gear 2\.\.4"):
         orders_from_dict({"car": "r1", "max_gear": 5})
     with pytest.raises(OrdersError, match="car r1, field risk: 'wild' is not one of"):
         orders_from_dict({"car": "r1", "risk": "wild"})
