@@ -42,14 +42,21 @@ OUT = 2
 
 #: An event of a step without its round and car: ``(kind, position, card, amount, brake)``.
 Template = tuple[str, int, int, int, int]
-#: ``(position, brake, speed, code, templates)`` after one turn.
+#: A turn's result: ``(next, position, brake, code, templates)``; ``next`` is
+#: :func:`state_key` of the car's next state times 8 (so that ``next + m`` is the key of its
+#: next turn), 0 when the race is over for it.
 Step = tuple[int, int, int, int, tuple[Template, ...]]
+
+
+def state_key(position: int, brake: int, speed: int) -> int:
+    """The key of a car's state ``(p, b, v)`` (b in 1..9, v in 1..6)."""
+    return (position * 16 + brake) * 8 + speed
 
 
 class Steps:
     """Every turn a car of one driver (:class:`DecisionTable`) can take, by state and roll:
     LU-4 .. LU-9 from :func:`resolve_move` and the driver's choice, kept per
-    ``((p·16 + b)·8 + v)·8 + m`` once met, so that a race's turn is one look-up."""
+    ``state_key(p, b, v)·8 + m`` once met, so that a race's turn is one look-up."""
 
     __slots__ = ("driver", "known", "marker_basis")
 
@@ -61,7 +68,7 @@ class Steps:
     def step(self, position: int, brake: int, speed: int, moved: int) -> Step:
         """One turn from ``(p, b, v)`` with ``m`` cards rolled (LU-4 .. LU-10), then the next
         speed and its cost (LU-9, §7.2)."""
-        key = ((position * 16 + brake) * 8 + speed) * 8 + moved
+        key = state_key(position, brake, speed) * 8 + moved
         known = self.known.get(key)
         if known is not None:
             return known
@@ -82,9 +89,9 @@ class Steps:
         if move.eliminated:
             q = move.position
             events.append((ELIMINATION, q, q % N_CARDS, move.penalty, move.brake))
-            result: Step = (q, move.brake, speed, OUT, tuple(events))
+            result: Step = (0, q, move.brake, OUT, tuple(events))
         elif move.finished:
-            result = (move.position, move.brake, speed, FINISHES, tuple(events))
+            result = (0, move.position, move.brake, FINISHES, tuple(events))
         else:
             p, b = move.position, move.brake
             if move.gained:
@@ -93,7 +100,7 @@ class Steps:
             if abs(new - speed) == 2:
                 b -= 1
                 events.append((SPEED_COST, p, p % N_CARDS, new, b))
-            result = (p, b, new, GOES_ON, tuple(events))
+            result = (state_key(p, b, new) * 8, p, b, GOES_ON, tuple(events))
         self.known[key] = result
         return result
 
@@ -151,7 +158,7 @@ def run_race(inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int) ->
     known = [w.known for w in walkers]
     pos = [0] * n
     brake = [START_BRAKE] * n
-    speed = [START_SPEED] * n
+    state = [state_key(0, START_BRAKE, START_SPEED) * 8] * n
     speeds: list[list[int]] = [[] for _ in range(n)]
     ended_round = [0] * n
     status = [""] * n
@@ -175,26 +182,28 @@ def run_race(inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int) ->
             order.sort(key=pos.__getitem__, reverse=True)
         still: list[int] = []
         for i in order:
-            v = speed[i]
+            key = state[i]
+            v = (key >> 3) & 7
             if seeded is not None and draw is not None:
                 faces, m = seeded[v][int(draw() * POWERS[v])]
             else:
                 faces, m = throw(v, round_no=rnd, unit=i)
             car = ids[i]
             log.append((rnd, car, faces))
-            p = pos[i]
-            b = brake[i]
-            step = known[i].get(((p * 16 + b) * 8 + v) * 8 + m) or walkers[i].step(p, b, v, m)
-            p, b, v, code, templates = step
+            step = known[i].get(key + m)
+            if step is None:
+                k = key >> 3
+                step = walkers[i].step(k >> 7, (k >> 3) & 15, v, m)
+            key, p, b, code, templates = step
             if templates:
                 events.append((rnd, car, templates))
             pos[i] = p
-            brake[i] = b
             if code == GOES_ON:
-                speed[i] = v
-                speeds[i].append(v)
+                state[i] = key
+                speeds[i].append((key >> 3) & 7)
                 still.append(i)
                 continue
+            brake[i] = b
             ended_round[i] = rnd
             if code == FINISHES:
                 # LU-7: crossing order is play order (B11); no recovery.
@@ -208,6 +217,7 @@ def run_race(inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int) ->
                 out_seq[i] = outs
         order = still
     for i in order:
+        brake[i] = (state[i] >> 6) & 15
         status[i] = NOT_CLASSIFIED
         ended_round[i] = rnd
         events.append((rnd, ids[i], ((OUT_OF_TIME, pos[i], pos[i] % N_CARDS, 0, brake[i]),)))

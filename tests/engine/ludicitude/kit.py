@@ -12,7 +12,7 @@ from engine.rulesets.ludicitude.dice import SourceSpeedDice
 from engine.rulesets.ludicitude.orders import CarOrders
 from engine.rulesets.ludicitude.outcome import CarEntry
 from engine.rulesets.ludicitude.policy import decision_table
-from engine.rulesets.ludicitude.race import Template, steps_of
+from engine.rulesets.ludicitude.race import GOES_ON, Template, state_key, steps_of
 from engine.rulesets.ludicitude.rules import Move, resolve_move
 from engine.rulesets.ludicitude.track import Track, load_track
 
@@ -51,7 +51,10 @@ def turn(
     track = ring()
     move = resolve_move(track, position=position, brake=brake, moved=moved, finish=F)
     steps = steps_of(decision_table(track, F, False, risk, 6))
-    p, b, v, code, events = steps.step(position, brake, speed, moved)
+    key, p, b, code, events = steps.step(position, brake, speed, moved)
+    v = (key >> 3) & 7 if code == GOES_ON else speed
+    if code == GOES_ON:
+        assert key == state_key(p, b, v) * 8
     return Turn(moved, move, p, b, v, code, events)
 
 
