@@ -2,8 +2,10 @@
 
     .venv/bin/python bench/engine.py [--ruleset moreno] [--runs 5]
     .venv/bin/python bench/engine.py --ruleset grandprix [--runs 5] [--races 100]
+    .venv/bin/python bench/engine.py --ruleset ludicitude [--runs 5] [--races 2000]
 
 Grand Prix: full events (qualifying and 3 laps, 12 cars) on every shipped track, in turn.
+Ludicitude: 12 cars with the default driver on the example ring (anneau-exemple), 2 laps.
 
 Prints the median over the runs of: stages per second, rider-moves per second, dice rolls per
 second, the cost of the same dice drawn alone with ``RandomDice`` (no rules) and the engine's
@@ -127,6 +129,61 @@ def bench_grandprix(runs: int, races: int, seed: int) -> int:
     return 0
 
 
+def bench_ludicitude(runs: int, races: int, seed: int) -> int:
+    """Races/s (wall clock and CPU time), car-turns/s and dice/s, the ratio to the same throws
+    drawn alone, the first race with a cold driver cache, peak memory of one race."""
+    import random
+
+    from engine.rulesets.ludicitude import CarEntry, RaceInputs
+    from engine.rulesets.ludicitude import simulate as lu_simulate
+    from engine.rulesets.ludicitude.dice import SeededSpeedDice
+    from engine.rulesets.ludicitude.track import load_track
+
+    track = load_track(ROOT / "motor" / "tracks" / "ludicitude" / "anneau-exemple.yaml").track
+    inputs = RaceInputs(track, tuple(CarEntry(f"lud-{i + 1}") for i in range(12)))
+    start = time.perf_counter()
+    lu_simulate(inputs, None, seed)
+    cold = time.perf_counter() - start
+    for n in range(200):  # warm-up: the default driver's choices are computed once and kept
+        lu_simulate(inputs, None, seed + n)
+    rates, cpu_rates, turn_rates, dice_rates, ratios = [], [], [], [], []
+    for run in range(runs):
+        base = seed + 1_000_000 * (run + 1)
+        start, cpu = time.perf_counter(), time.process_time()
+        outs = [lu_simulate(inputs, None, base + n) for n in range(races)]
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+        sizes = [len(faces) for o in outs for _, _, faces in o.dice]
+        draw = SeededSpeedDice(random.Random(base))
+        t0 = time.perf_counter()
+        for size in sizes:
+            draw.throw(size, round_no=0, unit=0)
+        alone = time.perf_counter() - t0
+        rates.append(races / elapsed)
+        cpu_rates.append(races / cpu)
+        turn_rates.append(len(sizes) / elapsed)
+        dice_rates.append(sum(sizes) / elapsed)
+        ratios.append(elapsed / alone)
+        print(f"run {run + 1}: {elapsed:.3f} s, {races / elapsed:,.0f} races/s, {len(sizes)} turns")
+    tracemalloc.start()
+    try:
+        lu_simulate(inputs, None, seed)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    print(
+        f"ruleset ludicitude: {races} races (12 cars, anneau-exemple, 2 laps, default driver), "
+        f"median of {runs} runs"
+    )
+    print(f"first race, cold driver cache: {1000 * cold:.1f} ms")
+    print(f"car-turns: {statistics.median(turn_rates):,.0f} car-turns/s")
+    print(f"dice: {statistics.median(dice_rates):,.0f} dice/s")
+    print(f"engine cost / throws-alone cost: {statistics.median(ratios):.1f}x")
+    print(f"peak memory of one race (tracemalloc): {peak / 2**10:.0f} KB")
+    print(f"CPU time (this process alone): {statistics.median(cpu_rates):,.0f} races/s")
+    print(f"speed: {statistics.median(rates):,.0f} races/s")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", default="moreno")
@@ -134,10 +191,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--stages", type=Path, default=STAGES)
     parser.add_argument("--riders", type=Path, default=RIDERS)
-    parser.add_argument("--races", type=int, default=100, help="grandprix: races a run")
+    parser.add_argument(
+        "--races", type=int, help="motor: races a run (grandprix 100, ludicitude 2000)"
+    )
     args = parser.parse_args(argv)
     if args.ruleset == "grandprix":
-        return bench_grandprix(args.runs, args.races, args.seed)
+        return bench_grandprix(args.runs, args.races or 100, args.seed)
+    if args.ruleset == "ludicitude":
+        return bench_ludicitude(args.runs, args.races or 2000, args.seed)
     for path in (args.stages, args.riders):
         if not path.exists():
             print(f"error: {path} is missing (the demo Tour data)", file=sys.stderr)
