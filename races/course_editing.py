@@ -33,7 +33,9 @@ class SegmentForm(forms.Form):
     """One row of the table: what the engine reads of a segment (moreno.md §2.6)."""
 
     terrain = forms.ChoiceField(
-        label=gettext_lazy("Terrain"), choices=[(t, TERRAIN_LABELS[t]) for t in TERRAINS]
+        label=gettext_lazy("Terrain"),
+        # A blank choice first: a row left blank must post nothing, to be left out.
+        choices=[("", "---------"), *((t, TERRAIN_LABELS[t]) for t in TERRAINS)],
     )
     km = forms.DecimalField(
         label=gettext_lazy("km"), max_digits=6, decimal_places=1, min_value=Decimal("0.1")
@@ -43,7 +45,9 @@ class SegmentForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["km"].widget.attrs.update({"step": "0.1", "class": "vIntegerField"})
-        self.fields["name"].widget.attrs.update({"class": "vTextField"})
+        self.fields["name"].widget.attrs.update(
+            {"class": "vTextField", "placeholder": _("Name (optional)")}
+        )
 
 
 SegmentFormSet = forms.formset_factory(SegmentForm, extra=BLANK_ROWS, can_delete=True)

@@ -71,6 +71,13 @@ def test_the_change_page_shows_the_segments_as_a_table_and_the_profile(admin_cli
     assert "This course was generated" in html
 
 
+def test_the_blank_rows_post_nothing(admin_client, generated):
+    html = admin_client.get(_change_url(generated)).content.decode()
+    select = f'name="segment-{len(generated.segments)}-terrain"'
+    blank = html.split(select)[1].split("</select>")[0]
+    assert '<option value="" selected>' in blank
+
+
 def test_an_edited_course_is_saved_and_no_longer_generated(admin_client, generated):
     segments = [
         {"terrain": "plain", "km": "150", "name": "Tomblaine – La Planche"},
