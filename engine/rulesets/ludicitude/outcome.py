@@ -41,6 +41,14 @@ class CarEntry:
     orders: CarOrders = DEFAULT_ORDERS
     standing: int | None = None
 
+    def __post_init__(self) -> None:
+        if not self.car:
+            raise ValueError("a car needs an id")
+        if self.standing is not None and (type(self.standing) is not int or self.standing < 1):
+            raise ValueError(
+                f"car {self.car}: standing must be None or >= 1, got {self.standing!r}"
+            )
+
 
 @dataclass(frozen=True, slots=True)
 class RaceInputs:

@@ -116,11 +116,6 @@ class DecisionTable:
         self.cap = cap
         self._choices: dict[int, int] = {}
 
-    @staticmethod
-    def key(position: int, brake: int, speed: int) -> int:
-        """The key of a state in :attr:`choices`."""
-        return (position * 16 + brake) * 8 + speed
-
     def choose(self, position: int, brake: int, speed: int) -> int:
         """The next speed of a car in this state (P-1 .. P-3)."""
         key = (position * 16 + brake) * 8 + speed
@@ -138,11 +133,6 @@ class DecisionTable:
             )
             self._choices[key] = choice
         return choice
-
-    @property
-    def choices(self) -> dict[int, int]:
-        """The states computed so far (key ``(p·16 + b)·8 + v``) and their choice."""
-        return self._choices
 
 
 @lru_cache(maxsize=256)
