@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from engine.rulesets.ludicitude.track import SPEED_MAX, SPEED_MIN
@@ -16,11 +17,9 @@ from engine.rulesets.ludicitude.track import SPEED_MAX, SPEED_MIN
 MODES: tuple[str, ...] = ("auto", "interactive")
 RISKS: tuple[str, ...] = ("safe", "normal", "aggressive")
 #: §7.1: the risk's weight λ of a brake point against a card moved.
-LAMBDA: Mapping[str, Fraction] = {
-    "safe": Fraction(2),
-    "normal": Fraction(1),
-    "aggressive": Fraction(1, 2),
-}
+LAMBDA: Mapping[str, Fraction] = MappingProxyType(
+    {"safe": Fraction(2), "normal": Fraction(1), "aggressive": Fraction(1, 2)}
+)
 FIRST_ROUND_ORDERS: tuple[str, ...] = ("random", "reverse_standings")
 LIMIT_BASES: tuple[str, ...] = ("distance", "marker")
 ORDER_FIELDS: tuple[str, ...] = ("car", "mode", "risk", "max_speed")
