@@ -148,7 +148,8 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Grand Tour <noreply@localhos
 # Celery. Without REDIS_URL the embedded default uses a filesystem broker that a local
 # worker process reads (no server to install); with it, Redis is the broker.
 REDIS_URL = env_str("REDIS_URL")
-CELERY_FILESYSTEM_DIR = VAR_DIR / "celery"
+# A test runs a whole embedded deployment in a temporary folder of its own.
+CELERY_FILESYSTEM_DIR = Path(env_str("CELERY_FILESYSTEM_DIR", str(VAR_DIR / "celery")))
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
@@ -196,8 +197,19 @@ LOGGING = {
 # results. Always 0 outside that test.
 STAGE_RESOLVE_PAUSE_BEFORE_COMMIT = env_int("STAGE_RESOLVE_PAUSE_BEFORE_COMMIT", 0)
 
+# Beat's DatabaseScheduler copies this schedule into its tables when it starts (an interval
+# changed here replaces the stored one). Every minute in production; the beat test checks every
+# second or two so that it need not wait a minute.
+STAGE_DEADLINE_CHECK_SECONDS = env_int("STAGE_DEADLINE_CHECK_SECONDS", 60)
+# A queued or running job that has not reported for this long has lost its worker (longer than
+# the stage resolution's hard time limit, 90 s): the page says "waiting for a worker" and the
+# deadline check queues it again.
+JOB_SILENT_AFTER_SECONDS = env_int("JOB_SILENT_AFTER_SECONDS", 120)
 CELERY_BEAT_SCHEDULE = {
-    "lock-due-stages": {"task": "season.stages_lock_due", "schedule": 60.0},
+    "lock-due-stages": {
+        "task": "season.stages_lock_due",
+        "schedule": float(STAGE_DEADLINE_CHECK_SECONDS),
+    },
     "send-notifications": {"task": "season.notifications_send", "schedule": 300.0},
 }
 

@@ -1,7 +1,8 @@
 """Start the web server, a Celery worker and Celery beat; stop all three on Ctrl-C.
 
 The embedded default: SQLite and Celery's filesystem broker under var/celery (no server to
-install). With REDIS_URL set the same processes use Redis instead.
+install). With REDIS_URL set the same processes use Redis instead. Beat keeps its schedule in
+the database (django-celery-beat), so it needs no schedule file.
 """
 
 import os
@@ -18,8 +19,10 @@ PORT = os.environ.get("PORT", "8000")
 
 def main() -> int:
     python = sys.executable
-    for folder in ("var/celery/out", "var/celery/processed"):
-        (ROOT / folder).mkdir(parents=True, exist_ok=True)
+    # The filesystem broker's folders, where config/settings.py puts them.
+    broker_dir = Path(os.environ.get("CELERY_FILESYSTEM_DIR", ROOT / "var" / "celery"))
+    for folder in ("out", "processed", "control"):
+        (broker_dir / folder).mkdir(parents=True, exist_ok=True)
     commands = {
         "web": [python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"],
         "worker": [
@@ -41,8 +44,6 @@ def main() -> int:
             "config",
             "beat",
             "--loglevel=INFO",
-            "--schedule",
-            str(ROOT / "var" / "celerybeat-schedule"),
         ],
     }
     processes = {name: subprocess.Popen(cmd, cwd=ROOT) for name, cmd in commands.items()}

@@ -1,11 +1,13 @@
 import secrets
 import zoneinfo
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -355,10 +357,49 @@ class JobStatus(models.TextChoices):
     FAILED = "failed", _("failed")
 
 
+class JobFailure(models.TextChoices):
+    """Why a job failed, in the organiser's words; the technical detail is kept beside it."""
+
+    WORKERS_UNREACHABLE = "workers", _("the workers cannot be reached")
+    DATABASE_UNREACHABLE = "db_down", _("the database was out of reach or busy")
+    DATABASE_REFUSED = "db_refused", _("the database refused the results")
+    TIMEOUT = "timeout", _("the simulation ran out of time")
+    STAGE = "stage", _("the stage cannot be resolved now")
+    UNEXPECTED = "unexpected", _("an unexpected error")
+
+
+# What the organiser can do about each failure (the page shows it under the reason).
+FAILURE_ADVICE = {
+    JobFailure.WORKERS_UNREACHABLE: _(
+        "Nothing changed. Check that the Celery worker and its broker (Redis) are running, "
+        "then press “Resolve now” again."
+    ),
+    JobFailure.DATABASE_UNREACHABLE: _(
+        "Nothing was saved. If no retry is scheduled, press “Resolve now” again once the "
+        "database answers."
+    ),
+    JobFailure.DATABASE_REFUSED: _(
+        "Nothing was saved. A value of the results is out of the database's range, which "
+        "usually comes from a rule setting (bonuses, limits): check the season's rules, then "
+        "press “Resolve now” again."
+    ),
+    JobFailure.TIMEOUT: _(
+        "Nothing was saved. Press “Resolve now” to try again; if it happens again, the "
+        "workers are overloaded or the stage's settings make it too long to simulate."
+    ),
+    JobFailure.STAGE: _("Nothing was saved. Do what the reason asks, then press “Resolve now”."),
+    JobFailure.UNEXPECTED: _(
+        "Nothing was saved. The detail below is also in the worker's log: report it with the "
+        "season and the stage number."
+    ),
+}
+
+
 class Job(models.Model):
     """Progress of a background job (a stage resolution), polled by the stage page."""
 
     Status = JobStatus
+    Failure = JobFailure
 
     season_stage = models.ForeignKey(SeasonStage, on_delete=models.CASCADE, related_name="jobs")
     requested_by = models.ForeignKey(
@@ -367,6 +408,11 @@ class Job(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0)
     message = models.CharField(max_length=200, blank=True)
+    failure = models.CharField(max_length=10, choices=Failure.choices, blank=True)
+    # The exception as the worker saw it: for the organiser only, never on the public page.
+    detail = models.TextField(blank=True)
+    # Set while a retry of a failed job is really scheduled, to the time it will run.
+    retry_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -379,6 +425,10 @@ class Job(models.Model):
             models.CheckConstraint(
                 condition=models.Q(status__in=[c.value for c in JobStatus]), name="job_status_valid"
             ),
+            models.CheckConstraint(
+                condition=models.Q(failure="") | models.Q(status=JobStatus.FAILED),
+                name="job_failure_only_when_failed",
+            ),
         ]
         indexes = [
             # The stage page: the latest job of a stage, Job.objects.filter(season_stage=).first().
@@ -387,3 +437,40 @@ class Job(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season_stage}: {self.status} {self.progress}%"
+
+    @property
+    def retry_scheduled(self) -> bool:
+        return self.status == JobStatus.FAILED and self.retry_at is not None
+
+    @property
+    def active(self) -> bool:
+        """Queued, running, or failed with a retry to come: a worker still owes a report."""
+        return self.status in (JobStatus.QUEUED, JobStatus.RUNNING) or self.retry_scheduled
+
+    @property
+    def silent(self) -> bool:
+        """Active, yet no worker has reported for longer than a resolution may take."""
+        if not self.active:
+            return False
+        last_sign = max(self.updated_at, self.retry_at) if self.retry_at else self.updated_at
+        limit = timedelta(seconds=settings.JOB_SILENT_AFTER_SECONDS)
+        return timezone.now() - last_sign > limit
+
+    @property
+    def state(self) -> str:
+        """What the stage page shows: working, waiting (for a worker), retrying, failed, done."""
+        if self.season_stage.status in (StageStatus.RESOLVED, StageStatus.PUBLISHED):
+            return "done"
+        if self.silent:
+            return "waiting"
+        if self.retry_scheduled:
+            return "retrying"
+        if self.status == JobStatus.FAILED:
+            return "failed"
+        if self.status == JobStatus.DONE:
+            return "done"
+        return "working"
+
+    @property
+    def advice(self) -> str:
+        return str(FAILURE_ADVICE[JobFailure(self.failure)]) if self.failure else ""

@@ -1,17 +1,21 @@
 """The league's business: orders, the stage lifecycle and stage resolution."""
 
+import contextlib
 import logging
 import secrets
 import time
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, InterfaceError, OperationalError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
+from kombu.exceptions import OperationalError as BrokerError
 
 from races.courses import stage_course_errors
 from races.engine_adapter import (
@@ -35,6 +39,22 @@ logger = logging.getLogger(__name__)
 DONE = (SeasonStage.Status.RESOLVED, SeasonStage.Status.PUBLISHED)
 RESOLVABLE = (SeasonStage.Status.OPEN, SeasonStage.Status.LOCKED, SeasonStage.Status.RESOLVING)
 OUT_OF_RACE = [s for s in StageResult.Status.values if s != StageResult.Status.FINISHED]
+
+# Faults that pass: the same resolution may well succeed a moment later, so the task retries
+# these and only these (a stage is simulated from its stored seed: any other error would repeat).
+PASSING_FAULTS = (OperationalError, InterfaceError)
+# Failures that a new attempt would meet again: the deadline check leaves such a stage to the
+# organiser, who sees the reason on the stage page.
+REPEATING_FAILURES = (
+    Job.Failure.DATABASE_REFUSED,
+    Job.Failure.TIMEOUT,
+    Job.Failure.STAGE,
+    Job.Failure.UNEXPECTED,
+)
+# A job a worker still owes a report: queued, running, or failed with a retry scheduled.
+ACTIVE_JOB = Q(status__in=(Job.Status.QUEUED, Job.Status.RUNNING)) | Q(
+    status=Job.Status.FAILED, retry_at__isnull=False
+)
 
 
 # What a team's orders hold per rider, by ruleset (the orders form's fields).
@@ -71,6 +91,10 @@ class StageError(Exception):
 
 class OrdersClosed(StageError):
     pass
+
+
+class WorkersUnreachable(StageError):
+    """The broker did not take the task: nothing changed."""
 
 
 class OrdersInvalid(StageError):
@@ -350,32 +374,134 @@ def _check_previous_resolved(season_stage: SeasonStage) -> None:
 
 
 def stage_resolve_request(*, season_stage: SeasonStage, user: Any = None) -> Job:
-    """The organiser's "resolve now": lock the stage and queue its resolution."""
-    from season.tasks import stage_resolve_task
+    """The organiser's "resolve now": lock the stage and queue its resolution, once.
 
+    A request for a stage already queued or resolving attaches to its job instead of starting
+    another; a job whose worker went silent is queued again. The task is sent after the commit
+    (a worker must find the job); if the broker cannot take it, the stage goes back to where it
+    was, the job records why, and WorkersUnreachable says so.
+    """
     with transaction.atomic():
         locked = SeasonStage.objects.select_for_update().get(pk=season_stage.pk)
         if locked.status in DONE:
             raise StageError(_("Stage %(number)s is already resolved.") % {"number": locked.number})
+        job = locked.jobs.first()
+        if job is not None and job.active and not job.silent:
+            return job
         if locked.status not in RESOLVABLE:
             raise StageError(
                 _("Stage %(number)s is %(status)s.")
                 % {"number": locked.number, "status": locked.get_status_display()}
             )
         _check_previous_resolved(locked)
+        before = locked.status
         if locked.status == SeasonStage.Status.OPEN:
             locked.status = SeasonStage.Status.LOCKED
             locked.save(update_fields=["status"])
-        job = Job.objects.create(season_stage=locked, requested_by=user)
-        stage_resolve_task.delay_on_commit(locked.pk, job.pk)
+        job = _job_queue(locked, job if job is not None and job.active else None, user=user)
+    _job_send(job, restore_status=before)
     return job
+
+
+def _job_queue(stage: SeasonStage, silent: Job | None, *, user: Any = None) -> Job:
+    """A new queued job for the stage, or its silent job made queued again (inside the lock)."""
+    if silent is None:
+        return Job.objects.create(season_stage=stage, requested_by=user)
+    Job.objects.filter(pk=silent.pk).update(
+        status=Job.Status.QUEUED,
+        progress=0,
+        message=gettext_noop("queued again: the last worker went silent"),
+        failure="",
+        detail="",
+        retry_at=None,
+        updated_at=timezone.now(),
+    )
+    silent.refresh_from_db()
+    return silent
+
+
+def _job_send(job: Job, *, restore_status: str | None = None) -> None:
+    """Hand a committed job to the workers. A broker that cannot take it leaves the job failed
+    with the reason the page shows, and the stage in `restore_status` if given (the state before
+    the request); WorkersUnreachable then says nothing changed."""
+    from season.tasks import stage_resolve_task
+
+    try:
+        stage_resolve_task.apply_async((job.season_stage_id, job.pk))
+    except (BrokerError, OSError) as error:
+        logger.warning("The broker refused the job of stage %s: %s", job.season_stage_id, error)
+        with transaction.atomic():
+            if restore_status is not None and restore_status != SeasonStage.Status.LOCKED:
+                SeasonStage.objects.filter(
+                    pk=job.season_stage_id, status=SeasonStage.Status.LOCKED
+                ).update(status=restore_status)
+            _job_failed(job.pk, failure=Job.Failure.WORKERS_UNREACHABLE, error=error)
+        raise WorkersUnreachable(
+            _("The workers cannot be reached; nothing changed, try again.")
+        ) from error
+
+
+def _job_failed(
+    job_id: int | None, *, failure: str, error: BaseException, retry_at: Any = None
+) -> None:
+    _job_update(
+        job_id,
+        status=Job.Status.FAILED,
+        failure=failure,
+        # A lifecycle refusal is already in words; anything else keeps its exception's name.
+        detail=(
+            str(error) if isinstance(error, StageError) else f"{type(error).__name__}: {error}"
+        )[:2000],
+        retry_at=retry_at,
+    )
+
+
+def _failure_of(error: BaseException) -> str:
+    if isinstance(error, StageError):
+        return Job.Failure.STAGE
+    if isinstance(error, SoftTimeLimitExceeded):
+        return Job.Failure.TIMEOUT
+    if isinstance(error, PASSING_FAULTS):
+        return Job.Failure.DATABASE_UNREACHABLE
+    if isinstance(error, DatabaseError):
+        return Job.Failure.DATABASE_REFUSED
+    return Job.Failure.UNEXPECTED
+
+
+def stages_resolve_due(*, now: datetime | None = None) -> list[Job]:
+    """Beat's deadline check (every STAGE_DEADLINE_CHECK_SECONDS): lock the stages whose deadline
+    passed, queue each one that can be resolved now, and queue again the jobs whose worker went
+    silent. A stage whose last job failed in a way that would repeat waits for the organiser,
+    who sees why on the stage page (not a failure every minute in the log)."""
+    queued = []
+    due = set(stages_lock_due(now=now))
+    silent = {
+        job.season_stage_id
+        for job in Job.objects.filter(
+            season_stage__status__in=(SeasonStage.Status.LOCKED, SeasonStage.Status.RESOLVING)
+        ).filter(ACTIVE_JOB)
+        if job.silent
+    }
+    for season_stage_id in sorted(due | silent):
+        with transaction.atomic():
+            stage = SeasonStage.objects.select_for_update().get(pk=season_stage_id)
+            latest = stage.jobs.first()
+            if stage.status in DONE or (latest is not None and latest.active and not latest.silent):
+                continue
+            if latest is not None and latest.failure in REPEATING_FAILURES:
+                continue
+            job = _job_queue(stage, latest if latest is not None and latest.active else None)
+        try:
+            _job_send(job)
+        except WorkersUnreachable:
+            continue  # recorded on the job; the next check tries again
+        queued.append(job)
+    return queued
 
 
 def _next_stage_follow(resolved: SeasonStage) -> None:
     """Open the next stage for orders; if it is already locked and its deadline has passed,
     queue its resolution once this one is committed."""
-    from season.tasks import stage_resolve_task
-
     following = SeasonStage.objects.filter(
         season_id=resolved.season_id, number=resolved.number + 1
     ).first()
@@ -389,7 +515,14 @@ def _next_stage_follow(resolved: SeasonStage) -> None:
         and following.orders_deadline is not None
         and following.orders_deadline <= timezone.now()
     ):
-        stage_resolve_task.delay_on_commit(following.pk)
+        job = Job.objects.create(season_stage=following)
+        # A broker out of reach leaves the job failed; the next deadline check sends it again.
+        transaction.on_commit(lambda: _job_send_quietly(job))
+
+
+def _job_send_quietly(job: Job) -> None:
+    with contextlib.suppress(WorkersUnreachable):
+        _job_send(job)
 
 
 def _job_update(job_id: int | None, **fields: Any) -> None:
@@ -397,42 +530,56 @@ def _job_update(job_id: int | None, **fields: Any) -> None:
         Job.objects.filter(pk=job_id).update(updated_at=timezone.now(), **fields)
 
 
-def stage_resolve(*, season_stage_id: int, job_id: int | None = None) -> SeasonStage:
+def stage_resolve(
+    *, season_stage_id: int, job_id: int | None = None, retry_in: int | None = None
+) -> SeasonStage:
     """Resolve a stage exactly once (ARCHITECTURE "Stage lifecycle").
 
     Claim: lock the row, return at once if resolved, draw and store the seed (once, so that a
     retry replays the same race), mark it resolving. Simulate outside any lock: the engine is
     pure and its inputs are frozen once the stage is locked. Write: lock again, return if
     another worker finished first, write results, events, dice and standings in one
-    transaction. A failure leaves nothing half-written and is recorded before re-raising.
+    transaction. A failure leaves nothing half-written and is recorded on the stage and the
+    job before re-raising; the job says a retry is coming only for a passing fault when the
+    task will retry (`retry_in` seconds from now, given by the task).
     """
-    with transaction.atomic():
-        stage = (
-            SeasonStage.objects.select_for_update()
-            .select_related("season", "stage")
-            .get(pk=season_stage_id)
-        )
-        if stage.status in DONE:
-            _job_update(
-                job_id,
-                status=Job.Status.DONE,
-                progress=100,
-                message=gettext_noop("already resolved"),
+    try:
+        with transaction.atomic():
+            stage = (
+                SeasonStage.objects.select_for_update()
+                .select_related("season", "stage")
+                .get(pk=season_stage_id)
             )
-            return stage
-        if stage.status not in RESOLVABLE:
-            raise StageError(
-                _("Stage %(number)s is %(status)s.")
-                % {"number": stage.number, "status": stage.get_status_display()}
-            )
-        _check_previous_resolved(stage)
-        if stage.seed is None:
-            stage.seed = secrets.randbits(62)
-        stage.status = SeasonStage.Status.RESOLVING
-        stage.attempts += 1
-        stage.save(update_fields=["seed", "status", "attempts"])
+            if stage.status in DONE:
+                _job_update(
+                    job_id,
+                    status=Job.Status.DONE,
+                    progress=100,
+                    message=gettext_noop("already resolved"),
+                )
+                return stage
+            if stage.status not in RESOLVABLE:
+                raise StageError(
+                    _("Stage %(number)s is %(status)s.")
+                    % {"number": stage.number, "status": stage.get_status_display()}
+                )
+            _check_previous_resolved(stage)
+            if stage.seed is None:
+                stage.seed = secrets.randbits(62)
+            stage.status = SeasonStage.Status.RESOLVING
+            stage.attempts += 1
+            stage.save(update_fields=["seed", "status", "attempts"])
+    except StageError as error:
+        _job_failed(job_id, failure=Job.Failure.STAGE, error=error)
+        raise
     _job_update(
-        job_id, status=Job.Status.RUNNING, progress=10, message=gettext_noop("simulating the stage")
+        job_id,
+        status=Job.Status.RUNNING,
+        progress=10,
+        message=gettext_noop("simulating the stage"),
+        failure="",
+        detail="",
+        retry_at=None,
     )
 
     try:
@@ -467,6 +614,13 @@ def stage_resolve(*, season_stage_id: int, job_id: int | None = None) -> SeasonS
         with transaction.atomic():
             locked = SeasonStage.objects.select_for_update().get(pk=stage.pk)
             if locked.status in DONE:
+                # Another worker wrote this stage first: this job's work is done all the same.
+                _job_update(
+                    job_id,
+                    status=Job.Status.DONE,
+                    progress=100,
+                    message=gettext_noop("already resolved"),
+                )
                 return locked
             outcome_write(
                 stage=stage.stage,
@@ -491,7 +645,13 @@ def stage_resolve(*, season_stage_id: int, job_id: int | None = None) -> SeasonS
         SeasonStage.objects.filter(pk=stage.pk, status=SeasonStage.Status.RESOLVING).update(
             status=SeasonStage.Status.LOCKED, last_error=reason
         )
-        _job_update(job_id, status=Job.Status.FAILED, message=reason[:200])
+        retry = retry_in is not None and isinstance(error, PASSING_FAULTS)
+        _job_failed(
+            job_id,
+            failure=_failure_of(error),
+            error=error,
+            retry_at=timezone.now() + timedelta(seconds=retry_in) if retry and retry_in else None,
+        )
         raise
     _job_update(job_id, status=Job.Status.DONE, progress=100, message=gettext_noop("resolved"))
     locked.refresh_from_db()

@@ -1,30 +1,47 @@
-"""Thin tasks: ids in, one service call, JSON only."""
+"""Thin tasks: ids in, one service call, JSON only.
+
+Every task states both of its time limits, the soft one below the hard one: a task that named only
+`time_limit` inherited the global soft limit (CELERY_TASK_SOFT_TIME_LIMIT, 120 s) above its own
+hard limit, and Celery refused to queue it (beat's SchedulingError, issue 11). A test checks every
+registered task against the settings.
+"""
+
+from typing import Any
 
 from celery import shared_task
 
 from season import notifications, services
 
+# Seconds before each retry of a resolution that met a passing fault (the database busy or out of
+# reach). A stage is simulated from its stored seed, so any other error would only repeat itself:
+# those are not retried and the organiser is told why.
+RETRY_DELAYS = (5, 30, 120)
+
 
 @shared_task(
+    bind=True,
     name="season.stage_resolve",
     acks_late=True,
-    autoretry_for=(Exception,),
-    dont_autoretry_for=(services.StageError,),
-    retry_backoff=5,
-    max_retries=3,
+    max_retries=len(RETRY_DELAYS),
     soft_time_limit=60,
     time_limit=90,
 )
-def stage_resolve_task(season_stage_id: int, job_id: int | None = None) -> None:
-    services.stage_resolve(season_stage_id=season_stage_id, job_id=job_id)
+def stage_resolve_task(self: Any, season_stage_id: int, job_id: int | None = None) -> None:
+    retries = self.request.retries
+    retry_in = RETRY_DELAYS[retries] if retries < len(RETRY_DELAYS) else None
+    try:
+        services.stage_resolve(season_stage_id=season_stage_id, job_id=job_id, retry_in=retry_in)
+    except services.PASSING_FAULTS as error:
+        if retry_in is None:
+            raise
+        raise self.retry(exc=error, countdown=retry_in) from error
 
 
-@shared_task(name="season.stages_lock_due", acks_late=True, time_limit=60)
+@shared_task(name="season.stages_lock_due", acks_late=True, soft_time_limit=50, time_limit=60)
 def stages_lock_due_task() -> None:
-    for season_stage_id in services.stages_lock_due():
-        stage_resolve_task.delay(season_stage_id)
+    services.stages_resolve_due()
 
 
-@shared_task(name="season.notifications_send", acks_late=True, time_limit=120)
+@shared_task(name="season.notifications_send", acks_late=True, soft_time_limit=100, time_limit=120)
 def notifications_send_task() -> None:
     notifications.notifications_send()

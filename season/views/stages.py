@@ -24,11 +24,15 @@ def stage_job(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The progress of the latest resolution of a stage (polled by htmx while it runs)."""
     season_stage = _stage(request, slug, number)
     job = season_stage.jobs.first()
+    is_organiser = request.user.has_perm("season.manage_season", season_stage.season)
     response = render(
-        request, "season/public/_job.html", {"season_stage": season_stage, "job": job}
+        request,
+        "season/public/_job.html",
+        {"season_stage": season_stage, "job": job, "is_organiser": is_organiser},
     )
-    if request.htmx and job is not None and job.status == Job.Status.DONE:  # type: ignore[attr-defined]
-        # The results are written: show them by reloading the stage page.
+    finished = season_stage.status in services.DONE
+    if request.htmx and (finished or (job is not None and job.status == Job.Status.DONE)):  # type: ignore[attr-defined]
+        # The results are written (whatever an older job row says): show them by reloading.
         response["HX-Refresh"] = "true"
     return response
 

@@ -1,0 +1,53 @@
+"""The Celery app as configured: every task it can run can be queued (issue 11, beat's
+SchedulingError "soft_time_limit must be less than or equal to time_limit")."""
+
+import importlib
+
+import pytest
+from django.conf import settings
+
+import config.settings
+from config.celery import app as celery_app
+
+
+def registered_tasks():
+    celery_app.loader.import_default_modules()  # autodiscovery: every app's tasks module
+    return {name: task for name, task in celery_app.tasks.items()}
+
+
+def test_every_project_task_is_registered():
+    names = set(registered_tasks())
+    assert {"season.stage_resolve", "season.stages_lock_due", "season.notifications_send"} <= names
+
+
+@pytest.mark.parametrize("name", sorted(registered_tasks()))
+def test_every_task_stops_softly_before_it_is_killed(name, monkeypatch):
+    """Against the settings' defaults (no CELERY_* in the environment): a task that names only one
+    of its limits inherits the other from the settings."""
+    for variable in ("CELERY_TASK_SOFT_TIME_LIMIT", "CELERY_TASK_TIME_LIMIT"):
+        monkeypatch.delenv(variable, raising=False)
+    defaults = importlib.reload(config.settings)
+    try:
+        task = registered_tasks()[name]
+        soft = task.soft_time_limit or defaults.CELERY_TASK_SOFT_TIME_LIMIT
+        hard = task.time_limit or defaults.CELERY_TASK_TIME_LIMIT
+        assert soft < hard, f"{name}: soft limit {soft} s is not below its hard limit {hard} s"
+    finally:
+        importlib.reload(config.settings)
+
+
+def test_a_silent_job_is_one_past_the_resolution_time_limit():
+    """The page says "waiting for a worker" only once the worker cannot still be running."""
+    stage_task = registered_tasks()["season.stage_resolve"]
+    assert stage_task.time_limit < settings.JOB_SILENT_AFTER_SECONDS
+
+
+def test_the_deadline_check_runs_every_minute_by_default(monkeypatch):
+    monkeypatch.delenv("STAGE_DEADLINE_CHECK_SECONDS", raising=False)
+    defaults = importlib.reload(config.settings)
+    try:
+        entry = defaults.CELERY_BEAT_SCHEDULE["lock-due-stages"]
+        assert (entry["task"], entry["schedule"]) == ("season.stages_lock_due", 60.0)
+        assert entry["task"] in registered_tasks()
+    finally:
+        importlib.reload(config.settings)
