@@ -170,6 +170,7 @@ def run_race(inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int) ->
     # The seeded draw inline (dice.py): the same faces as ``dice.throw``, without a call.
     seeded = dice.tables if isinstance(dice, SeededSpeedDice) else None
     draw = dice.rng.random if isinstance(dice, SeededSpeedDice) else None
+    powers = POWERS
 
     order = round_one_order(inputs, dice)
     start_order = tuple(ids[i] for i in order)
@@ -185,7 +186,7 @@ def run_race(inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int) ->
             key = state[i]
             v = (key >> 3) & 7
             if seeded is not None and draw is not None:
-                faces, m = seeded[v][int(draw() * POWERS[v])]
+                faces, m = seeded[v][int(draw() * powers[v])]
             else:
                 faces, m = throw(v, round_no=rnd, unit=i)
             car = ids[i]
