@@ -63,6 +63,16 @@ class ResultsUploadForm(forms.Form):
         ),
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The read bounds (races.importing.limits), said before an upload meets them.
+        bounds = _("Up to %(file)s MB a file, %(total)s MB in all.") % {
+            "file": f"{limits.MAX_FILE_BYTES / 1024 / 1024:g}",
+            "total": f"{limits.MAX_CALL_BYTES / 1024 / 1024:g}",
+        }
+        field = self.fields["uploads"]
+        field.help_text = f"{field.help_text} {bounds}"
+
 
 @admin.register(Race)
 class RaceAdmin(admin.ModelAdmin):

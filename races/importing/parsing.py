@@ -152,7 +152,9 @@ def _hostile_reason(text: str) -> str:
 class _Cells:
     """One row's cells by column, collecting an error per bad cell."""
 
-    def __init__(self, table: Table, line: int, cells: list[str]) -> None:
+    def __init__(
+        self, table: Table, line: int, cells: list[str], free_text: tuple[str, ...] = ()
+    ) -> None:
         self.file = table.name
         self.line = line
         self.cells = dict(zip(table.header, cells, strict=True))
@@ -160,7 +162,7 @@ class _Cells:
         # One look at the whole row first: real rows hold none of these.
         if _HOSTILE.search("".join(cells)) or max(map(len, cells), default=0) > MAX_CELL_CHARS:
             self._hostile_cells()
-        for column in _FREE_TEXT.intersection(self.cells):
+        for column in free_text:
             text = self.cells[column]
             if text.startswith(_FORMULA_PREFIXES) and text not in {"-", "–"}:
                 self.error(
@@ -203,8 +205,9 @@ def table_parse(*, table: Table, layout: Layout) -> ParsedTable:
             RowNote(file=table.name, line=1, text=f"column(s) not read: {', '.join(ignored)}")
         )
     row_parser = _ROW_PARSERS[layout.kind]
+    free_text = tuple(column for column in table.header if column in _FREE_TEXT)
     for line, cell_list in table.rows:
-        cells = _Cells(table, line, cell_list)
+        cells = _Cells(table, line, cell_list, free_text)
         row = row_parser(cells, layout, parsed.notes)
         if cells.errors:
             parsed.errors.extend(cells.errors)

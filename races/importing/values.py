@@ -30,14 +30,20 @@ def shown(text: str, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
+_WHOLE = re.compile(r"[+-]?\d{1,12}")
+_WHOLE_WITH_ZEROS = re.compile(r"[+-]?\d+\.0*")  # "12.0" from a spreadsheet
+_TOO_MANY_DIGITS = re.compile(r"[+-]?\d{13,}")
+
+
 def int_in_range(text: str, *, what: str, low: int, high: int) -> int:
     cleaned = text.strip()
-    if re.fullmatch(r"[+-]?\d+\.0*", cleaned):  # "12.0" from a spreadsheet
-        cleaned = cleaned.split(".")[0]
-    if re.fullmatch(r"[+-]?\d{13,}", cleaned):
-        raise CellError(f"{what} {shown(text)} is out of range ({low} to {high})")
-    if not re.fullmatch(r"[+-]?\d{1,12}", cleaned):
-        raise CellError(f"{what} {shown(text)} is not a whole number")
+    if not _WHOLE.fullmatch(cleaned):
+        if _WHOLE_WITH_ZEROS.fullmatch(cleaned):
+            cleaned = cleaned.split(".")[0]
+        if _TOO_MANY_DIGITS.fullmatch(cleaned):
+            raise CellError(f"{what} {shown(text)} is out of range ({low} to {high})")
+        if not _WHOLE.fullmatch(cleaned):
+            raise CellError(f"{what} {shown(text)} is not a whole number")
     value = int(cleaned)
     if not low <= value <= high:
         raise CellError(f"{what} {value} is out of range ({low} to {high})")

@@ -154,3 +154,15 @@ def test_an_oversized_upload_is_refused_unread_and_stays_refused(admin_client, m
     assert response.status_code == 302
     assert Stage.objects.count() == 42
     assert not StageResult.objects.exists()
+
+
+def test_the_upload_form_says_the_size_bounds_in_the_admins_language(admin_client):
+    from django.utils import translation
+
+    from races.admin import ResultsUploadForm
+
+    response = admin_client.get(reverse(IMPORT_URL))
+    assert "Up to 10 MB a file, 50 MB in all." in response.content.decode()
+    with translation.override("fr"):
+        help_text = str(ResultsUploadForm().fields["uploads"].help_text)
+    assert help_text.endswith("Jusqu'à 10 Mo par fichier, 50 Mo en tout.")
