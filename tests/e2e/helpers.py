@@ -1,6 +1,9 @@
 """Steps the browser tests share."""
 
 import re
+from datetime import timedelta
+
+from django.utils import timezone
 
 from races.models import Race
 from riders.models import Rider
@@ -55,7 +58,9 @@ def season_create(page, base, *, name, slug, roster, ruleset="moreno", screensho
     page.select_option("#id_ruleset", ruleset)
     page.select_option("#id_formation_mode", "budget")
     page.fill("#id_roster_size", str(roster))
-    page.fill("#id_first_deadline", "2099-07-01T20:00")
+    # A month ahead: a season must end within two years (season.leagues.DEADLINE_HORIZON).
+    first = timezone.localtime(timezone.now() + timedelta(days=30))
+    page.fill("#id_first_deadline", first.strftime("%Y-%m-%dT20:00"))
     if screenshot:
         screenshot(page, "organiser-create-season")
     page.click("form[action='/my/new-season/'] button[type=submit]")
