@@ -72,6 +72,7 @@ def organiser(client):
 # --- (a) the broker down ---------------------------------------------------------------
 
 
+@pytest.mark.django_db(transaction=True)  # as in production: the request commits, then sends
 def test_resolve_now_with_the_broker_down_changes_nothing_and_says_so(client, demo, broker):
     broker(f"redis://127.0.0.1:{closed_port()}/0")
     organiser(client)
