@@ -43,10 +43,13 @@ class ImportFile:
 
 def import_file_open(path: Path, *, budget_left: int) -> ImportFile:
     """A file from disk, read only when it is within the bounds (else its size, no content)."""
-    size = path.stat().st_size
-    if size > min(limits.MAX_FILE_BYTES, budget_left):
-        return ImportFile(name=path.name, content=b"", size=size)
-    return ImportFile(name=path.name, content=path.read_bytes())
+    try:
+        size = path.stat().st_size
+        if size > min(limits.MAX_FILE_BYTES, budget_left):
+            return ImportFile(name=path.name, content=b"", size=size)
+        return ImportFile(name=path.name, content=path.read_bytes())
+    except OSError as error:  # the path named, whichever call failed
+        raise OSError(error.errno, error.strerror, str(path)) from error
 
 
 @dataclass

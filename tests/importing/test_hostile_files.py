@@ -321,3 +321,13 @@ def test_a_bare_dash_in_a_place_is_not_taken_for_a_formula():
     report = results_import(files=[csv_file("stages.csv", text)])
     assert report.ok, report.lines()
     assert Stage.objects.get().start == "-"
+
+
+def test_the_command_says_which_file_it_cannot_read(tmp_path):
+    dangling = tmp_path / "stages.csv"
+    dangling.symlink_to(tmp_path / "gone.csv")
+    with pytest.raises(CommandError, match="No such file or folder"):
+        call_command("import_results", str(dangling))
+    # A file that exists and cannot be read (reading it fails with EIO, even as root).
+    with pytest.raises(CommandError, match=r"^Cannot read /proc/self/mem: Input/output error$"):
+        call_command("import_results", "/proc/self/mem")

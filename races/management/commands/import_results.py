@@ -27,7 +27,10 @@ class Command(BaseCommand):
         missing = [str(path) for path in paths if not path.exists()]
         if missing:
             raise CommandError(f"No such file or folder: {', '.join(missing)}")
-        files = import_files_read(paths=paths)
+        try:
+            files = import_files_read(paths=paths)
+        except OSError as error:  # unreadable file or folder: said, not a traceback
+            raise CommandError(f"Cannot read {error.filename}: {error.strerror}") from None
         if not files:
             raise CommandError("No CSV or XLSX file found.")
         report = results_import(
