@@ -302,7 +302,7 @@ class Standing(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.stage} {self.classification} #{self.rank}"
+        return f"{self.stage} {self.classification} #{self.rank or '-'}"
 
 
 class RaceEntry(models.Model):

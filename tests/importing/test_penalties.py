@@ -118,6 +118,8 @@ def test_the_admin_lists_unranked_riders_after_the_ranked_ones(client):
     row = html[html.index("Groenewegen") - 600 : html.index("Groenewegen") + 600]
     assert '<td class="field-rank">-</td>' in row
     assert '<td class="field-value">-3</td>' in row
+    unranked = Standing.objects.get(rider__name="Groenewegen Dylan")
+    assert str(unranked).endswith("points #-")
 
 
 def test_unranked_lines_are_no_final_place_for_the_profiles():
