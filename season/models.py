@@ -366,6 +366,7 @@ class JobFailure(models.TextChoices):
     TIMEOUT = "timeout", _("the simulation ran out of time")
     STAGE = "stage", _("the stage cannot be resolved now")
     UNEXPECTED = "unexpected", _("an unexpected error")
+    WORKER_LOST = "lost", _("the workers stopped answering while resolving the stage")
 
 
 # What the organiser can do about each failure (the page shows it under the reason).
@@ -388,6 +389,11 @@ FAILURE_ADVICE = {
         "workers are overloaded or the stage's settings make it too long to simulate."
     ),
     JobFailure.STAGE: _("Nothing was saved. Do what the reason asks, then press “Resolve now”."),
+    JobFailure.WORKER_LOST: _(
+        "Nothing was saved. The stage was handed to a worker several times and none finished "
+        "it: the worker's log says why (out of memory or time, or stopped). Fix that, then "
+        "press “Resolve now”."
+    ),
     JobFailure.UNEXPECTED: _(
         "Nothing was saved. The detail below is also in the worker's log: report it with the "
         "season and the stage number."

@@ -46,11 +46,15 @@ PASSING_FAULTS = (OperationalError, InterfaceError)
 # Failures that a new attempt would meet again: the deadline check leaves such a stage to the
 # organiser, who sees the reason on the stage page.
 REPEATING_FAILURES = (
+    Job.Failure.WORKER_LOST,
     Job.Failure.DATABASE_REFUSED,
     Job.Failure.TIMEOUT,
     Job.Failure.STAGE,
     Job.Failure.UNEXPECTED,
 )
+# After this many starts of a stage whose worker went silent, the deadline check stops handing
+# it on and tells the organiser (a stage that kills its worker would otherwise loop forever).
+SILENT_ATTEMPTS_MAX = 4
 # A job a worker still owes a report: queued, running, or failed with a retry scheduled.
 ACTIVE_JOB = Q(status__in=(Job.Status.QUEUED, Job.Status.RUNNING)) | Q(
     status=Job.Status.FAILED, retry_at__isnull=False
@@ -489,6 +493,19 @@ def stages_resolve_due(*, now: datetime | None = None) -> list[Job]:
             if stage.status in DONE or (latest is not None and latest.active and not latest.silent):
                 continue
             if latest is not None and latest.failure in REPEATING_FAILURES:
+                continue
+            if latest is not None and latest.silent and stage.attempts >= SILENT_ATTEMPTS_MAX:
+                # Every worker given this stage went silent (killed by its time limit, out of
+                # memory...): handing it on again would only repeat that; the organiser decides.
+                _job_failed(
+                    latest.pk,
+                    failure=Job.Failure.WORKER_LOST,
+                    error=StageError(
+                        _("Started %(attempts)s times, never finished.")
+                        % {"attempts": stage.attempts}
+                    ),
+                )
+                logger.warning("Stage %s: %s attempts, none finished", stage.pk, stage.attempts)
                 continue
             job = _job_queue(stage, latest if latest is not None and latest.active else None)
         try:

@@ -77,9 +77,7 @@ def test_resolve_now_with_the_broker_down_changes_nothing_and_says_so(client, de
     broker(f"redis://127.0.0.1:{closed_port()}/0")
     organiser(client)
     url = reverse("season-stage", args=["demo", 1])
-    response = client.post(
-        reverse("season-stage-action", args=["demo", 1, "resolve"]), follow=True
-    )
+    response = client.post(reverse("season-stage-action", args=["demo", 1, "resolve"]), follow=True)
     assert response.status_code == 200
     assert UNREACHABLE in response.content.decode()
 
@@ -163,6 +161,24 @@ def test_a_job_whose_worker_went_silent_waits_for_a_worker_and_is_picked_up_agai
     assert (job.status, job.progress) == ("done", 100)
     resolved = stage(demo, 1)
     assert (resolved.status, resolved.attempts, resolved.seed) == ("resolved", 2, 7)
+
+
+def test_a_stage_whose_every_worker_went_silent_is_left_to_the_organiser(client, demo):
+    """Not "waiting for a worker" forever: after SILENT_ATTEMPTS_MAX starts, the reason."""
+    target = stage(demo, 1)
+    SeasonStage.objects.filter(pk=target.pk).update(
+        status="resolving", attempts=services.SILENT_ATTEMPTS_MAX, seed=7
+    )
+    job = Job.objects.create(season_stage=target, status="running", progress=10)
+    make_silent(job)
+    assert services.stages_resolve_due() == []
+    job.refresh_from_db()
+    assert (job.status, job.failure) == ("failed", "lost")
+    assert services.stages_resolve_due() == []  # and it stays so until the organiser acts
+    page = organiser(client).get(reverse("season-stage", args=["demo", 1])).content.decode()
+    assert "The resolution failed: the workers stopped answering while resolving the stage." in page
+    assert "Waiting for a worker" not in page
+    assert "Resolve now" in page
 
 
 def test_the_deadline_check_leaves_a_job_whose_worker_is_reporting(demo, broker):
