@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from engine.rulesets.grandprix.track import Track, grid_index, parse_square
 
 if TYPE_CHECKING:
-    from engine.rulesets.grandprix.search import Move
+    from engine.rulesets.grandprix.search import Move, StraightRun
 
 #: Step kinds in ``path_lex`` order (P-5): ahead < diag < diag into a start lane.
 AHEAD, DIAG, START_DIAG = 0, 1, 2
@@ -69,6 +69,7 @@ class Board:
         self.is_start = [self.c0 <= loc < self.runoff0 for loc in range(size)]
         self.is_runoff = [self.runoff0 <= loc < self.pit0 for loc in range(size)]
         self.is_pit = [loc >= self.pit0 for loc in range(size)]
+        self.on_track = [loc < self.runoff0 for loc in range(size)]  # main or start lane
         # Corners: marked squares (limit), zones by index (skids), run-offs.
         self.marked_corner = [-1] * size
         self.zone_corner = [-1] * n
@@ -84,6 +85,8 @@ class Board:
             self.vpos[loc] = 2 * corner.rejoin - 2
             self.lane[loc], self.index[loc] = "R", corner.rejoin
         self.max_gear = [c.max_gear for c in track.corners]
+        #: The lowest limit of any square (a racing line only raises it), NO_LIMIT if none.
+        self.min_limit = min(self.max_gear, default=NO_LIMIT)
         # Pit lane: P_k at pit0 + (23 - k); D(P_k) = D(X) - 2(k - 3).
         ex_lane, ex_index = parse_square(track.pit_exit) or ("A", 0)
         self.pit_exit = 2 * ex_index + (ex_lane == "B")
@@ -104,14 +107,29 @@ class Board:
         self.grid = [self.loc_of(*grid_index(s, n)) for s in range(1, 13)]
         self._lines(track)
         self.succ: list[tuple[Step, ...]] = [self._successors(loc) for loc in range(size)]
-        #: The same successors as plain tuples for the search's hot loop.
-        self.fast_succ: list[tuple[tuple[int, int, bool, bool, int, bool], ...]] = [
+        #: The same successors as plain ``(to, lex, lane_change, crosses, advance)`` tuples for
+        #: the search's hot loop, with the start lanes open (GP-8.4) and without them.
+        self.succ_open: list[tuple[tuple[int, int, bool, bool, int], ...]] = [
+            tuple((st.to, st.lex, st.lane_change, st.crosses, st.advance) for st in steps)
+            for steps in self.succ
+        ]
+        self.succ_closed: list[tuple[tuple[int, int, bool, bool, int], ...]] = [
             tuple(
-                (st.to, st.lex, st.lane_change, st.crosses, st.advance, st.into_start_lane)
+                (st.to, st.lex, st.lane_change, st.crosses, st.advance)
                 for st in steps
+                if not st.into_start_lane
             )
             for steps in self.succ
         ]
+        #: Where each path_lex code (P-5) leads from a location, -1 if nowhere.
+        self.step_by_code: list[tuple[int, int, int]] = []
+        for steps in self.succ:
+            to = [-1, -1, -1]
+            for st in steps:
+                to[st.lex] = st.to
+            self.step_by_code.append((to[0], to[1], to[2]))
+        #: Pit boxes as a bitmask: an occupied box never blocks a step (GP-11.6 parks behind).
+        self.pit_mask = sum(1 << loc for loc in range(size) if self.is_pit[loc])
         #: The ahead step of main and start-lane squares as (to, crosses, advance), else None.
         self.ahead_step: list[tuple[int, bool, int] | None] = [
             next(
@@ -124,6 +142,8 @@ class Board:
         ]
         #: Memos of the searches (engine.rulesets.grandprix.search): pure functions of the board.
         self.memo: dict[tuple[object, ...], Move] = {}
+        #: Straight-ahead runs by (start, line state, gear), see ``search._straight_run``.
+        self.straights: dict[int, StraightRun] = {}
         self._reach: dict[int, list[int]] = {}
         self.rooms: dict[tuple[int, int, bool, int], tuple[int, ...]] = {}
         #: Same-lane ahead square, for skids (GP-10.11); -1 where there is none.

@@ -107,6 +107,11 @@ class GrandPrixRace:
         """T-5: race distance of car ``i``."""
         return self.board.lap * self.crossings[i] + self.board.vpos[self.loc[i]]
 
+    def distances(self) -> list[int]:
+        """T-5: every car's D at once (a removed car's value means nothing)."""
+        lap, vpos = self.board.lap, self.board.vpos
+        return [lap * c + vpos[loc] for c, loc in zip(self.crossings, self.loc, strict=True)]
+
     def lap_of(self, i: int) -> int:
         """GP-1.4: ``clamp(crossings, 1, laps)``."""
         return min(max(self.crossings[i], 1), self.laps)
@@ -296,7 +301,8 @@ class GrandPrixRace:
     def round_order(self, previous: Sequence[int]) -> list[int]:
         """GP-3.2: running cars by D at the start of the round, ties in the previous order."""
         order = [i for i in previous if self.status[i] == RUNNING]
-        order.sort(key=lambda i: -self.d(i))
+        dist = self.distances()
+        order.sort(key=lambda i: -dist[i])
         return order
 
     def play_turn(self, i: int, gear: int | None = None, play_card: bool | None = None) -> None:
@@ -383,15 +389,17 @@ class GrandPrixRace:
         yellow = -1
         if self.yellow_left > 0:
             # GP-10.1: nearest car ahead on a main or start lane, D at move start.
-            mine = self.d(i)
+            dist = self.distances()
+            mine = dist[i]
+            on_track = board.on_track
             ahead = [
-                self.d(j)
+                dist[j]
                 for j in range(self.k)
                 if j != i
                 and self.status[j] == RUNNING
                 and self.loc[j] >= 0
-                and (board.is_main[self.loc[j]] or board.is_start[self.loc[j]])
-                and self.d(j) > mine
+                and on_track[self.loc[j]]
+                and dist[j] > mine
             ]
             if ahead:
                 yellow = min(ahead) - mine
@@ -449,13 +457,15 @@ class GrandPrixRace:
     def overtaken(self, i: int, d_before: int) -> tuple[int, ...]:
         """GP-8.3: the cars that ``i`` overtook in this move (before the end-of-move
         effects); the lead changes are events."""
-        d_after = self.d(i)
+        dist = self.distances()
+        d_after = dist[i]
+        status = self.status
         passed = []
         leader, lead_d = -1, -1
         for j in range(self.k):
-            if j == i or self.status[j] != RUNNING:
+            if j == i or status[j] != RUNNING:
                 continue
-            dj = self.d(j)
+            dj = dist[j]
             if dj > lead_d:
                 leader, lead_d = j, dj
             if d_before < dj < d_after:

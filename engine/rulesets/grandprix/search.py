@@ -4,14 +4,16 @@ A move of ``M`` steps with at most two lane changes ends, on a main lane, on one
 squares (the end depends only on the number of diag steps), so the search keeps at each depth
 one best partial path per (location, racing-line state): fewer lane changes first, then the
 smaller ``path_lex`` (P-5). Every candidate ``M`` of a throw is evaluated in the same pass.
-Results depend only on the start, the gear, the candidates and the cars within reach, so
-they are memoised per board (the qualifying runs and open track hit the memo most of the
-time).
+
+Cached per board (pure functions of the track): the straight-ahead run from each (square,
+line state, gear), which answers most moves in O(1) (:class:`StraightRun`); the full searches,
+keyed by start, gear, candidates and the cars within reach of the throw; the rooms of P-1.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.rulesets.grandprix.board import NO_LIMIT, Board
 
@@ -51,9 +53,9 @@ class Move:
         return len(self.lex)
 
 
-@dataclass(frozen=True, slots=True)
-class Context:
-    """What else a move depends on (the memo key, with start, gear and candidates)."""
+class Context(NamedTuple):
+    """What else a move depends on (the memo key, with start, gear and candidates); a named
+    tuple, as it is built for every move."""
 
     occupied: int  # bitmask of locations holding another car (within reach)
     pit_flag: bool  # must_pit or pit_intent (GP-11.2)
@@ -84,6 +86,66 @@ def best_move(
     return move
 
 
+class StraightRun:
+    """The all-ahead path from (start, line state) in one gear, cut at its first impossible
+    step (no ahead step, or a corner whose effective limit is below the gear): per prefix
+    length ``t`` the squares entered (bitmask), the advance and the crossings, and the first
+    step taken from the pit gate. Built once per board; a straight move of ``t`` steps is
+    then checked against the cars, the yellow flag, the finish and the gate in O(1)."""
+
+    __slots__ = ("advance", "clean", "crossings", "first_gate", "line", "masks", "moves", "path")
+
+    def __init__(self, board: Board, start: int, line: int, gear: int) -> None:
+        ahead = board.ahead_step
+        marked = board.marked_corner
+        gate = board.is_gate
+        masks, advance, crossings, lines = [0], [0], [0], [line]
+        path: list[int] = []
+        first_gate = MAX_ROOM + 1
+        loc, state, mask, adv, cr = start, line, 0, 0, 0
+        for s in range(MAX_ROOM):
+            if gate[loc] and first_gate > s:
+                first_gate = s
+            step = ahead[loc]
+            if step is None:
+                break
+            to, crosses, gain = step
+            assert gain > 0  # the advance grows along the run, so its last value is its max
+            state = board.line_after(state, to)
+            if marked[to] >= 0 and board.limit(to, state) < gear:
+                break
+            mask |= 1 << to
+            adv += gain
+            cr += crosses
+            path.append(to)
+            masks.append(mask)
+            advance.append(adv)
+            crossings.append(cr)
+            lines.append(state)
+            loc = to
+        self.clean = len(path)
+        self.path = path
+        self.masks = masks
+        self.advance = advance
+        self.crossings = crossings
+        self.line = lines
+        self.first_gate = first_gate
+        self.moves: list[Move | None] = [None] * (len(path) + 1)
+
+    def move(self, top: int, start: int) -> Move:
+        """The :class:`Move` of the first ``top`` steps (built once)."""
+        move = self.moves[top]
+        if move is None:
+            path = tuple(self.path[:top])
+            end = path[-1] if path else start
+            move = Move(
+                top, END_POINTS, (0,) * top, path, end, self.line[top], 0,
+                self.crossings[top], self.advance[top], -1, CLASS_CLEAN,
+            )  # fmt: skip
+            self.moves[top] = move
+        return move
+
+
 def _straight(
     board: Board, start: int, line: int, gear: int, top: int, ctx: Context
 ) -> Move | None:
@@ -91,51 +153,39 @@ def _straight(
     a step, the most any step gains, with no lane change and the smallest path_lex, so P-5
     picks it whenever it exists (no pit to enter, no finish to reach, no exit, no block).
     None sends the move to the full search."""
-    if not (board.is_main[start] or board.is_start[start]):
+    if not board.on_track[start]:
         return None
-    ahead = board.ahead_step
-    occupied = ctx.occupied
-    yellow = ctx.yellow
-    gate = board.is_gate
-    pit_flag = ctx.pit_flag
-    marked = board.marked_corner
-    loc, state, adv, cr = start, line, 0, 0
-    path = []
-    for _ in range(top):
-        step = ahead[loc]
-        if step is None or (pit_flag and gate[loc]):
-            return None
-        to, crosses, advance = step
-        if occupied >> to & 1:
-            return None
-        adv += advance
-        if yellow >= 0 and adv > yellow:
-            return None
-        if crosses:
-            cr += 1
-            if cr >= ctx.to_finish:
-                return None
-        state = board.line_after(state, to)
-        if marked[to] >= 0 and board.limit(to, state) < gear:
-            return None
-        path.append(to)
-        loc = to
-    return Move(top, END_POINTS, (0,) * top, tuple(path), loc, state, 0, cr, adv, -1, CLASS_CLEAN)
+    key = (start * 256 + line) * 8 + gear
+    run = board.straights.get(key)
+    if run is None:
+        run = board.straights[key] = StraightRun(board, start, line, gear)
+    if (
+        top > run.clean
+        or ctx.occupied & run.masks[top]
+        or run.crossings[top] >= ctx.to_finish
+        or (ctx.pit_flag and run.first_gate < top)
+        or 0 <= ctx.yellow < run.advance[top]
+    ):
+        return None
+    return run.move(top, start)
 
 
-def _first_at_least(ms: tuple[int, ...], d: int) -> int:
-    for m in ms:
-        if m >= d:
-            return m
-    return -1
+#: A candidate outcome of P-5, compared as a tuple: (class, -D_end, lane changes, M, lex,
+#: end kind, end location, line state, crossings, corner, steps).
+Candidate = tuple[int, int, int, int, int, str, int, int, int, int, int]
 
 
 def _search(
     board: Board, start: int, line: int, gear: int, ms: tuple[int, ...], ctx: Context
 ) -> Move:
+    """The full search of one move (module docstring): one breadth-first pass over the depths
+    keeps one best partial path per (location, racing-line state) and offers every outcome
+    (points at a depth in ``ms``; pit entry, exit, block at the smallest M >= the depth;
+    finish) to P-5's minimum."""
     # Hot loop: plain tuples and ints. ``lex`` is the path as a base-3 number (ahead 0, diag 1,
     # start-lane diag 2), padded to MAX_ROOM digits so that numbers compare as P-5's path_lex.
-    fast = board.fast_succ
+    # A state is (lane changes, lex, advance, crossings, location, line state).
+    succ = board.succ_open if ctx.starts_open else board.succ_closed
     is_pit = board.is_pit
     is_gate = board.is_gate
     marked = board.marked_corner
@@ -147,49 +197,58 @@ def _search(
     runoff_of = board.runoff_of
     vpos = board.vpos
     occupied = ctx.occupied
-    yellow = ctx.yellow
+    blocking = occupied & ~board.pit_mask  # GP-11.6: an occupied box is passed, not a block
+    yellow = ctx.yellow if ctx.yellow >= 0 else 1 << 30
     max_lc = ctx.max_lane_changes
     pit_flag = ctx.pit_flag
     to_finish = ctx.to_finish
-    starts_open = ctx.starts_open
     top = ms[-1]
-    wanted = set(ms)
-    # state key (loc * 256 + line) -> (lane changes, lex, advance, crossings, loc, line)
-    frontier: dict[int, tuple[int, int, int, int, int, int]] = {
-        start * 256 + line: (0, 0, 0, 0, start, line)
-    }
-    best: tuple[int, int, int, int, int, str, int, int, int, int, int] | None = None
+    finish_key = -FINISH_BONUS - top
+    # P-5's M of a blocked/exit/pit outcome at each depth: the smallest M >= the depth.
+    m_at = [0] * (top + 1)
+    wanted = [False] * (top + 1)
+    j = 0
+    for depth in range(1, top + 1):
+        while ms[j] < depth:
+            j += 1
+        m_at[depth] = ms[j]
+    for m in ms:
+        wanted[m] = True
+    frontier: list[tuple[int, int, int, int, int, int]] = [(0, 0, 0, 0, start, line)]
+    best: Candidate | None = None
     for depth in range(1, top + 1):
         weight = _WEIGHTS[depth]
-        m_here = _first_at_least(ms, depth)
+        m_here = m_at[depth]
         new: dict[int, tuple[int, int, int, int, int, int]] = {}
-        for lc, lex, adv, cr, loc, state in frontier.values():
+        for lc, lex, adv, cr, loc, state in frontier:
             if pit_flag and is_gate[loc]:
                 cand = (CLASS_PIT, 0, lc, m_here, lex, END_PIT, loc, 0, cr, -1, depth)
                 if best is None or cand < best:
                     best = cand
                 continue
             moved = False
-            for to, code, lane_change, crosses, advance, into_start in fast[loc]:
-                if lane_change and lc >= max_lc:
+            changes_left = lc < max_lc
+            for to, code, lane_change, crosses, advance in succ[loc]:
+                if lane_change and not changes_left:
                     continue
-                if into_start and not starts_open:
-                    continue
-                if occupied >> to & 1 and not is_pit[to]:
+                if blocking >> to & 1:
                     continue
                 nadv = adv + advance
-                if yellow >= 0 and nadv > yellow:
+                if nadv > yellow:
                     continue
                 moved = True
                 nlex = lex + code * weight
                 nlc = lc + lane_change
-                ncr = cr + crosses
-                if crosses and ncr >= to_finish:
-                    cand = (CLASS_CLEAN, -FINISH_BONUS - top + depth, nlc, top, nlex,
-                            END_FINISH, to, 0, ncr, -1, depth)  # fmt: skip
-                    if best is None or cand < best:
-                        best = cand
-                    continue
+                if crosses:
+                    ncr = cr + 1
+                    if ncr >= to_finish:
+                        cand = (CLASS_CLEAN, finish_key + depth, nlc, top, nlex, END_FINISH, to,
+                                0, ncr, -1, depth)  # fmt: skip
+                        if best is None or cand < best:
+                            best = cand
+                        continue
+                else:
+                    ncr = cr
                 nstate = state + 1 if state and line_next[state] == to else line_start[to]
                 k = marked[to]
                 if k >= 0:
@@ -209,24 +268,43 @@ def _search(
                 if old is None or nlc < old[0] or (nlc == old[0] and nlex < old[1]):
                     new[key] = (nlc, nlex, nadv, ncr, to, nstate)
             if not moved:
-                end, eadv = _pit_parking(board, loc, adv, occupied)
+                end, eadv = loc, adv
+                if is_pit[loc] and occupied >> loc & 1:
+                    end, eadv = _pit_parking(board, loc, adv, occupied)
                 cand = (CLASS_CLEAN, -eadv, lc, m_here, lex, END_BLOCKED, end, state, cr, -1,
                         depth - 1)  # fmt: skip
                 if best is None or cand < best:
                     best = cand
-        if depth in wanted:
-            for lc, lex, adv, cr, loc, state in new.values():
-                end, eadv = _pit_parking(board, loc, adv, occupied)
+        frontier = list(new.values())
+        if wanted[depth]:
+            for lc, lex, adv, cr, loc, state in frontier:
+                end, eadv = loc, adv
+                if is_pit[loc] and occupied >> loc & 1:
+                    end, eadv = _pit_parking(board, loc, adv, occupied)
                 cand = (CLASS_CLEAN, -eadv, lc, depth, lex, END_POINTS, end, state, cr, -1, depth)
                 if best is None or cand < best:
                     best = cand
-        frontier = new
         if not frontier:
+            break
+        if best is not None and best[1] <= -FINISH_BONUS and not pit_flag:
+            # A finish beats every later outcome: deeper finishes take more steps (P-5's
+            # M - k), other clean ones rank below any finish, exits below clean; only a pit
+            # entry (class 0) could, and there is none without an obligation.
             break
     if best is None:
         return Move(ms[0], END_BLOCKED, (), (), start, line, 0, 0, 0, -1, CLASS_CLEAN)
+    return _move(board, start, best)
+
+
+def _move(board: Board, start: int, best: Candidate) -> Move:
+    """The :class:`Move` of P-5's chosen candidate (its path replayed from ``lex``)."""
     cls, neg_d, lc, m, lex, kind, end, state, cr, corner, steps = best
-    codes = tuple((lex // _WEIGHTS[d]) % 3 for d in range(1, steps + 1))
+    digits = []
+    x = lex // _WEIGHTS[steps]
+    for _ in range(steps):
+        digits.append(x % 3)
+        x //= 3
+    codes = tuple(reversed(digits))
     path = _replay(board, start, codes, kind)
     if kind in (END_EXIT, END_PIT):
         state = 0
@@ -270,15 +348,12 @@ def _pit_parking(board: Board, loc: int, adv: int, occupied: int) -> tuple[int, 
 
 def _replay(board: Board, start: int, lex: tuple[int, ...], kind: str) -> tuple[int, ...]:
     """The locations entered along ``lex`` (the pit step is not a location)."""
+    by_code = board.step_by_code
     path = []
     loc = start
-    for i, code in enumerate(lex):
-        if kind == END_PIT and i == len(lex) - 1:
-            break
-        for step in board.succ[loc]:
-            if step.lex == code:
-                loc = step.to
-                break
+    steps = len(lex) - 1 if kind == END_PIT else len(lex)
+    for i in range(steps):
+        loc = by_code[loc][lex[i]]
         path.append(loc)
     return tuple(path)
 
@@ -293,34 +368,48 @@ def room(board: Board, start: int, line: int, pit_flag: bool, max_lc: int) -> tu
     if found is not None:
         return found
     out = [MAX_ROOM, MAX_ROOM, MAX_ROOM, MAX_ROOM, MAX_ROOM]
-    for gear in (3, 4):
-        out[gear] = _room_for(board, start, line, pit_flag, max_lc, gear)
-    for gear in (1, 2):
-        out[gear] = min(MAX_ROOM, _room_for(board, start, line, pit_flag, max_lc, gear))
+    # No square limits a gear up to the tightest corner's max_gear, and a path can always go
+    # on (a start lane needs one lane change to leave): room is then 24 without a search.
+    for gear in (1, 2, 3, 4):
+        if gear > board.min_limit or max_lc < 1:
+            out[gear] = _room_for(board, start, line, pit_flag, max_lc, gear)
     result = tuple(out)
     board.rooms[key] = result
     return result
 
 
 def _room_for(board: Board, start: int, line: int, pit_flag: bool, max_lc: int, gear: int) -> int:
-    frontier = {(start, line): 0}
-    succ = board.succ
+    succ = board.succ_closed  # P-1: start lanes are not entered
+    is_gate = board.is_gate
+    marked = board.marked_corner
+    line_next = board.line_next
+    line_start = board.line_start
+    line_loc = board.line_loc
+    line_bonus = board.line_bonus
+    max_gear = board.max_gear
+    frontier = {start * 256 + line: 0}
     for depth in range(1, MAX_ROOM + 1):
-        new: dict[tuple[int, int], int] = {}
-        for (loc, state), lc in frontier.items():
-            if pit_flag and board.is_gate[loc]:
+        new: dict[int, int] = {}
+        for code, lc in frontier.items():
+            loc, state = code >> 8, code & 255
+            if pit_flag and is_gate[loc]:
                 return MAX_ROOM
-            for step in succ[loc]:
-                if step.into_start_lane or (step.lane_change and lc >= max_lc):
+            for to, _, lane_change, _, _ in succ[loc]:
+                if lane_change and lc >= max_lc:
                     continue
-                to = step.to
-                nstate = board.line_after(state, to)
-                if board.marked_corner[to] >= 0 and board.limit(to, nstate) < gear:
-                    continue
-                nlc = lc + step.lane_change
-                old = new.get((to, nstate))
+                nstate = state + 1 if state and line_next[state] == to else line_start[to]
+                k = marked[to]
+                if k >= 0:
+                    limit = max_gear[k]
+                    if nstate and line_loc[nstate] == to:
+                        limit += line_bonus[nstate]
+                    if limit < gear:
+                        continue
+                nlc = lc + lane_change
+                key = to * 256 + nstate
+                old = new.get(key)
                 if old is None or nlc < old:
-                    new[(to, nstate)] = nlc
+                    new[key] = nlc
         if not new:
             return depth - 1
         frontier = new
