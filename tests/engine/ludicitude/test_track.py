@@ -65,6 +65,17 @@ def test_the_example_ring_is_valid_with_even_recovery_gaps() -> None:
     assert track.cards[5] == TrackCard(gain=3)
 
 
+def test_the_example_ring_is_the_one_of_the_spec() -> None:
+    # ludicitude.md §3.2, card by card.
+    spec = (
+        "START PLAIN PLAIN MAX4 MAX2 BRAKE+3 MAX3 PLAIN MIN3 MIN4 MIN3 BRAKE+3 MAX4 MAX2 MAX3 "
+        "PLAIN MIN2_MAX4 BRAKE+3 PLAIN MAX3 MAX2 PLAIN PLAIN BRAKE+3"
+    )
+    track = load_track(RING_FILE).track
+    assert [c.label for c in track.cards] == [t.replace("_", " ") for t in spec.split()]
+    assert (track.name, track.laps) == ("Anneau d'exemple", 2)
+
+
 @pytest.mark.parametrize("path", sorted(TRACKS.glob("*.yaml")), ids=lambda p: p.stem)
 def test_every_shipped_track_is_valid(path: Path) -> None:
     loaded = load_track(path)
