@@ -27,8 +27,9 @@ sys.path.insert(0, str(ROOT))
 
 from engine import simulate  # noqa: E402
 from engine.cli import course_from_data, entrants_from_rows, load_riders  # noqa: E402
+from engine.cycling.inputs import StageInputs  # noqa: E402
+from engine.cycling.outcome import Outcome  # noqa: E402
 from engine.dice import DICE, RandomDice  # noqa: E402
-from engine.outcome import Outcome, StageInputs  # noqa: E402
 
 STAGES = ROOT / "fixtures" / "demo" / "stages.json"
 RIDERS = ROOT / "fixtures" / "demo" / "riders.csv"

@@ -20,8 +20,9 @@ sys.path.insert(0, str(ROOT))
 from bench.engine import RIDERS, STAGES, load_tour  # noqa: E402
 from engine import simulate  # noqa: E402
 from engine.cli import load_riders  # noqa: E402
-from engine.course import CLIMB_TERRAINS, Course  # noqa: E402
-from engine.outcome import Entrant, StageInputs  # noqa: E402
+from engine.cycling.course import CLIMB_TERRAINS, Course  # noqa: E402
+from engine.cycling.inputs import Entrant, StageInputs  # noqa: E402
+from engine.registry import cycling_ruleset  # noqa: E402
 from races.classifications import (  # noqa: E402
     ClimbRecord,
     ResultRecord,
@@ -78,7 +79,9 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
     birth_dates = {r["id"]: date.fromisoformat(r["birth"]) for r in riders}
     rules = RuleSettings()
     timing = rules.timing_rules(ruleset)
-    consumed: dict[int, int] = {}
+    hooks = cycling_ruleset(ruleset).cycling
+    assert hooks is not None
+    carried: dict[int, dict[str, object]] = {}
     records: list[StageRecord] = []
     out: set[int] = set()
     crashes: dict[int, int] = {}
@@ -102,11 +105,15 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
                     tour_crash_count=crashes.get(r["id"], 0),
                     gc_rank_before=gc_rank.get(r["id"], (None, 0))[0],
                     gc_time_before=gc_rank.get(r["id"], (None, 0))[1],
-                    pe_consumed=consumed.get(r["id"], 0),
                 )
                 for r in starters
             ),
-            **rules.stage_settings(ruleset),
+            settings=rules.stage_settings(ruleset)["settings"],
+            extras={
+                r["id"]: hooks.rider_of({}, carried[r["id"]], course)
+                for r in starters
+                if r["id"] in carried
+            },
             yellow_jersey=yellow,
             green_jersey=green,
         )
@@ -124,11 +131,11 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
             ],
         )
         for result in outcome.results:
-            if result.pe_consumed is not None:
-                consumed[result.rider_id] = result.pe_consumed
+            if result.carried:
+                carried[result.rider_id] = dict(result.carried)
             crashes[result.rider_id] = crashes.get(result.rider_id, 0) + len(result.crashes)
         climbs = [
-            ClimbRecord(terrain=e.detail.rsplit("|", 1)[-1], crossing_order=e.rider_ids)
+            ClimbRecord(terrain=str(e.data["terrain"]), crossing_order=e.rider_ids)
             for e in outcome.events
             if e.kind == "summit"
         ]

@@ -21,19 +21,18 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine import cli_motor
-from engine.course import STAGE_TYPES, TERRAINS, Course, Segment
-from engine.outcome import PROFILE_AXES, ROLES, Entrant, Outcome, Profile, StageInputs
+from engine.cycling.codec import InputError, course_from_data, outcome_to_data
+from engine.cycling.course import Course
+from engine.cycling.inputs import ROLES, Entrant, StageInputs
+from engine.cycling.outcome import Outcome
+from engine.cycling.profile import PROFILE_AXES, Profile
 from engine.registry import CYCLING, RULESETS, UnknownRuleset, get_ruleset, simulate
+
+__all__ = ["InputError", "course_from_data", "load_course", "load_riders", "main"]
 
 RATING_AXES = PROFILE_AXES
 RIDER_COLUMNS: tuple[str, ...] = ("id", "name", "team", "role", *RATING_AXES)
-#: Segments may add up to the stage distance give or take this much.
-DISTANCE_TOLERANCE_KM = 0.5
 EXIT_BAD_INPUT = 2
-
-
-class InputError(Exception):
-    """A bad input file; the message names the file, the line and the field."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,109 +57,6 @@ def parse_rating(text: str) -> int:
     if value in {"0", "1", "2", "3", "4"}:
         return int(value)
     raise ValueError(f"{text!r} is not a rating (H, 0-4)")
-
-
-# -- course ------------------------------------------------------------------------------
-
-
-def _line_of(text: str, token: str) -> int | None:
-    """Line of the only occurrence of ``token`` in ``text``, if it occurs exactly once."""
-    hits = [i for i, line in enumerate(text.splitlines(), 1) if token in line]
-    return hits[0] if len(hits) == 1 else None
-
-
-def _course_error(name: str, text: str, field: str, message: str, token: str | None) -> InputError:
-    line = _line_of(text, token) if token else None
-    where = f"{name} line {line}, field {field}" if line else f"{name}, field {field}"
-    return InputError(f"{where}: {message}")
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
-
-
-def course_from_data(data: Any, *, name: str = "course.json", text: str = "") -> Course:
-    """Validate and build a :class:`Course` from parsed JSON."""
-
-    def fail(field: str, message: str, token: Any = None) -> InputError:
-        tok = json.dumps(token, ensure_ascii=False) if token is not None else None
-        return _course_error(name, text, field, message, tok)
-
-    if not isinstance(data, dict):
-        raise InputError(f"{name}: expected a JSON object with name, stage_type, segments")
-    for key in ("name", "stage_type", "distance_km", "segments"):
-        if key not in data:
-            raise InputError(f"{name}, field {key}: missing")
-    stage_type = data["stage_type"]
-    if stage_type not in STAGE_TYPES:
-        raise fail(
-            "stage_type",
-            f"{stage_type!r} is not a stage type ({', '.join(STAGE_TYPES)})",
-            stage_type,
-        )
-    distance = _number(data["distance_km"])
-    if distance is None or distance <= 0:
-        raise fail("distance_km", f"{data['distance_km']!r} is not a positive number")
-    raw_segments = data["segments"]
-    if not isinstance(raw_segments, list) or not raw_segments:
-        raise InputError(f"{name}, field segments: expected a non-empty list")
-    segments = []
-    for i, seg in enumerate(raw_segments):
-        where = f"segments[{i}]"
-        if not isinstance(seg, dict):
-            raise InputError(f"{name}, field {where}: expected an object")
-        terrain = seg.get("terrain")
-        if terrain not in TERRAINS:
-            raise fail(
-                f"{where}.terrain",
-                f"{terrain!r} is not a terrain ({', '.join(TERRAINS)})",
-                terrain,
-            )
-        km = _number(seg.get("km"))
-        if km is None or km < 0:
-            raise fail(f"{where}.km", f"{seg.get('km')!r} is not a number of km >= 0")
-        label = seg.get("name", "")
-        if not isinstance(label, str):
-            raise fail(f"{where}.name", f"{label!r} is not a text")
-        segments.append(Segment(terrain, km, label))
-    total = sum(s.km for s in segments)
-    if abs(total - distance) > DISTANCE_TOLERANCE_KM:
-        raise InputError(
-            f"{name}, field segments: segment km add up to {total:g}, not distance_km "
-            f"{distance:g} (±{DISTANCE_TOLERANCE_KM:g} km allowed)"
-        )
-    sprints = data.get("intermediate_sprints_km", [])
-    if not isinstance(sprints, list) or any(_number(k) is None for k in sprints):
-        raise InputError(f"{name}, field intermediate_sprints_km: expected a list of km")
-    for km in sprints:
-        if not 0 < float(km) <= distance:
-            raise fail("intermediate_sprints_km", f"{km!r} is not within the stage", km)
-    course_name = data["name"]
-    if not isinstance(course_name, str):
-        raise fail("name", f"{course_name!r} is not a text")
-    return Course(
-        course_name, stage_type, distance, tuple(segments), tuple(float(k) for k in sprints)
-    )
-
-
-def load_course(path: str | Path) -> Course:
-    """Read a course JSON file; :class:`InputError` on any problem."""
-    name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{name}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{name}: cannot be read ({exc})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{name} line {exc.lineno}, column {exc.colno}: invalid JSON ({exc.msg})"
-        ) from None
-    return course_from_data(data, name=name, text=text)
 
 
 # -- riders ------------------------------------------------------------------------------
@@ -213,6 +109,24 @@ def read_riders(handle: TextIO, name: str = "riders.csv") -> list[RiderRow]:
     return rows
 
 
+def load_course(path: str | Path) -> Course:
+    """Read a course JSON file; :class:`InputError` on any problem."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{name}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{name}: cannot be read ({exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"{name} line {exc.lineno}, column {exc.colno}: invalid JSON ({exc.msg})"
+        ) from None
+    return course_from_data(data, name=name, text=text)
+
+
 def load_riders(path: str | Path) -> list[RiderRow]:
     """Read a riders CSV file; :class:`InputError` on any problem."""
     name = str(path)
@@ -251,8 +165,13 @@ def format_gap(seconds: int) -> str:
 
 
 def outcome_json(outcome: Outcome, course: Course, rows: Sequence[RiderRow]) -> dict[str, Any]:
-    """The JSON document printed by ``--format json``."""
+    """The JSON document printed by ``--format json``: the outcome's one JSON form
+    (engine.cycling.codec) with the riders' names and teams, each roll as an object."""
     by_id = {row.rider_id: row for row in rows}
+    data = outcome_to_data(outcome)
+    results: list[dict[str, Any]] = data["results"]  # type: ignore[assignment]
+    events: list[dict[str, Any]] = data["events"]  # type: ignore[assignment]
+    dice: list[list[Any]] = data["dice"]  # type: ignore[assignment]
     return {
         "ruleset": outcome.ruleset,
         "seed": outcome.seed,
@@ -265,41 +184,26 @@ def outcome_json(outcome: Outcome, course: Course, rows: Sequence[RiderRow]) -> 
         },
         "results": [
             {
-                "rider": r.rider_id,
-                "name": by_id[r.rider_id].name,
-                "team": by_id[r.rider_id].team,
-                "rank": r.rank,
-                "gap_seconds": r.gap_seconds,
-                "status": r.status,
+                "rider": r["rider"],
+                "name": by_id[r["rider"]].name,
+                "team": by_id[r["rider"]].team,
+                "rank": r["rank"],
+                "gap_seconds": r["gap"],
+                "status": r["status"],
                 "crashes": [
-                    {"turn": c.turn, "case": c.case, "severity": c.severity} for c in r.crashes
+                    {"turn": turn, "case": case, "severity": severity}
+                    for turn, case, severity in r["crashes"]
                 ],
-                "final_case": r.final_case,
-                "final_group": r.final_group,
-                "abandon_reason": r.abandon_reason,
+                "final_case": r["case"],
+                "final_group": r["group"],
+                "abandon_reason": r["reason"],
             }
-            for r in outcome.results
+            for r in results
         ],
-        "events": [
-            {
-                "turn": e.turn,
-                "kind": e.kind,
-                "riders": list(e.rider_ids),
-                "case": e.case,
-                "detail": e.detail,
-            }
-            for e in outcome.events
-        ],
+        "events": events,
         "dice": [
-            {
-                "turn": d.turn,
-                "unit": d.unit,
-                "rider": d.rider_id,
-                "rule": d.rule_id,
-                "die": d.die,
-                "face": d.face,
-            }
-            for d in outcome.dice
+            dict(zip(("turn", "unit", "rider", "rule", "die", "face"), roll, strict=True))
+            for roll in dice
         ],
     }
 
@@ -406,7 +310,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        inputs = StageInputs(course, entrants_from_rows(rows))
+        inputs: StageInputs[Any, Any] = StageInputs(course, entrants_from_rows(rows))
     except ValueError as exc:
         print(f"error: {args.riders}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

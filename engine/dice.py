@@ -8,7 +8,7 @@ machine. Engines take a :class:`DiceSource`; tests inject :class:`ScriptedDice`.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -63,6 +63,30 @@ class RandomDice:
     def roll(self, die: Die, *, turn: int, unit: int, rider_id: int | None, rule_id: str) -> Face:
         """Roll ``die`` (the context is not used: the sequence depends on the seed only)."""
         return die.faces[self.rng.randrange(len(die.faces))]
+
+
+def fast_index(dice: DiceSource) -> Callable[[Die], int] | None:
+    """The engines' one fast integer path: for a :class:`RandomDice` (exactly, not a subclass,
+    which may roll otherwise) a function ``index(die)`` that draws the face index
+    ``rng.randrange(die.n)`` would, without its checks; None for any other source.
+
+    It is CPython's ``Random._randbelow_with_getrandbits``: ``k = n.bit_length()`` bits drawn
+    until they make a number below ``n`` (``die.bits`` is ``k``). tests/engine/test_dice.py
+    pins the equivalence with ``randrange`` on every die, so a seed gives the same faces.
+    """
+    if type(dice) is not RandomDice:
+        return None
+    getrandbits = dice.rng.getrandbits
+
+    def index(die: Die) -> int:
+        n = die.n
+        k = die.bits
+        x = getrandbits(k)
+        while x >= n:
+            x = getrandbits(k)
+        return x
+
+    return index
 
 
 class ScriptExhausted(AssertionError):

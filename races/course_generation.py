@@ -16,7 +16,7 @@ from typing import Protocol
 
 from django.utils.translation import gettext as _
 
-from engine.course import STAGE_TYPES, TIME_TRIALS
+from engine.cycling.course import STAGE_TYPES, TIME_TRIALS
 from races.courses import course_errors, stage_label
 from races.models import Stage
 

@@ -11,23 +11,16 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine import get_ruleset, simulate
-from engine.course import Course, Segment, segment_cases
-from engine.outcome import (
-    CyclosimSettings,
-    Entrant,
-    MorenoSettings,
-    Outcome,
-    Profile,
-    StageInputs,
-)
-from engine.rulesets.cyclosim.orders import (
-    AttackWindow,
-    FinalOrders,
-    RiderOrders,
-    orders_from_data,
-    validate_orders,
-)
+from engine.cycling.course import Course, Segment
+from engine.cycling.inputs import Entrant, StageInputs
+from engine.cycling.outcome import Outcome
+from engine.cycling.profile import Profile
+from engine.outcome import Event
+from engine.registry import cycling_ruleset
+from engine.rulesets.cyclosim.settings import CyclosimSettings
 from engine.rulesets.cyclosim.sheet import consumed_at_start, pe_max_of
+from engine.spec import Spec
+from races.engine_settings import engine_settings as engine_settings  # re-exported
 from races.models import DiceLog, RaceEvent, Stage, StageResult
 from races.timing import TimedLine
 from riders.models import RATING_AXES, Rider
@@ -45,8 +38,9 @@ class EntrantSpec:
     tour_crash_count: int = 0
     gc_rank_before: int | None = None
     gc_time_before: int = 0
-    #: Cyclo Sim: the orders as the season stores them (see `cyclosim_engine_orders`), and the
-    #: energy consumed at the end of the previous stage.
+    #: The orders as the season stores them (the fields of the ruleset's orders spec; Moréno's
+    #: no-breakaway order is `no_breakaway`), and the energy consumed at the end of the
+    #: previous stage (Cyclo Sim's carried state).
     orders: Mapping[str, Any] | None = None
     pe_consumed: int = 0
 
@@ -68,98 +62,65 @@ def course_from_stage(stage: Stage) -> Course:
     )
 
 
-def row_at_km(course: Course, km: float) -> int:
-    """The board row (case) at `km` from the start, through each segment's own scale."""
-    start_case, start_km = 0, 0.0
-    for segment, cases in zip(course.segments, segment_cases(course), strict=True):
-        if km <= start_km + segment.km:
-            share = (km - start_km) / segment.km if segment.km else 0.0
-            return start_case + round(share * cases)
-        start_case += cases
-        start_km += segment.km
-    return start_case
+def orders_spec(ruleset: str) -> Spec:
+    """The orders a player gives each rider under ``ruleset``: fields, choices, bounds,
+    defaults and help text, from the engine (the one source of the order defaults)."""
+    return get_ruleset(ruleset).orders_spec
 
 
-def cyclosim_engine_orders(order: Mapping[str, Any], course: Course) -> dict[str, Any]:
-    """A rider's orders as stored by the season (form fields, attack window in km) -> the
-    engine's JSON shape (cyclosim.md §4.1, attack window in board rows)."""
-    data: dict[str, Any] = {
-        "role": order.get("role", "domestique"),
-        "pace": {
-            "flat": order.get("pace_flat", "tempo"),
-            "climb": order.get("pace_climb", "tempo"),
-            "descent": order.get("pace_descent", "safe"),
-        },
-        "floor_pct": int(order.get("floor_pct", 0)),
-        "wheel": [order.get("wheel", "any")],
-        "relay": order.get("relay", "team"),
-        "attacks": [],
-    }
-    start, end = order.get("attack_from_km"), order.get("attack_to_km")
-    if start is not None and end is not None:
-        data["attacks"] = [
-            {
-                "from_row": row_at_km(course, float(start)),
-                "to_row": max(row_at_km(course, float(end)), row_at_km(course, float(start)) + 1),
-                "pace": "expected",
-                "mode": "any",
-            }
-        ]
-    return data
+def order_defaults(ruleset: str) -> dict[str, Any]:
+    """Every order field of ``ruleset`` at its default."""
+    return orders_spec(ruleset).defaults()
 
 
-def cyclosim_orders_errors(*, orders: Mapping[int, Mapping[str, Any]], stage: Stage) -> list[str]:
-    """The engine's own check of a team's Cyclo Sim orders, as readable messages."""
-    course = course_from_stage(stage)
-    data = {
-        "riders": {
-            str(rider_id): cyclosim_engine_orders(o, course) for rider_id, o in orders.items()
-        }
-    }
-    n_rows = sum(segment_cases(course))
-    errors = validate_orders(data, rider_ids=set(orders), n_rows=n_rows)
+def orders_errors(
+    *, ruleset: str, orders: Mapping[int, Mapping[str, Any]], stage: Stage
+) -> list[str]:
+    """The engine's own check of a team's orders on the stage's course, as readable messages
+    naming the rider and the field."""
+    hooks = cycling_ruleset(ruleset).cycling
+    assert hooks is not None
+    errors = hooks.orders_errors(orders, course_from_stage(stage))
     names = {
         str(pk): name for pk, name in Rider.objects.filter(pk__in=orders).values_list("pk", "name")
     }
     return [
-        f"{names.get(str(who), f'Rider {who}')}, {ORDER_FIELD_NAMES.get(field, field)}: {message}"
+        f"{names.get(str(who), f'Rider {who}')}, {field}: {message}"
         for who, fields in sorted(errors.items())
         for field, message in sorted(fields.items())
     ]
 
 
-#: The engine's names of the order fields (cyclosim.md §4.1) as the orders form shows them.
-ORDER_FIELD_NAMES: Mapping[str, str] = {
-    "pace.flat": "pace on the flat",
-    "pace.climb": "pace climbing",
-    "pace.descent": "pace descending",
-    "floor_pct": "energy kept",
-    "wheel": "takes the wheel of",
-    "relay": "relays with",
-    "attacks[0].from_row": "attack window (its start, in board rows)",
-    "attacks[0].to_row": "attack window (its end, in board rows)",
-}
-
-
-def _engine_orders(spec: EntrantSpec, course: Course) -> RiderOrders | None:
-    if spec.orders is None:
-        return None
-    data = {"riders": {str(spec.rider_id): cyclosim_engine_orders(spec.orders, course)}}
-    return orders_from_data(data).riders[spec.rider_id]
+def cyclosim_orders_errors(*, orders: Mapping[int, Mapping[str, Any]], stage: Stage) -> list[str]:
+    """The engine's own check of a team's Cyclo Sim orders, as readable messages."""
+    return orders_errors(ruleset="cyclosim", orders=orders, stage=stage)
 
 
 def stage_inputs_build(
     *,
     stage: Stage,
     entrants: Sequence[EntrantSpec],
-    settings: MorenoSettings,
-    cyclosim: CyclosimSettings | None = None,
+    ruleset: str,
+    settings: Any = None,
     yellow_jersey: int | None = None,
     green_jersey: int | None = None,
-) -> StageInputs:
-    """Engine inputs for a stage; `entrants` come in start order (GC order, or bib order)."""
+) -> StageInputs[Any, Any]:
+    """Engine inputs for a stage; `entrants` come in start order (GC order, or bib order).
+
+    ``settings`` is the ruleset's own settings object (None: its defaults); each rider's
+    ruleset-specific part is built by the ruleset from his orders and carried state."""
+    hooks = cycling_ruleset(ruleset).cycling
+    assert hooks is not None
     riders = Rider.objects.in_bulk([spec.rider_id for spec in entrants])
     course = course_from_stage(stage)
+    extras = {}
+    for spec in entrants:
+        orders: dict[str, Any] = dict(spec.orders) if spec.orders is not None else {}
+        if spec.no_breakaway:
+            orders["no_breakaway"] = True
+        own = hooks.rider_of(orders, {"pe_consumed": spec.pe_consumed}, course)
+        if own != hooks.rider.default:
+            extras[spec.rider_id] = own
     return StageInputs(
         course=course,
         entrants=tuple(
@@ -169,17 +130,14 @@ def stage_inputs_build(
                 bib=spec.bib,
                 profile=profile_of(riders[spec.rider_id]),
                 role=spec.role,
-                no_breakaway=spec.no_breakaway,
                 tour_crash_count=spec.tour_crash_count,
                 gc_rank_before=spec.gc_rank_before,
                 gc_time_before=spec.gc_time_before,
-                orders=_engine_orders(spec, course) if cyclosim else None,
-                pe_consumed=spec.pe_consumed,
             )
             for spec in entrants
         ),
         settings=settings,
-        cyclosim=cyclosim,
+        extras=extras,
         yellow_jersey=yellow_jersey,
         green_jersey=green_jersey,
     )
@@ -204,10 +162,17 @@ def cyclosim_energy(
     return pe_max - consumed_at_start(pe_consumed, pe_max, settings.overnight_recovery), pe_max
 
 
-def inputs_to_data(inputs: StageInputs, *, ruleset: str) -> dict[str, Any]:
-    """JSON-ready copy of the inputs, stored with the stage so that it can be replayed, with
-    the version of the ruleset that resolved it."""
-    return {**asdict(inputs), ENGINE_VERSION_KEY: get_ruleset(ruleset).version}
+def inputs_to_data(inputs: StageInputs[Any, Any], *, ruleset: str) -> dict[str, Any]:
+    """The inputs in the ruleset's one JSON form, stored with the stage so that it can be
+    replayed, with the version of the ruleset that resolved it."""
+    codec = cycling_ruleset(ruleset).inputs
+    assert codec is not None
+    return {**codec.to_data(inputs), ENGINE_VERSION_KEY: get_ruleset(ruleset).version}
+
+
+def ruleset_version(ruleset: str) -> int:
+    """The version of ``ruleset`` this engine runs."""
+    return get_ruleset(ruleset).version
 
 
 def stored_engine_version(data: Mapping[str, Any]) -> int | None:
@@ -216,50 +181,15 @@ def stored_engine_version(data: Mapping[str, Any]) -> int | None:
     return int(version) if version is not None else None
 
 
-def inputs_from_data(data: Mapping[str, Any]) -> StageInputs:
-    course = data["course"]
-    settings = dict(data["settings"])
-    settings["abandon_table"] = tuple(tuple(row) for row in settings["abandon_table"])
-    return StageInputs(
-        course=Course(
-            name=course["name"],
-            stage_type=course["stage_type"],
-            distance_km=course["distance_km"],
-            segments=tuple(Segment(**segment) for segment in course["segments"]),
-            intermediate_sprints_km=tuple(course["intermediate_sprints_km"]),
-        ),
-        entrants=tuple(_entrant_from_data(entrant) for entrant in data["entrants"]),
-        settings=MorenoSettings(**settings),
-        cyclosim=CyclosimSettings(**data["cyclosim"]) if data.get("cyclosim") else None,
-        yellow_jersey=data["yellow_jersey"],
-        green_jersey=data["green_jersey"],
-    )
+def inputs_from_data(data: Mapping[str, Any], *, ruleset: str) -> StageInputs[Any, Any]:
+    """Stored inputs back, through the ruleset's inputs codec; inputs stored before the
+    ruleset owned its settings (format 1) are read too."""
+    codec = cycling_ruleset(ruleset).inputs
+    assert codec is not None
+    return codec.from_data({k: v for k, v in data.items() if k != ENGINE_VERSION_KEY})
 
 
-def _entrant_from_data(data: Mapping[str, Any]) -> Entrant:
-    orders = data.get("orders")
-    return Entrant(
-        **{
-            **data,
-            "profile": Profile(**data["profile"]),
-            "orders": _rider_orders_from_data(orders) if orders else None,
-        }
-    )
-
-
-def _rider_orders_from_data(data: Mapping[str, Any]) -> RiderOrders:
-    """The inverse of `asdict` on RiderOrders (stored inputs of a resolved stage)."""
-    return RiderOrders(
-        **{
-            **data,
-            "wheel": tuple(data["wheel"]),
-            "attacks": tuple(AttackWindow(**a) for a in data["attacks"]),
-            "final": FinalOrders(**data["final"]),
-        }
-    )
-
-
-def stage_simulate(*, ruleset: str, inputs: StageInputs, seed: int) -> Outcome:
+def stage_simulate(*, ruleset: str, inputs: StageInputs[Any, Any], seed: int) -> Outcome:
     return simulate(ruleset, inputs, seed)
 
 
@@ -272,9 +202,9 @@ def dice_sha256(rows: Iterable[Sequence[Any]]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _carried_state(result: Any) -> dict[str, Any]:
-    pe_consumed = getattr(result, "pe_consumed", None)
-    return {} if pe_consumed is None else {"pe_consumed": pe_consumed}
+def _case_of(event: Event) -> int | None:
+    case = event.data.get("case")
+    return case if type(case) is int else None
 
 
 def outcome_write(
@@ -303,7 +233,7 @@ def outcome_write(
             squares_behind=by_rider[line.rider_id].squares_behind,
             final_group=by_rider[line.rider_id].final_group,
             crashes=[asdict(crash) for crash in by_rider[line.rider_id].crashes],
-            state=_carried_state(by_rider[line.rider_id]),
+            state=dict(by_rider[line.rider_id].carried),
         )
         for line in timed
     )
@@ -315,8 +245,9 @@ def outcome_write(
             kind=event.kind,
             rider_id=event.rider_ids[0] if event.rider_ids else None,
             rider_ids=list(event.rider_ids),
-            case=event.case,
-            detail=event.detail[:200],
+            case=_case_of(event),
+            detail=str(event.data.get("rule", "")),
+            data=dict(event.data),
         )
         for seq, event in enumerate(outcome.events, start=1)
     )

@@ -211,7 +211,11 @@ class RaceEvent(models.Model):
     )
     rider_ids = models.JSONField(default=list, blank=True)
     case = models.IntegerField(null=True, blank=True)
+    #: The rule id of the event (the ``rule`` of its data), for the admin's list and search.
     detail = models.CharField(max_length=200, blank=True)
+    #: The event's typed data, the fields of its kind (engine.cycling.events): a summit's
+    #: ``climb`` and ``terrain``, a sprint's ``km``, a crash's ``rule``...
+    data = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["stage", "seq"]

@@ -42,12 +42,14 @@ def _stage_records(stages: list[Stage]) -> list[StageRecord]:
     events = RaceEvent.objects.filter(
         stage__in=stages, kind__in=[RaceEvent.Kind.SUMMIT, RaceEvent.Kind.INTERMEDIATE_SPRINT]
     ).order_by("stage_id", "seq")
-    for event in events.values("stage_id", "kind", "rider_ids", "detail"):
+    for event in events.values("stage_id", "kind", "rider_ids", "data"):
         order = tuple(event["rider_ids"])
         if event["kind"] == RaceEvent.Kind.INTERMEDIATE_SPRINT:
             sprints[event["stage_id"]].append(order)
         else:
-            terrain = event["detail"].rsplit("|", 1)[-1]
+            # A summit's category is its data's terrain (engine.cycling.events); a summit
+            # without one is refused by the classification, naming the stage.
+            terrain = str(event["data"].get("terrain", ""))
             climbs[event["stage_id"]].append(ClimbRecord(terrain=terrain, crossing_order=order))
     for stage in stages:
         if last_is_climb[stage.pk] and climbs[stage.pk]:

@@ -2,11 +2,11 @@
 
 from collections.abc import Sequence
 
-from engine import get_ruleset
 from races.engine_adapter import (
     dice_rows,
     dice_sha256,
     inputs_from_data,
+    ruleset_version,
     stage_simulate,
     stored_engine_version,
 )
@@ -26,7 +26,7 @@ def stage_replay(*, season_stage: SeasonStage) -> list[str]:
         or season_stage.seed is None
     ):
         return [f"Stage {season_stage.number} is not resolved: nothing to replay."]
-    inputs = inputs_from_data(season_stage.engine_inputs)
+    inputs = inputs_from_data(season_stage.engine_inputs, ruleset=season_stage.season.ruleset)
     outcome = stage_simulate(
         ruleset=season_stage.season.ruleset, inputs=inputs, seed=season_stage.seed
     )
@@ -98,7 +98,9 @@ def stage_replay(*, season_stage: SeasonStage) -> list[str]:
         .order_by("seq")
         .values_list("turn", "kind", "rider_ids", "case")
     )
-    replayed_events = [(e.turn, e.kind, list(e.rider_ids), e.case) for e in outcome.events]
+    replayed_events = [
+        (e.turn, e.kind, list(e.entrant_ids), e.data.get("case")) for e in outcome.events
+    ]
     if stored_events != replayed_events:
         differences.append(
             f"events: {len(stored_events)} stored, {len(replayed_events)} replayed, first "
@@ -114,7 +116,7 @@ def stage_replay(*, season_stage: SeasonStage) -> list[str]:
 def _version_change(ruleset: str, stored_inputs: dict[str, object]) -> str:
     """Why a replay may differ: the stage was resolved by another version of its ruleset."""
     stored = stored_engine_version(stored_inputs)
-    current = get_ruleset(ruleset).version
+    current = ruleset_version(ruleset)
     if stored == current:
         return ""
     when = f"version {stored}" if stored is not None else "a version older than version numbers"

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from engine.outcome import CyclosimSettings, MorenoSettings
+from races.engine_settings import engine_settings
 from races.timing import UNSCALED_GAPS, TimingRules
 
 STAGE_TYPES = ("flat", "hilly", "mountain", "ITT", "TTT")
@@ -131,19 +131,25 @@ class RuleSettings:
             return self.cyclosim_gap_scale
         return UNSCALED_GAPS
 
-    def engine_settings(self) -> MorenoSettings:
-        return MorenoSettings(
-            tt_multiplier=self.tt_multiplier,
-            ttt_counting_rider=self.ttt_counting_rider,
-            group_free_cases=self.group_free_cases,
-            final_km_neutralisation_cases=self.final_km_neutralisation_cases,
-        )
+    def engine_values(self, ruleset: str) -> dict[str, Any]:
+        """The settings of the ruleset's own settings type this season sets (the others keep
+        the engine's defaults): Moréno's four; none of Cyclo Sim's yet."""
+        if ruleset == "moreno":
+            return {
+                "tt_multiplier": self.tt_multiplier,
+                "ttt_counting_rider": self.ttt_counting_rider,
+                "group_free_cases": self.group_free_cases,
+                "final_km_neutralisation_cases": self.final_km_neutralisation_cases,
+            }
+        return {}
 
     def stage_settings(self, ruleset: str) -> dict[str, Any]:
-        """The engine settings of a stage, as keyword arguments of StageInputs."""
-        if ruleset == "cyclosim":
-            return {"settings": self.engine_settings(), "cyclosim": CyclosimSettings()}
-        return {"settings": self.engine_settings()}
+        """The engine settings of a stage, as keyword arguments of `stage_inputs_build`:
+        the ruleset's name and its own settings object."""
+        return {
+            "ruleset": ruleset,
+            "settings": engine_settings(ruleset, self.engine_values(ruleset)),
+        }
 
     def to_data(self) -> dict[str, Any]:
         data = asdict(self)

@@ -152,7 +152,7 @@ def team_energy(
     season = season_stage.season
     if season.ruleset != Season.Ruleset.CYCLOSIM:
         return {}
-    settings = season.rules.stage_settings(season.ruleset)["cyclosim"]
+    settings = season.rules.stage_settings(season.ruleset)["settings"]
     carried = _carried_states(season_stage)
     return {
         m.rider_id: cyclosim_energy(

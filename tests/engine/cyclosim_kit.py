@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.course import Board, board_from_cases
+from engine.cycling.course import Board, board_from_cases
+from engine.cycling.inputs import Entrant
+from engine.cycling.profile import Profile
 from engine.dice import Face, ScriptedDice
-from engine.outcome import CyclosimSettings, Entrant, Profile
 from engine.rulesets.cyclosim.race import Cell, Race
+from engine.rulesets.cyclosim.settings import CyclosimSettings
 
 #: The spec's test vectors (§7): profiles off, W = 3.
 BASE = CyclosimSettings(lanes=3, profiles=False, overnight_recovery=0)

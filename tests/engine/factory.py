@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
-from engine.course import Course, Segment
-from engine.outcome import PROFILE_AXES, Entrant, MorenoSettings, Profile, StageInputs
+from engine.cycling.course import Course, Segment
+from engine.cycling.inputs import Entrant, StageInputs
+from engine.cycling.profile import PROFILE_AXES, Profile
+from engine.rulesets.moreno.settings import MorenoSettings
 
 TEAMS = 22
 PER_TEAM = 8

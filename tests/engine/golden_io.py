@@ -7,22 +7,16 @@ Regenerate with ``python -m tests.engine.regen_golden`` and review the diff.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 from engine import simulate
-from engine.course import Course, Segment
-from engine.outcome import (
-    CyclosimSettings,
-    Entrant,
-    MorenoSettings,
-    Outcome,
-    Profile,
-    StageInputs,
-)
+from engine.cycling.codec import outcome_to_data
+from engine.cycling.inputs import StageInputs
+from engine.cycling.outcome import Outcome
+from engine.registry import cycling_ruleset
 from tests.engine.factory import flat_course, itt_course, mountain_course, peloton
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -43,40 +37,18 @@ def golden_path(case: str) -> Path:
     return GOLDEN_DIR / f"{case}.json"
 
 
-def inputs_to_dict(inputs: StageInputs) -> dict[str, Any]:
-    """The inputs as data; Cyclo Sim fields at their defaults are left out (Moréno files keep
-    their shape)."""
-    data = dataclasses.asdict(inputs)
-    if data.get("cyclosim") is None:
-        data.pop("cyclosim", None)
-    for e in data["entrants"]:
-        if e.get("orders") is None:
-            e.pop("orders", None)
-        if e.get("pe_consumed") == 0:
-            e.pop("pe_consumed", None)
-    return data
+def inputs_to_dict(ruleset: str, inputs: StageInputs[Any, Any]) -> dict[str, Any]:
+    """The inputs as data: the ruleset's one inputs serialiser."""
+    codec = cycling_ruleset(ruleset).inputs
+    assert codec is not None
+    return codec.to_data(inputs)
 
 
-def inputs_from_dict(data: dict[str, Any]) -> StageInputs:
-    c = data["course"]
-    settings = dict(data["settings"])
-    settings["abandon_table"] = tuple(tuple(row) for row in settings["abandon_table"])
-    return StageInputs(
-        course=Course(
-            c["name"],
-            c["stage_type"],
-            c["distance_km"],
-            tuple(Segment(**s) for s in c["segments"]),
-            tuple(c["intermediate_sprints_km"]),
-        ),
-        entrants=tuple(
-            Entrant(**{**e, "profile": Profile(**e["profile"])}) for e in data["entrants"]
-        ),
-        settings=MorenoSettings(**settings),
-        yellow_jersey=data["yellow_jersey"],
-        green_jersey=data["green_jersey"],
-        cyclosim=CyclosimSettings(**data["cyclosim"]) if data.get("cyclosim") else None,
-    )
+def inputs_from_dict(ruleset: str, data: dict[str, Any]) -> StageInputs[Any, Any]:
+    """The inverse of :func:`inputs_to_dict` (files of the old format too)."""
+    codec = cycling_ruleset(ruleset).inputs
+    assert codec is not None
+    return codec.from_data(data)
 
 
 def dice_sha256(outcome: Outcome) -> str:
@@ -85,37 +57,24 @@ def dice_sha256(outcome: Outcome) -> str:
 
 
 def expected_lines(outcome: Outcome) -> dict[str, Any]:
-    """The outcome as comparable, line-per-item data."""
-    return {
-        "turns": outcome.turns,
-        "n_cases": outcome.n_cases,
+    """The outcome as comparable, line-per-item data: the outcome's one JSON form
+    (engine.cycling.codec), its dice log as a count and a sha256."""
+    data = outcome_to_data(outcome)
+    expected = {
+        "turns": data["turns"],
+        "n_cases": data["n_cases"],
         "dice_count": len(outcome.dice),
         "dice_sha256": dice_sha256(outcome),
-        "results": [
-            {
-                "rider": r.rider_id,
-                "rank": r.rank,
-                "case": r.final_case,
-                "behind": r.squares_behind,
-                "gap": r.gap_seconds,
-                "status": r.status,
-                "group": r.final_group,
-                "reason": r.abandon_reason,
-                "crashes": [[c.turn, c.case, c.severity] for c in r.crashes],
-            }
-            for r in outcome.results
-        ],
-        "events": [
-            {
-                "turn": e.turn,
-                "kind": e.kind,
-                "riders": list(e.rider_ids),
-                "case": e.case,
-                "detail": e.detail,
-            }
-            for e in outcome.events
-        ],
+        "results": data["results"],
+        "events": data["events"],
     }
+    if data["carried"]:
+        expected["carried"] = data["carried"]
+    return expected
+
+
+def _flat_dict(value: object) -> bool:
+    return isinstance(value, dict) and not any(isinstance(v, dict | list) for v in value.values())
 
 
 def render(data: dict[str, Any]) -> str:
@@ -125,7 +84,13 @@ def render(data: dict[str, Any]) -> str:
     for i, key in enumerate(keys):
         comma = "," if i < len(keys) - 1 else ""
         value = data[key]
-        if isinstance(value, dict):
+        if isinstance(value, dict) and value and all(_flat_dict(v) for v in value.values()):
+            lines.append(f"  {json.dumps(key)}: {{")
+            for j, (k, item) in enumerate(value.items()):
+                sep = "," if j < len(value) - 1 else ""
+                lines.append(f"    {json.dumps(k)}: {json.dumps(item, ensure_ascii=False)}{sep}")
+            lines.append(f"  }}{comma}")
+        elif isinstance(value, dict):
             lines.append(
                 f"  {json.dumps(key)}: {render(value).replace(chr(10), chr(10) + '  ')}{comma}"
             )
@@ -141,21 +106,23 @@ def render(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def build_case(case: str, inputs: StageInputs | None = None) -> tuple[str, StageInputs, Outcome]:
+def build_case(
+    case: str, inputs: StageInputs[Any, Any] | None = None
+) -> tuple[str, StageInputs[Any, Any], Outcome]:
     ruleset, course = CASES[case]
     if inputs is None:
         inputs = StageInputs(course(), peloton())
     return ruleset, inputs, simulate(ruleset, inputs, SEED)
 
 
-def golden_document(ruleset: str, inputs: StageInputs, outcome: Outcome) -> str:
+def golden_document(ruleset: str, inputs: StageInputs[Any, Any], outcome: Outcome) -> str:
     return (
         render(
             {
                 "ruleset": ruleset,
                 "seed": SEED,
                 "expected": expected_lines(outcome),
-                "inputs": inputs_to_dict(inputs),
+                "inputs": inputs_to_dict(ruleset, inputs),
             }
         )
         + "\n"

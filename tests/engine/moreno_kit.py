@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.course import Board, board_from_cases
+from engine.cycling.course import Board, board_from_cases
+from engine.cycling.inputs import Entrant
+from engine.cycling.profile import Profile
 from engine.dice import Face, ScriptedDice
-from engine.outcome import Entrant, MorenoSettings, Profile
+from engine.rulesets.moreno.settings import MorenoRider, MorenoSettings
 from engine.rulesets.moreno.stage import build_units
 from engine.rulesets.moreno.state import Group, Race
 
@@ -56,7 +58,6 @@ class Kit:
                 bib=i + 1,
                 profile=Profile(**r.ratings),
                 role=r.role,
-                no_breakaway=r.no_breakaway,
                 tour_crash_count=r.tour_crash_count,
                 gc_time_before=r.gc_time_before,
                 gc_rank_before=r.gc_rank_before,
@@ -69,6 +70,7 @@ class Kit:
             entrants,
             dice=self.dice,
             settings=settings,
+            extras=[MorenoRider(no_breakaway=r.no_breakaway) for r in riders],
             yellow_jersey=None if yellow is None else self.index[yellow] + 1,
             green_jersey=None if green is None else self.index[green] + 1,
         )

@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         path = golden_path(case)
         inputs = None
         if path.exists() and not args.fresh:
-            inputs = inputs_from_dict(load(case)["inputs"])
+            inputs = inputs_from_dict(CASES[case][0], load(case)["inputs"])
         ruleset, inputs, outcome = build_case(case, inputs)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(golden_document(ruleset, inputs, outcome), encoding="utf-8")

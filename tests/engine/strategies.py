@@ -5,8 +5,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from engine.course import TERRAINS, Course, Segment
-from engine.outcome import ROLES, Entrant, Profile, StageInputs
+from engine.cycling.course import TERRAINS, Course, Segment
+from engine.cycling.inputs import ROLES, Entrant, StageInputs
+from engine.cycling.profile import Profile
+from engine.rulesets.cyclosim.settings import CyclosimRider
+from engine.rulesets.moreno.settings import MorenoRider
 
 ratings = st.integers(min_value=-1, max_value=4)
 profiles = st.builds(
@@ -24,8 +27,12 @@ profiles = st.builds(
 
 @st.composite
 def stage_inputs(
-    draw: st.DrawFn, stage_types: tuple[str, ...] = ("flat", "hilly", "mountain")
+    draw: st.DrawFn,
+    stage_types: tuple[str, ...] = ("flat", "hilly", "mountain"),
+    ruleset: str | None = None,
 ) -> StageInputs:
+    """Random inputs; with ``ruleset`` its per-rider extras are drawn too (Moréno: the
+    no-breakaway order; Cyclo Sim: energy carried from a previous stage)."""
     n_segments = draw(st.integers(min_value=1, max_value=4))
     segments = tuple(
         Segment(draw(st.sampled_from(TERRAINS)), draw(st.integers(min_value=1, max_value=12)))
@@ -44,12 +51,17 @@ def stage_inputs(
             bib=i + 1,
             profile=draw(profiles),
             role=draw(st.sampled_from(ROLES)),
-            no_breakaway=draw(st.booleans()),
             tour_crash_count=draw(st.integers(min_value=0, max_value=3)),
         )
         for i in range(n)
     )
-    return StageInputs(course, entrants)
+    extras: dict[int, object] = {}
+    for e in entrants:
+        if ruleset == "moreno" and draw(st.booleans()):
+            extras[e.rider_id] = MorenoRider(no_breakaway=True)
+        elif ruleset == "cyclosim":
+            extras[e.rider_id] = CyclosimRider(pe_consumed=draw(st.integers(0, 60)))
+    return StageInputs(course, entrants, extras=extras)
 
 
 seeds = st.integers(min_value=0, max_value=2**32)

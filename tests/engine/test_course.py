@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.course import (
+from engine.cycling.course import (
     Course,
     Segment,
     board_from_cases,

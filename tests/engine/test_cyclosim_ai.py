@@ -4,12 +4,14 @@ modifiers."""
 
 from __future__ import annotations
 
-from engine.course import board_from_cases
+from engine.cycling.course import board_from_cases
+from engine.cycling.inputs import Entrant
+from engine.cycling.profile import Profile
 from engine.dice import ScriptedDice
-from engine.outcome import CyclosimSettings, Entrant, Profile
 from engine.rulesets.cyclosim import orders as ai
 from engine.rulesets.cyclosim.orders import RiderOrders
 from engine.rulesets.cyclosim.race import Race
+from engine.rulesets.cyclosim.settings import CyclosimRider, CyclosimSettings
 from engine.rulesets.cyclosim.sheet import mod
 from engine.rulesets.cyclosim.stage import chase_flags, leader_cap, play_turn, sit_up_flags
 
@@ -55,15 +57,16 @@ def _race(
             bib=i + 1,
             profile=Profile(climber=climber),
             role=role,
-            orders=(orders or {}).get(i),
         )
         for i, (role, team, _, _) in enumerate(riders)
     ]
+    extras = [CyclosimRider(orders=(orders or {}).get(i)) for i in range(len(riders))]
     settings = CyclosimSettings(lanes=3, profiles=False, overnight_recovery=0)
     race = Race(
         board,
         entrants,
         settings=settings,
+        extras=extras,
         dice=ScriptedDice(faces),
         distance_km=150.0,
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.course import board_from_cases
+from engine.cycling.course import board_from_cases
 from engine.rulesets.cyclosim.finish import outcome
 from engine.rulesets.cyclosim.orders import RiderOrders
 from engine.rulesets.cyclosim.sheet import (

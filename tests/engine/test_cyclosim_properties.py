@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import given
 
+from engine.cycling.inputs import StageInputs
 from engine.dice import RandomDice
-from engine.outcome import StageInputs
 from engine.rulesets.cyclosim import new_race
 from engine.rulesets.cyclosim.sheet import FINISHED, OUT
 from engine.rulesets.cyclosim.stage import play_turn, start_grid
@@ -14,7 +14,7 @@ from tests.engine.strategies import PROPERTY, seeds, stage_inputs
 
 
 @PROPERTY
-@given(stage_inputs(), seeds)
+@given(stage_inputs(ruleset="cyclosim"), seeds)
 def test_nobody_moves_backwards_during_a_stage(inputs: StageInputs, seed: int) -> None:
     race = new_race(inputs, RandomDice(seed))
     start_grid(race)

@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from engine.course import board_from_cases
+from engine.cycling.course import board_from_cases
+from engine.cycling.inputs import Entrant
+from engine.cycling.profile import Profile
 from engine.dice import (
     D6,
     D20,
@@ -21,7 +23,6 @@ from engine.dice import (
     ScriptExhausted,
     ScriptMismatch,
 )
-from engine.outcome import Entrant, Profile
 from engine.rulesets.moreno.state import Race
 
 

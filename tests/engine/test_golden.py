@@ -18,7 +18,8 @@ def _lines(items: list[object]) -> list[str]:
 def test_stage_matches_its_golden_file(case: str) -> None:
     stored = load(case)
     assert len(stored["inputs"]["entrants"]) == 176
-    _, _, outcome = build_case(case, inputs_from_dict(stored["inputs"]))
+    ruleset = stored["ruleset"]
+    _, _, outcome = build_case(case, inputs_from_dict(ruleset, stored["inputs"]))
     assert outcome.seed == stored["seed"]
     got = expected_lines(outcome)
     want = stored["expected"]
@@ -29,6 +30,8 @@ def test_stage_matches_its_golden_file(case: str) -> None:
                 _lines(want[key]), _lines(got[key]), f"golden {key}", f"engine {key}", lineterm=""
             )
             problems.append("\n".join(list(diff)[:60]))
+    if got.get("carried") != want.get("carried"):
+        problems.append("carried: the state carried to the next stage differs")
     for key in ("turns", "n_cases", "dice_count", "dice_sha256"):
         if got[key] != want[key]:
             problems.append(f"{key}: golden {want[key]!r}, engine {got[key]!r}")

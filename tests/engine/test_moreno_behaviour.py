@@ -6,7 +6,8 @@ import statistics
 from functools import cache
 
 from engine import simulate
-from engine.outcome import Entrant, Outcome
+from engine.cycling.inputs import Entrant
+from engine.cycling.outcome import Outcome
 from tests.engine.factory import flat_course, mountain_course, peloton, stage
 
 SEEDS = range(40)

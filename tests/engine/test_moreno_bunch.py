@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.course import board_from_cases
+from engine.cycling.course import board_from_cases
 from engine.dice import Face
 from engine.rulesets.moreno.bunch import resolve_bunch
 from tests.engine.moreno_kit import Kit, R, rider

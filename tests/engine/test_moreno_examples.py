@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.course import Course, Segment, board_from_cases, build_board, segment_cases
+from engine.cycling.course import Course, Segment, board_from_cases, build_board, segment_cases
 from engine.dice import ScriptExhausted
 from engine.rulesets.moreno import finish_mass_start
 from engine.rulesets.moreno.bunch import resolve_bunch

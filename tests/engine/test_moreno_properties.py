@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from hypothesis import given
 
+from engine.cycling.inputs import StageInputs
 from engine.dice import RandomDice
-from engine.outcome import StageInputs
 from engine.rulesets.moreno import new_race
 from engine.rulesets.moreno.stage import Lines, end_of_turn, play_turn, start_grid
 from tests.engine.strategies import PROPERTY, seeds, stage_inputs
 
 
 @PROPERTY
-@given(stage_inputs(), seeds)
+@given(stage_inputs(ruleset="moreno"), seeds)
 def test_nobody_moves_backwards_during_a_stage(inputs: StageInputs, seed: int) -> None:
     race = new_race(inputs, RandomDice(seed))
     start_grid(race)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from engine.course import Course, Segment, board_from_cases
+from engine.cycling.course import Course, Segment, board_from_cases
+from engine.cycling.inputs import Entrant, StageInputs
+from engine.cycling.profile import Profile
 from engine.dice import ScriptedDice
-from engine.outcome import Entrant, MorenoSettings, Profile, StageInputs
 from engine.rulesets.moreno import finish_mass_start, new_race
 from engine.rulesets.moreno.rules import close_up, resolve_solo, resolve_sprint
+from engine.rulesets.moreno.settings import MorenoSettings
 from engine.rulesets.moreno.stage import (
     Lines,
     build_units,
@@ -168,7 +170,7 @@ def test_summit_event_lists_every_rider_in_crossing_order() -> None:
     lines.finish(kit.race.race_order())
     summit = [e for e in kit.race.events if e.kind == "summit"]
     assert len(summit) == 1
-    assert summit[0].detail == "Col|col2"
+    assert summit[0].data == {"case": 120, "climb": "Col", "terrain": "col2"}
     assert summit[0].turn == 1
     assert [kit.names[r] for r in summit[0].riders] == ["a", "b", "c"]
 

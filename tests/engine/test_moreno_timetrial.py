@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from engine import simulate
-from engine.course import Course, Segment
+from engine.cycling.course import Course, Segment
+from engine.cycling.inputs import Entrant, StageInputs
+from engine.cycling.outcome import Outcome
+from engine.cycling.profile import Profile
 from engine.dice import Face, ScriptedDice
-from engine.outcome import Entrant, Outcome, Profile, StageInputs
 
 ITT_10 = Course("itt", "ITT", 10, (Segment("plain", 10),))
 TTT_10 = Course("ttt", "TTT", 10, (Segment("plain", 10),))

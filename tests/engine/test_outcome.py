@@ -7,8 +7,11 @@ import inspect
 
 import pytest
 
-from engine.outcome import DiceLog, DiceRoll, Entrant, MorenoSettings, Profile
+from engine.cycling.inputs import Entrant
+from engine.cycling.profile import Profile
+from engine.outcome import DiceLog, DiceRoll
 from engine.rulesets.moreno import bunch, rules, stage, timetrial
+from engine.rulesets.moreno.settings import MorenoSettings
 
 
 def test_profiles_refuse_ratings_outside_h_to_4() -> None:

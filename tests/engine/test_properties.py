@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import RULESETS, simulate
+from engine.cycling.inputs import StageInputs
 from engine.motor import CarEntry, load_document
-from engine.outcome import StageInputs
 from tests.engine.strategies import ALL_TYPES, PROPERTY, seeds, stage_inputs
 
 #: Stage rulesets; the motor rulesets are at the end, through their hooks (and keep their own

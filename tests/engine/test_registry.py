@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engine import RULESETS, UnknownRuleset, get_ruleset, simulate
-from engine.course import Course, Segment
+from engine.cycling.course import Course, Segment
+from engine.cycling.inputs import Entrant, StageInputs
+from engine.cycling.profile import Profile
 from engine.dice import ScriptedDice
-from engine.outcome import Entrant, Profile, StageInputs
 
 
 def test_moreno_is_registered() -> None:

@@ -13,7 +13,7 @@ from collections import Counter
 from datetime import date
 from pathlib import Path
 
-from engine.outcome import PROFILE_AXES
+from engine.cycling.profile import PROFILE_AXES
 
 DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
 AXES = PROFILE_AXES

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.outcome import PROFILE_AXES
+from engine.cycling.profile import PROFILE_AXES
 
 DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.course import STAGE_TYPES, Course, Segment, build_board
+from engine.cycling.course import STAGE_TYPES, Course, Segment, build_board
 from races.course_generation import (
     CourseUnbuildable,
     StageFacts,

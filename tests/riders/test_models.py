@@ -2,7 +2,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from engine.outcome import PROFILE_AXES
+from engine.cycling.profile import PROFILE_AXES
 from riders.models import RATING_AXES, Rating, Rider
 from riders.names import name_key, team_key
 from tests.factories import RiderFactory, TeamFactory

@@ -8,11 +8,30 @@ ranking, gaps, groups), and time trials (§3.12) here.
 
 from __future__ import annotations
 
-from engine.course import build_board
+from collections.abc import Mapping
+from dataclasses import asdict
+from typing import Any
+
+from engine.cycling.codec import OUTCOME_CODEC, RiderCodec, inputs_codec
+from engine.cycling.course import Course, build_board
+from engine.cycling.events import RawEvent
+from engine.cycling.hooks import CyclingHooks
+from engine.cycling.inputs import StageInputs
+from engine.cycling.outcome import Outcome
 from engine.dice import DiceSource
-from engine.outcome import CyclosimSettings, DiceRow, Outcome, StageInputs
+from engine.outcome import DiceRow, JsonValue
+from engine.ruleset import CYCLING, Ruleset
 from engine.rulesets.cyclosim.finish import outcome
-from engine.rulesets.cyclosim.race import Race, RawEvent
+from engine.rulesets.cyclosim.orders import AttackWindow, FinalOrders, RiderOrders
+from engine.rulesets.cyclosim.player_orders import ORDERS_SPEC, orders_errors, rider_orders
+from engine.rulesets.cyclosim.race import Race
+from engine.rulesets.cyclosim.settings import (
+    DEFAULT_RIDER,
+    SETTINGS_CODEC,
+    SETTINGS_SPEC,
+    CyclosimRider,
+    CyclosimSettings,
+)
 from engine.rulesets.cyclosim.stage import run, start_grid
 
 NAME = "cyclosim"
@@ -21,23 +40,26 @@ NAME = "cyclosim"
 VERSION = 2
 DESCRIPTION = "Cyclo Sim: energy (PE/PI), contract auctions, drafting files, attacks, relays"
 
-
-def settings_of(inputs: StageInputs) -> CyclosimSettings:
-    return inputs.cyclosim if inputs.cyclosim is not None else CyclosimSettings()
+CyclosimInputs = StageInputs[CyclosimSettings, CyclosimRider]
 
 
-def new_race(inputs: StageInputs, dice: DiceSource) -> Race:
+def settings_of(inputs: CyclosimInputs) -> CyclosimSettings:
+    return inputs.settings if inputs.settings is not None else CyclosimSettings()
+
+
+def new_race(inputs: CyclosimInputs, dice: DiceSource) -> Race:
     """A mass-start stage before the start grid (R-T3)."""
     return Race(
         build_board(inputs.course),
         inputs.entrants,
         settings=settings_of(inputs),
+        extras=inputs.extras_in_order(DEFAULT_RIDER),
         dice=dice,
         distance_km=inputs.course.distance_km,
     )
 
 
-def simulate(inputs: StageInputs, dice: DiceSource, seed: int) -> Outcome:
+def simulate(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
     """Resolve one stage: mass start (§3.2 - §3.11) or time trial (§3.12)."""
     stage_type = inputs.course.stage_type
     if stage_type == "ITT":
@@ -52,7 +74,7 @@ def simulate(inputs: StageInputs, dice: DiceSource, seed: int) -> Outcome:
     )
 
 
-def _itt(inputs: StageInputs, dice: DiceSource, seed: int) -> Outcome:
+def _itt(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
     """§3.12 ITT: each rider alone on an empty road, in start order (reverse GC), with the
     ``time_trialist`` rating on the flat."""
     board = build_board(inputs.course)
@@ -60,11 +82,13 @@ def _itt(inputs: StageInputs, dice: DiceSource, seed: int) -> Outcome:
     log: list[DiceRow] = []
     events: list[RawEvent] = []
     races = []
-    for entrant in reversed(inputs.entrants):
+    extras = inputs.extras_in_order(DEFAULT_RIDER)
+    for entrant, own in reversed(list(zip(inputs.entrants, extras, strict=True))):
         race = Race(
             board,
             (entrant,),
             settings=settings,
+            extras=(own,),
             dice=dice,
             distance_km=inputs.course.distance_km,
             time_trial=True,
@@ -79,13 +103,14 @@ def _itt(inputs: StageInputs, dice: DiceSource, seed: int) -> Outcome:
     )
 
 
-def _ttt(inputs: StageInputs, dice: DiceSource, seed: int) -> Outcome:
+def _ttt(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
     """§3.12 TTT: each team as one file on its own road (relays allowed), team time = time
     of its ``ttt_counting_rider``-th rider for him and those ahead; riders behind keep theirs."""
     board = build_board(inputs.course)
     settings = settings_of(inputs)
     log: list[DiceRow] = []
     events: list[RawEvent] = []
+    extras = inputs.extras_in_order(DEFAULT_RIDER)
     teams: dict[int, list[int]] = {}
     for i, e in enumerate(inputs.entrants):
         teams.setdefault(e.team_id, []).append(i)
@@ -96,6 +121,7 @@ def _ttt(inputs: StageInputs, dice: DiceSource, seed: int) -> Outcome:
             board,
             members,
             settings=settings,
+            extras=[extras[i] for i in teams[team]],
             dice=dice,
             distance_km=inputs.course.distance_km,
             time_trial=True,
@@ -120,3 +146,76 @@ def _ttt(inputs: StageInputs, dice: DiceSource, seed: int) -> Outcome:
     return outcome(
         races, ruleset=NAME, seed=seed, log=log, events=events, turns=max(r.turn for r in races)
     )
+
+
+def _rider_to_data(rider: CyclosimRider) -> dict[str, JsonValue]:
+    orders: JsonValue = None
+    if rider.orders is not None:
+        orders = _json(asdict(rider.orders))
+    return {"orders": orders, "pe_consumed": rider.pe_consumed}
+
+
+def _json(value: Any) -> JsonValue:
+    if isinstance(value, dict):
+        return {str(k): _json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    raise TypeError(f"not a JSON value: {value!r}")
+
+
+def _orders_from_data(data: Mapping[str, Any]) -> RiderOrders:
+    """The inverse of ``asdict`` on :class:`RiderOrders` (stored inputs)."""
+    return RiderOrders(
+        **{
+            **data,
+            "wheel": tuple(data["wheel"]),
+            "attacks": tuple(AttackWindow(**a) for a in data["attacks"]),
+            "final": FinalOrders(**data["final"]),
+        }
+    )
+
+
+def _rider_from_data(data: Mapping[str, Any]) -> CyclosimRider:
+    orders = data.get("orders")
+    pe_consumed = data.get("pe_consumed", DEFAULT_RIDER.pe_consumed)
+    if type(pe_consumed) is not int:
+        raise ValueError(f"pe_consumed must be a whole number, got {pe_consumed!r}")
+    return CyclosimRider(
+        orders=_orders_from_data(orders) if orders else None, pe_consumed=pe_consumed
+    )
+
+
+def _rider_of(
+    orders: Mapping[str, Any], carried: Mapping[str, Any], course: Course
+) -> CyclosimRider:
+    """A rider's part from his orders of :data:`ORDERS_SPEC` (none given: the default AI,
+    §4.6) and the energy he consumed up to the previous finish (§2.3)."""
+    return CyclosimRider(
+        orders=rider_orders(orders, course) if orders else None,
+        pe_consumed=int(carried.get("pe_consumed", DEFAULT_RIDER.pe_consumed)),
+    )
+
+
+RIDER_CODEC = RiderCodec(("orders", "pe_consumed"), DEFAULT_RIDER, _rider_to_data, _rider_from_data)
+
+RULESET: Ruleset[CyclosimInputs, Outcome, CyclosimSettings] = Ruleset(
+    name=NAME,
+    description=DESCRIPTION,
+    version=VERSION,
+    discipline=CYCLING,
+    simulate=simulate,
+    settings_type=CyclosimSettings,
+    settings_spec=SETTINGS_SPEC,
+    settings=SETTINGS_CODEC,
+    orders_spec=ORDERS_SPEC,
+    inputs=inputs_codec(
+        SETTINGS_CODEC,
+        RIDER_CODEC,
+        default_settings=CyclosimSettings(),
+        legacy_settings_key="cyclosim",
+    ),
+    outcome=OUTCOME_CODEC,
+    cycling=CyclingHooks(RIDER_CODEC, _rider_of, orders_errors),
+)

@@ -4,18 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.outcome import (
-    ABANDONED,
-    CRASHED_OUT,
-    FINISHED,
-    Crash,
-    DiceLog,
-    DiceRow,
-    Event,
-    Outcome,
-    RiderResult,
-)
-from engine.rulesets.cyclosim.race import Race, RawEvent
+from engine.cycling.events import RawEvent
+from engine.cycling.outcome import ABANDONED, CRASHED_OUT, FINISHED, Crash, Outcome, RiderResult
+from engine.outcome import DiceLog, DiceRow, Event
+from engine.rulesets.cyclosim.race import Race
 from engine.rulesets.cyclosim.sheet import ELIMINATED
 from engine.rulesets.cyclosim.sheet import FINISHED as DONE
 
@@ -96,7 +88,7 @@ def outcome(
                 crashes=tuple(Crash(t_, c, k) for t_, c, k in rc.crashes[r]),
                 final_group=group,
                 abandon_reason=reason,
-                pe_consumed=rc.consumed[r],
+                carried={"pe_consumed": rc.consumed[r]},
             )
         )
     final_rank = [rc.ids[r] for rc, r in order]
@@ -117,19 +109,16 @@ def _events(
 ) -> tuple[Event, ...]:
     """The events in turn order; one summit / intermediate_sprint event per line with every
     rider in crossing order, then the others in final order (as Moréno)."""
-    out = [
-        (ev.turn, i, Event(ev.turn, ev.kind, ev.riders, ev.case, ev.detail))
-        for i, ev in enumerate(events)
-    ]
+    out = [(ev.turn, i, ev.freeze()) for i, ev in enumerate(events)]
     first = races[0]
-    for k, row in enumerate(first.line_rows):
+    for k in range(len(first.line_rows)):
         crossers = [rc.ids[x] for rc in races for x in rc.line_crossers[k]]
         if not crossers:
             continue
         turn = min(rc.line_turn[k] for rc in races if rc.line_crossers[k])
         seen = set(crossers)
         riders = tuple(crossers) + tuple(r for r in final_rank if r not in seen)
-        ev = Event(turn, first.line_kinds[k], riders, row - first.off, first.line_details[k])
+        ev = Event(turn, first.line_kinds[k], riders, first.line_data[k])
         out.append((turn, -len(first.line_rows) + k, ev))
     out.sort(key=lambda x: (x[0], x[1]))
     return tuple(e for _, _, e in out)

@@ -1,9 +1,8 @@
 """Stage orders of a Cyclo Sim team, their validation and the default AI (cyclosim.md §4).
 
 Players are not at the table: every decision the board game asks of them is read from these
-orders (§4.1) or, when a rider has none, from the default AI of his role (§4.6). This module
-imports nothing from the engine boundary, so ``outcome.Entrant`` can carry a
-:class:`RiderOrders` without an import cycle.
+orders (§4.1) or, when a rider has none, from the default AI of his role (§4.6). The defaults
+of an order are those of :class:`RiderOrders`, read from it wherever one is missing.
 """
 
 from __future__ import annotations
@@ -132,6 +131,10 @@ class RiderOrders:
     grant_wheel: str = "all"
 
 
+_DEFAULT = RiderOrders()
+_WINDOW = AttackWindow(0, 1)
+
+
 @dataclass(frozen=True, slots=True)
 class TeamOrders:
     """A team's stage orders (§4.1): ``grant_wheel`` and the orders of its riders by id."""
@@ -249,32 +252,35 @@ def validate_orders(
 
 def orders_from_data(data: Mapping[str, Any]) -> TeamOrders:
     """Build :class:`TeamOrders` from JSON data that :func:`validate_orders` accepted."""
-    grant = str(data.get("grant_wheel", "all"))
+    grant = str(data.get("grant_wheel", _DEFAULT.grant_wheel))
     riders: dict[int, RiderOrders] = {}
     for key, r in dict(data.get("riders", {})).items():
         pace = dict(r.get("pace", {}))
         final = dict(r.get("final", {}))
         riders[int(key)] = RiderOrders(
-            role=ORDER_ROLES[r.get("role", "domestique")],
-            pace_flat=pace.get("flat", "tempo"),
-            pace_climb=pace.get("climb", "tempo"),
-            pace_descent=pace.get("descent", "safe"),
-            floor_pct=int(r.get("floor_pct", 0)),
-            wheel=tuple(r.get("wheel", ["any"])),
-            relay=r.get("relay", "team"),
+            role=ORDER_ROLES[r.get("role", _DEFAULT.role)],
+            pace_flat=pace.get("flat", _DEFAULT.pace_flat),
+            pace_climb=pace.get("climb", _DEFAULT.pace_climb),
+            pace_descent=pace.get("descent", _DEFAULT.pace_descent),
+            floor_pct=int(r.get("floor_pct", _DEFAULT.floor_pct)),
+            wheel=tuple(r.get("wheel", _DEFAULT.wheel)),
+            relay=r.get("relay", _DEFAULT.relay),
             attacks=tuple(
                 AttackWindow(
                     from_row=int(a["from_row"]),
                     to_row=int(a["to_row"]),
-                    pace=a.get("pace", "expected"),
-                    min_pe_pct=int(a.get("min_pe_pct", 0)),
-                    mode=a.get("mode", "follower"),
-                    max=int(a.get("max", 1)),
+                    pace=a.get("pace", _WINDOW.pace),
+                    min_pe_pct=int(a.get("min_pe_pct", _WINDOW.min_pe_pct)),
+                    mode=a.get("mode", _WINDOW.mode),
+                    max=int(a.get("max", _WINDOW.max)),
                 )
                 for a in r.get("attacks", [])
             ),
-            final=FinalOrders(int(final.get("rows", 0)), final.get("pace", "max")),
-            lateral_drop=bool(r.get("lateral_drop", False)),
+            final=FinalOrders(
+                int(final.get("rows", _DEFAULT.final.rows)),
+                final.get("pace", _DEFAULT.final.pace),
+            ),
+            lateral_drop=bool(r.get("lateral_drop", _DEFAULT.lateral_drop)),
             grant_wheel=grant,
         )
     return TeamOrders(grant, riders)

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import accumulate
 
-from engine.course import Board
-from engine.dice import D6, DiceSource, RandomDice
-from engine.outcome import CyclosimSettings, DiceLog, DiceRow, Entrant
+from engine.cycling.course import Board
+from engine.cycling.events import RawEvent, line_data
+from engine.cycling.inputs import Entrant
+from engine.dice import D6, DiceSource, fast_index
+from engine.outcome import DiceLog, DiceRow, EventData
 from engine.rulesets.cyclosim.orders import (
     GC_CLIMBS,
     GRUPPETTO_CLIMBS,
@@ -21,6 +23,7 @@ from engine.rulesets.cyclosim.orders import (
     default_orders,
     sits_up_on_climbs,
 )
+from engine.rulesets.cyclosim.settings import DEFAULT_RIDER, CyclosimRider, CyclosimSettings
 from engine.rulesets.cyclosim.sheet import (
     ACTIVE,
     CELL_COST,
@@ -46,19 +49,6 @@ _PAST_LINE = 64
 Cell = tuple[int, int]
 
 
-class RawEvent:
-    """An event while the stage runs (riders as indices); frozen into ``Event`` at the end."""
-
-    __slots__ = ("case", "detail", "kind", "riders", "turn")
-
-    def __init__(self, turn: int, kind: str, riders: tuple[int, ...], case: int, detail: str):
-        self.turn = turn
-        self.kind = kind
-        self.riders = riders
-        self.case = case
-        self.detail = detail
-
-
 def _round_half_up_div(num: int, den: int) -> int:
     return (2 * num + den) // (2 * den)
 
@@ -72,6 +62,7 @@ class Race:
         entrants: Sequence[Entrant],
         *,
         settings: CyclosimSettings,
+        extras: Sequence[CyclosimRider] | None = None,
         dice: DiceSource,
         distance_km: float,
         time_trial: bool = False,
@@ -83,6 +74,8 @@ class Race:
         self.entrants = tuple(entrants)
         self.time_trial = time_trial
         n = len(self.entrants)
+        own = list(extras) if extras is not None else [DEFAULT_RIDER] * n
+        given = [x.orders for x in own]
         self.n = n
         self.N = N = board.n_cases
         self.W = W = settings.lanes
@@ -133,14 +126,14 @@ class Race:
         self.pit = [pi_table(m) for m in self.pe_max]
         self.mods = [mods(e.profile, s.profiles) for e in self.entrants]
         self.consumed = [
-            consumed_at_start(e.pe_consumed, m, s.overnight_recovery)
-            for e, m in zip(self.entrants, self.pe_max, strict=True)
+            consumed_at_start(x.pe_consumed, m, s.overnight_recovery)
+            for x, m in zip(own, self.pe_max, strict=True)
         ]
         # §4.6 [D]: the GC leaders' attack goes on the last climb of category 2 or harder.
         gc_climbs = [c for c in board.climbs if c.terrain in GC_CLIMBS]
         last_climb = (gc_climbs[-1].first_case, gc_climbs[-1].line) if gc_climbs else None
         self.orders: list[RiderOrders] = [
-            e.orders
+            o
             or default_orders(
                 e.role,
                 n_rows=N,
@@ -148,13 +141,13 @@ class Race:
                 flat_finish=self.flat_finish,
                 time_trial=time_trial,
             )
-            for e in self.entrants
+            for e, o in zip(self.entrants, given, strict=True)
         ]
         #: Riders whose orders have neither attack window nor final (a fast path for followers).
         self.plain = [not o.attacks and o.final.rows <= 0 for o in self.orders]
         #: Default-AI domestiques (no orders), and the "chase" flags of the turn (§4.6 [D]).
         self.chasers = [
-            r for r, e in enumerate(self.entrants) if e.orders is None and e.role == "domestique"
+            r for r, e in enumerate(self.entrants) if given[r] is None and e.role == "domestique"
         ]
         self.chase = [False] * n
         #: The gruppetto (§4.6 [D]): its riders (default AI, weak climbers), the rows where
@@ -169,7 +162,7 @@ class Race:
             r
             for r, e in enumerate(self.entrants)
             if gc_climbs
-            and e.orders is None
+            and given[r] is None
             and not time_trial
             and sits_up_on_climbs(e.role, e.profile.climber)
         ]
@@ -207,17 +200,16 @@ class Race:
         self.finished = 0
         self.log: list[DiceRow] = log if log is not None else []
         self.events: list[RawEvent] = events if events is not None else []
-        self._bits = dice.rng.getrandbits if type(dice) is RandomDice else None
+        # The fast path draws exactly what RandomDice.roll would (engine.dice.fast_index).
+        self._index = fast_index(dice)
         self.dice = dice
         self.rid: list[int | None] = [*self.ids, None]
 
         # Summit and intermediate sprint lines (row indices), crossers in crossing order.
-        lines = [(c.line, "summit", f"{c.name}|{c.terrain}") for c in board.climbs]
-        lines += [(c, "intermediate_sprint", f"km {km:g}") for km, c in board.intermediate_sprints]
-        lines.sort(key=lambda x: x[0])
+        lines = line_data(board)
         self.line_rows = [c + off for c, _, _ in lines]
         self.line_kinds = [k for _, k, _ in lines]
-        self.line_details = [d for _, _, d in lines]
+        self.line_data = [d for _, _, d in lines]
         self.line_crossers: list[list[int]] = [[] for _ in lines]
         self.line_turn = [0] * len(lines)
         self.next_line = [0] * n
@@ -226,16 +218,12 @@ class Race:
     # -- dice ------------------------------------------------------------------------------
     def roll2d6(self, r: int, purpose: str) -> int:
         """§2.2: one pair of d6, each logged under ``purpose`` (contract, follow, attack)."""
-        bits = self._bits
+        index = self._index
         log = self.log
         total = 0
         for _ in range(2):
-            if bits is not None:
-                # Same draw as rng.randrange(6) (CPython's _randbelow_with_getrandbits).
-                x = bits(3)
-                while x >= 6:
-                    x = bits(3)
-                face = x + 1
+            if index is not None:
+                face = index(D6) + 1
             else:
                 f = self.dice.roll(
                     D6, turn=self.turn, unit=self.unit, rider_id=self.rid[r], rule_id=purpose
@@ -248,9 +236,10 @@ class Race:
     def dice_log(self) -> DiceLog:
         return DiceLog(self.log)
 
-    def event(self, kind: str, riders: Sequence[int], row: int, detail: str = "") -> RawEvent:
-        """Record an event (riders given as indices, stored as ids)."""
-        ev = RawEvent(self.turn, kind, tuple(self.ids[r] for r in riders), row, detail)
+    def event(self, kind: str, riders: Sequence[int], data: EventData) -> RawEvent:
+        """Record an event (riders given as indices, stored as ids; ``data`` of its kind,
+        engine.cycling.events)."""
+        ev = RawEvent(self.turn, kind, tuple(self.ids[r] for r in riders), data)
         self.events.append(ev)
         return ev
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.outcome import Profile
+from engine.cycling.profile import Profile
 
 #: Terrain codes of a row (§2.1) and their cell cost [T].
 FLAT, CLIMB, DESCENT = 0, 1, 2

@@ -5,6 +5,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import cache
 
+from engine.cycling.events import ATTACK, CRASH, attack_data, crash_data, eliminated_data
+from engine.cycling.events import ELIMINATED as ELIMINATED_EVENT
 from engine.rulesets.cyclosim import orders as ai
 from engine.rulesets.cyclosim.orders import AttackWindow, RiderOrders
 from engine.rulesets.cyclosim.race import Cell, Race
@@ -344,11 +346,11 @@ def crash(race: Race, r: int, k: int) -> None:
     _unlink(race, r)
     if k > MAX_OUT_TURNS:
         race.status[r] = ELIMINATED
-        race.event("eliminated", (r,), ri - race.off, f"out for {k} turns")
+        race.event(ELIMINATED_EVENT, (r,), eliminated_data(ri - race.off, "R-R6", k))
     else:
         race.status[r] = OUT
         race.return_turn[r] = race.turn + k + 1
-        race.event("crash", (r,), ri - race.off, f"out for {k} turns")
+        race.event(CRASH, (r,), crash_data(ri - race.off, "R-R6", k))
 
 
 def _unlink(race: Race, r: int) -> None:
@@ -392,7 +394,7 @@ def attack(race: Race, r: int, win: int) -> int:
     far, masks, lat = race.reach(ri, lane, cap)
     path = race.build_path(ri, lane, far, -1, masks, lat)
     if not race.sit_up[r]:  # sitting up is no attack
-        race.event("attack", (r,), ri - race.off, pace)
+        race.event(ATTACK, (r,), attack_data(ri - race.off, "R-AT1", pace))
     return contract(race, r, path, BONUS, "attack", SIT_A)
 
 

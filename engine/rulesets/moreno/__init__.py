@@ -8,15 +8,31 @@ abandons), ``timetrial`` (ITT, TTT).
 
 from __future__ import annotations
 
-from engine.course import build_board
+from collections.abc import Mapping
+from typing import Any
+
+from engine.cycling.codec import OUTCOME_CODEC, RiderCodec, inputs_codec
+from engine.cycling.course import Course, build_board
+from engine.cycling.hooks import CyclingHooks
+from engine.cycling.inputs import StageInputs
+from engine.cycling.outcome import Outcome
 from engine.dice import DiceSource
-from engine.outcome import Outcome, StageInputs
+from engine.outcome import JsonValue
+from engine.ruleset import CYCLING, Ruleset
 from engine.rulesets.moreno.finish import (
     abandons,
     chain_groups,
     neutralise,
     outcome,
     stage_gaps,
+)
+from engine.rulesets.moreno.settings import (
+    DEFAULT_RIDER,
+    ORDERS_SPEC,
+    SETTINGS_CODEC,
+    SETTINGS_SPEC,
+    MorenoRider,
+    MorenoSettings,
 )
 from engine.rulesets.moreno.stage import run, start_grid
 from engine.rulesets.moreno.state import Race
@@ -27,20 +43,23 @@ NAME = "moreno"
 VERSION = 1
 DESCRIPTION = "Moréno: 8-axis profiles, climbs, descents, the d20 bunch table, crashes, sprint"
 
+MorenoInputs = StageInputs[MorenoSettings, MorenoRider]
 
-def new_race(inputs: StageInputs, dice: DiceSource) -> Race:
+
+def new_race(inputs: MorenoInputs, dice: DiceSource) -> Race:
     """The stage's state before the start (riders not on the board yet)."""
     return Race(
         build_board(inputs.course),
         inputs.entrants,
         dice=dice,
         settings=inputs.settings,
+        extras=inputs.extras_in_order(DEFAULT_RIDER),
         yellow_jersey=inputs.yellow_jersey,
         green_jersey=inputs.green_jersey,
     )
 
 
-def simulate(inputs: StageInputs, dice: DiceSource, seed: int) -> Outcome:
+def simulate(inputs: MorenoInputs, dice: DiceSource, seed: int) -> Outcome:
     """Resolve one stage (moreno.md §3): mass start (R-T1 .. R-A5) or time trial (R-TT)."""
     race = new_race(inputs, dice)
     stage_type = inputs.course.stage_type
@@ -81,3 +100,42 @@ def finish_mass_start(race: Race, order: list[int], seed: int) -> Outcome:
         quits=quits,
         turns=race.turn,
     )
+
+
+def _rider_to_data(rider: MorenoRider) -> dict[str, JsonValue]:
+    return {"no_breakaway": rider.no_breakaway}
+
+
+def _rider_from_data(data: Mapping[str, Any]) -> MorenoRider:
+    value = data.get("no_breakaway", DEFAULT_RIDER.no_breakaway)
+    if type(value) is not bool:
+        raise ValueError(f"no_breakaway must be true or false, got {value!r}")
+    return MorenoRider(no_breakaway=value)
+
+
+def _rider_of(orders: Mapping[str, Any], carried: Mapping[str, Any], course: Course) -> MorenoRider:
+    """A rider's part from his orders (R-P20 no-breakaway); Moréno carries no state."""
+    return MorenoRider(no_breakaway=bool(orders.get("no_breakaway", DEFAULT_RIDER.no_breakaway)))
+
+
+RIDER_CODEC = RiderCodec(("no_breakaway",), DEFAULT_RIDER, _rider_to_data, _rider_from_data)
+
+RULESET: Ruleset[MorenoInputs, Outcome, MorenoSettings] = Ruleset(
+    name=NAME,
+    description=DESCRIPTION,
+    version=VERSION,
+    discipline=CYCLING,
+    simulate=simulate,
+    settings_type=MorenoSettings,
+    settings_spec=SETTINGS_SPEC,
+    settings=SETTINGS_CODEC,
+    orders_spec=ORDERS_SPEC,
+    inputs=inputs_codec(
+        SETTINGS_CODEC,
+        RIDER_CODEC,
+        default_settings=MorenoSettings(),
+        legacy_settings_key="settings",
+    ),
+    outcome=OUTCOME_CODEC,
+    cycling=CyclingHooks(RIDER_CODEC, _rider_of),
+)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from engine.cycling.events import ATTACK, BREAKAWAY, attack_data, breakaway_data
 from engine.dice import D6, D20, DESC6, DESC8, DPOKER
 from engine.rulesets.moreno.rules import crash_check
 from engine.rulesets.moreno.state import Group, Race
@@ -142,7 +143,7 @@ def _report_attacks(race: Race, members: Sequence[int], face: int, skip: set[int
         lo_case, hi_case = ps[lo], ps[hi - 1]
         riders = [m for m in in_order if lo_case <= pos[m] <= hi_case and m not in skip]
         if riders:
-            race.event("attack", riders, hi_case, RULE[face])
+            race.event(ATTACK, riders, attack_data(hi_case, RULE[face]))
 
 
 # -- collective rows ---------------------------------------------------------------------
@@ -325,7 +326,7 @@ def _pokers(race: Race, members: list[int], face: int, unit_index: int) -> None:
             escaped.append(r)
     if escaped:
         escaped.sort(key=lambda m: (-pos[m], race.seq[m]))
-        race.event("breakaway", escaped, pos[escaped[0]], rule)
+        race.event(BREAKAWAY, escaped, breakaway_data(pos[escaped[0]], rule))
     _report_attacks(race, members, face, set(escaped))
 
 
@@ -398,7 +399,7 @@ def _trigger(race: Race, members: list[int], t: int, rule: str) -> list[int]:
     race.pack(group, pos[t])
     for m in group:
         race.in_breakaway[m] = turn
-    race.event("breakaway", group, pos[t], rule)
+    race.event(BREAKAWAY, group, breakaway_data(pos[t], rule))
     return group
 
 

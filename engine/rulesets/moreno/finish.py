@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.cycling.events import ABANDON, abandon_data
+from engine.cycling.outcome import ABANDONED, CRASHED_OUT, FINISHED, Outcome, RiderResult
 from engine.dice import D6
-from engine.outcome import ABANDONED, CRASHED_OUT, FINISHED, Event, Outcome, RiderResult
 from engine.rulesets.moreno.state import Race
 
 ABANDON_REASONS: dict[int, str] = {
@@ -196,11 +197,10 @@ def outcome(
         )
     for r, criterion in quits:
         race.turn = turns + 1
-        race.event("abandon", (r,), final_case[r], ABANDON_REASONS[criterion])
-    events = tuple(
-        Event(e.turn, e.kind, tuple(ids[x] for x in e.riders), e.case, e.detail)
-        for e in race.events
-    )
+        race.event(
+            ABANDON, (r,), abandon_data(final_case[r], criterion, ABANDON_REASONS[criterion])
+        )
+    events = tuple(e.freeze(ids) for e in race.events)
     return Outcome(
         ruleset=ruleset,
         seed=seed,

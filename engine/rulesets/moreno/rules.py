@@ -65,7 +65,7 @@ def resolve_descender(race: Race, r: int) -> None:
     p = race.pos[r]
     if greens == 3:
         if race.descender[r] < 0:
-            race.crash_with_chain(r, "R-D3 triple green")
+            race.crash_with_chain(r, "R-D3")
             return
         s = 0
     if greens:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.cycling.events import RawEvent, line_data
 from engine.rulesets.moreno.bunch import resolve_bunch
 from engine.rulesets.moreno.rules import (
     close_up,
@@ -12,7 +13,7 @@ from engine.rulesets.moreno.rules import (
     resolve_solo,
     resolve_sprint,
 )
-from engine.rulesets.moreno.state import Group, Race, RawEvent, Unit
+from engine.rulesets.moreno.state import Group, Race, Unit
 from engine.rulesets.moreno.tables import ACTIVE, DESCENT, FALLEN, FAR, FROZEN, PLAIN
 
 #: Free cases that still chain two plain riders into one group (R-G1).
@@ -24,17 +25,10 @@ class Lines:
     race order at the end of that turn, §4 bonus_sprints)."""
 
     def __init__(self, race: Race) -> None:
-        board = race.board
-        lines: list[tuple[int, str, str]] = [
-            (c.line, "summit", f"{c.name}|{c.terrain}") for c in board.climbs
-        ]
-        lines += [
-            (case, "intermediate_sprint", f"km {km:g}") for km, case in board.intermediate_sprints
-        ]
-        lines.sort(key=lambda x: x[0])
+        lines = line_data(race.board)
         self.cases = [c for c, _, _ in lines]
         self.kinds = [k for _, k, _ in lines]
-        self.details = [d for _, _, d in lines]
+        self.data = [d for _, _, d in lines]
         self.crossers: list[list[int]] = [[] for _ in lines]
         self.events: list[RawEvent | None] = [None] * len(lines)
         self.next_index = [0] * race.n_riders
@@ -47,7 +41,7 @@ class Lines:
         cases = self.cases
         while i < len(cases) and p >= cases[i]:
             if not self.crossers[i]:
-                self.events[i] = race.event(self.kinds[i], (), cases[i], self.details[i])
+                self.events[i] = race.event(self.kinds[i], (), self.data[i])
             self.crossers[i].append(r)
             i += 1
         self.next_index[r] = i

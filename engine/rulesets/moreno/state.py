@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.course import Board
-from engine.dice import DPOKER, DiceSource, Die, RandomDice
-from engine.outcome import Crash, DiceLog, DiceRow, Entrant, MorenoSettings
+from engine.cycling.course import Board
+from engine.cycling.events import CRASH, RawEvent, crash_data
+from engine.cycling.inputs import Entrant
+from engine.cycling.outcome import Crash
+from engine.dice import DPOKER, DiceSource, Die, fast_index
+from engine.outcome import DiceLog, DiceRow, EventData
+from engine.rulesets.moreno.settings import DEFAULT_RIDER, MorenoRider, MorenoSettings
 from engine.rulesets.moreno.tables import (
     ACTIVE,
     COL3,
@@ -29,19 +33,6 @@ from engine.rulesets.moreno.tables import (
 
 #: Extra cases allocated past the line: more than any single turn can carry a rider.
 _PAST_LINE = 256
-
-
-class RawEvent:
-    """An event while the stage runs (riders as indices); frozen into ``Event`` at the end."""
-
-    __slots__ = ("case", "detail", "kind", "riders", "turn")
-
-    def __init__(self, turn: int, kind: str, riders: tuple[int, ...], case: int, detail: str):
-        self.turn = turn
-        self.kind = kind
-        self.riders = riders
-        self.case = case
-        self.detail = detail
 
 
 class Group:
@@ -70,6 +61,7 @@ class Race:
         *,
         dice: DiceSource,
         settings: MorenoSettings | None = None,
+        extras: Sequence[MorenoRider] | None = None,
         yellow_jersey: int | None = None,
         green_jersey: int | None = None,
     ) -> None:
@@ -104,7 +96,8 @@ class Race:
         self.team = [e.team_id for e in self.entrants]
         self.bib = [e.bib for e in self.entrants]
         self.role = [ROLE_CODE[e.role] for e in self.entrants]
-        self.no_breakaway = [e.no_breakaway for e in self.entrants]
+        own = list(extras) if extras is not None else [DEFAULT_RIDER] * n
+        self.no_breakaway = [x.no_breakaway for x in own]
         p = [e.profile for e in self.entrants]
         self.rouleur = [x.rouleur for x in p]
         self.sprinter = [x.sprinter for x in p]
@@ -149,22 +142,16 @@ class Race:
         self.neutralised: dict[int, list[int]] = {}
         self.dice = dice
         self.time_trial = False
-        # The fast path draws exactly what RandomDice.roll would; a subclass may roll otherwise.
-        self._bits = dice.rng.getrandbits if type(dice) is RandomDice else None
+        # The fast path draws exactly what RandomDice.roll would (engine.dice.fast_index).
+        self._index = fast_index(dice)
 
     # -- dice -----------------------------------------------------------------------------
     def roll(self, die: Die, r: int, rule: str) -> int:
         """§2.8: roll ``die`` for rider ``r`` (-1: the unit) under ``rule``, log it, return the
         face index."""
-        bits = self._bits
-        if bits is not None:
-            # Same draw as rng.randrange(len(faces)) (CPython's _randbelow_with_getrandbits);
-            # a test pins the equivalence.
-            n = die.n
-            k = die.bits
-            x = bits(k)
-            while x >= n:
-                x = bits(k)
+        index = self._index
+        if index is not None:
+            x = index(die)
         else:
             face = self.dice.roll(
                 die, turn=self.turn, unit=self.unit, rider_id=self.rid[r], rule_id=rule
@@ -296,21 +283,22 @@ class Race:
         return self.climber[r] if self.terr[self.pos[r] + self.off] >= COL3 else self.puncheur[r]
 
     # -- events ---------------------------------------------------------------------------
-    def event(self, kind: str, riders: Sequence[int], case: int, detail: str = "") -> RawEvent:
-        """Record an event (riders as indices)."""
-        ev = RawEvent(self.turn, kind, tuple(riders), case, detail)
+    def event(self, kind: str, riders: Sequence[int], data: EventData) -> RawEvent:
+        """Record an event (riders as indices; ``data`` of its kind, engine.cycling.events)."""
+        ev = RawEvent(self.turn, kind, tuple(riders), data)
         self.events.append(ev)
         return ev
 
     # -- crashes (R-X) --------------------------------------------------------------------
-    def crash(self, r: int, detail: str) -> None:
-        """R-X4: the rider falls on his current case; the crash is recorded."""
+    def crash(self, r: int, rule: str) -> None:
+        """R-X4: the rider falls on his current case; the crash is recorded with the ``rule``
+        that made him fall (R-X1, R-D3, R-X2)."""
         self.status[r] = FALLEN
         self.moved[r] = self.turn
         self.fallen_turns[r] = 0
         p = self.pos[r]
         self.open_crash[r] = (self.turn, p)
-        self.event("crash", (r,), p, detail)
+        self.event(CRASH, (r,), crash_data(p, rule))
         neutral = self.settings.final_km_neutralisation_cases
         if (
             neutral > 0
@@ -320,9 +308,9 @@ class Race:
         ):
             self.neutralised[r] = self.turn_start_group(r)
 
-    def crash_with_chain(self, r: int, detail: str) -> None:
+    def crash_with_chain(self, r: int, rule: str) -> None:
         """R-X1/R-D3 crash followed by the chain of R-X2/R-X3."""
-        self.crash(r, detail)
+        self.crash(r, rule)
         self.chain(r)
 
     def chain_candidate(self, last: int) -> int:
@@ -348,7 +336,7 @@ class Race:
             if cand < 0:
                 return
             if self.roll(DPOKER, cand, "R-X2") < 3:
-                self.crash(cand, "R-X2 chain")
+                self.crash(cand, "R-X2")
                 last = cand
             else:
                 self.place(cand, self.pos[cand] + 2)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.cycling.events import line_data
 from engine.dice import D6, DDESC, DPOKER, DT
 from engine.rulesets.moreno.finish import seconds_before
 from engine.rulesets.moreno.rules import descent_sum
@@ -85,7 +86,7 @@ def tt_step(race: Race, r: int, p: int, ttv: tuple[int, ...], rule: str) -> int:
             race.roll(DDESC, r, "R-D1"),
         )
         if faces.count(GREEN_FACE) == 3 and race.descender[r] < 0:
-            race.crash(r, "R-D3 triple green")
+            race.crash(r, "R-D3")
             return p
         s = descent_sum(faces, race.descender[r], TT_GREEN_VALUE)
         return p + (s if s >= 1 else 1)
@@ -103,14 +104,7 @@ class _Crossings:
     then start index and bib."""
 
     def __init__(self, race: Race) -> None:
-        board = race.board
-        self.lines: list[tuple[int, str, str]] = [
-            (c.line, "summit", f"{c.name}|{c.terrain}") for c in board.climbs
-        ]
-        self.lines += [
-            (case, "intermediate_sprint", f"km {km:g}") for km, case in board.intermediate_sprints
-        ]
-        self.lines.sort(key=lambda x: x[0])
+        self.lines = line_data(race.board)
         self.seen: list[list[tuple[int, int, int, int, int]]] = [[] for _ in self.lines]
 
     def record(self, race: Race, r: int, before: int, after: int, turn: int, unit: int) -> None:
@@ -119,7 +113,7 @@ class _Crossings:
                 self.seen[i].append((turn, -after, unit, race.bib[r], r))
 
     def emit(self, race: Race, final_order: Sequence[int]) -> None:
-        for i, (case, kind, detail) in enumerate(self.lines):
+        for i, (_, kind, data) in enumerate(self.lines):
             seen = sorted(self.seen[i])
             if not seen:
                 continue
@@ -127,7 +121,7 @@ class _Crossings:
             crossed = set(riders)
             riders += [r for r in final_order if r not in crossed]
             race.turn = seen[0][0]
-            race.event(kind, riders, case, detail)
+            race.event(kind, riders, data)
 
 
 def _position_at(path: list[int], turn: int) -> int:

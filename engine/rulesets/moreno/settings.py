@@ -1,0 +1,168 @@
+"""Moréno's settings and its per-rider part of a stage's inputs (moreno.md §3.10-3.12, §4).
+
+:class:`MorenoSettings` holds every default once; :data:`SETTINGS_SPEC` adds each field's
+bounds and help text (an organiser may set any of them within its bounds).
+:class:`MorenoRider` is what Moréno alone reads of a rider: his no-breakaway order (R-P20).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cycling.inputs import ROLES
+from engine.spec import CHOICE, About, Field, Spec, dataclass_codec, dataclass_spec
+
+SPRINT_SELECTIONS: tuple[str, ...] = ("best_sprinters", "race_order")
+
+
+@dataclass(frozen=True, slots=True)
+class MorenoSettings:
+    """League settings and engine-side numbers of the Moréno ruleset (moreno.md §3.10-3.12, §4).
+
+    ``sprint_selection`` says which riders of a group in the sprint zone sprint (R-SP1):
+    ``"best_sprinters"`` (default) the ``sprint_riders`` best ``sprinter`` ratings, ties by race
+    order, or ``"race_order"`` the first ``sprint_riders`` in race order (see
+    docs/rules-choices.md). ``abandon_table`` lists ``(k_min, abandons)`` rows in increasing
+    ``k_min`` (R-A2); ``abandon_min_face`` is the lowest d6 face for which they apply (R-A3).
+    """
+
+    tt_multiplier: int = 3
+    ttt_counting_rider: int = 4
+    shower_cases: int | None = None
+    group_free_cases: int = 2
+    final_km_neutralisation_cases: int = 0
+    abandon_table: tuple[tuple[int, int], ...] = (
+        (0, 0),
+        (5, 1),
+        (10, 2),
+        (20, 3),
+        (35, 4),
+        (55, 5),
+        (80, 6),
+    )
+    abandon_min_face: int = 4
+    abandons_enabled: bool = True
+    max_turns: int = 500
+    pack_width: int = 4
+    sprint_riders: int = 12
+    sprint_selection: str = "best_sprinters"
+
+    def __post_init__(self) -> None:
+        if self.sprint_selection not in SPRINT_SELECTIONS:
+            raise ValueError(
+                f"sprint_selection must be one of {', '.join(SPRINT_SELECTIONS)}, "
+                f"got {self.sprint_selection!r}"
+            )
+        if self.pack_width < 1 or self.sprint_riders < 1 or self.max_turns < 1:
+            raise ValueError("pack_width, sprint_riders and max_turns must be >= 1")
+        if self.shower_cases is not None and self.shower_cases < 1:
+            raise ValueError("shower_cases must be None or >= 1")
+        ks = [k for k, _ in self.abandon_table]
+        if not ks or ks[0] != 0 or ks != sorted(ks):
+            raise ValueError("abandon_table rows must start at k=0 and increase")
+
+
+SETTINGS_SPEC: Spec = dataclass_spec(
+    MorenoSettings,
+    {
+        "tt_multiplier": About(
+            "Time-trial gap multiplier",
+            "R-TT3: a time-trial gap is this many times the seconds of the cases behind.",
+            1,
+            10,
+        ),
+        "ttt_counting_rider": About(
+            "Team time-trial counting rider",
+            "R-TT: the team's time is the time of its rider finishing in this place.",
+            1,
+            9,
+        ),
+        "shower_cases": About(
+            "Shower (cases behind the leader)",
+            "The optional shower rule: a rider more than this many cases behind the leader at "
+            "the end of a turn is frozen where he is. Empty: no shower.",
+            1,
+            400,
+            kind="int",
+        ),
+        "group_free_cases": About(
+            "Free cases inside a group",
+            "§4: riders at most this many free cases apart finish in one group.",
+            0,
+            10,
+        ),
+        "final_km_neutralisation_cases": About(
+            "Neutralised final cases",
+            "§4: a rider who crashes in this many last cases gets the gap of his group at the "
+            "start of the turn (6 cases = 3 km).",
+            0,
+            30,
+        ),
+        "abandon_table": About(
+            "Abandon table",
+            "R-A2: rows [riders behind the main peloton from, abandons], the first row from "
+            "0, increasing.",
+            0,
+            500,
+        ),
+        "abandon_min_face": About(
+            "Abandon roll: lowest face",
+            "R-A3: the abandons of the table apply when the d6 shows this face or more.",
+            1,
+            6,
+        ),
+        "abandons_enabled": About("Abandons", "R-A: the abandon roll after each mass-start stage."),
+        "max_turns": About(
+            "Turn cap", "A stage stops after this many turns (a safety net).", 1, 5000
+        ),
+        "pack_width": About(
+            "Riders per case in a pack", "§2.7 pack(): this many riders side by side.", 1, 8
+        ),
+        "sprint_riders": About(
+            "Sprinters per group", "R-SP1: how many riders of a group sprint.", 1, 50
+        ),
+        "sprint_selection": About(
+            "Who sprints",
+            "R-SP1: the best sprinters of the group, or the first riders in race order (the "
+            "spec's literal reading).",
+            choices=(
+                ("best_sprinters", "the best sprinters"),
+                ("race_order", "the first in race order"),
+            ),
+        ),
+    },
+)
+SETTINGS_CODEC = dataclass_codec(MorenoSettings, SETTINGS_SPEC)
+
+
+@dataclass(frozen=True, slots=True)
+class MorenoRider:
+    """What Moréno alone reads of a rider: ``no_breakaway`` (he joins no d20 breakaway,
+    R-P20)."""
+
+    no_breakaway: bool = False
+
+
+DEFAULT_RIDER = MorenoRider()
+
+#: A rider's orders for a Moréno stage: his role and the no-breakaway order.
+ORDERS_SPEC = Spec(
+    (
+        Field(
+            "role",
+            CHOICE,
+            "domestique",
+            "Role",
+            "The rider's base: GC leader (yellow), sprinter (green), breakaway (red) or "
+            "domestique (white).",
+            choices=tuple((r, r.replace("_", " ")) for r in ROLES),
+        ),
+        Field(
+            "no_breakaway",
+            "bool",
+            DEFAULT_RIDER.no_breakaway,
+            "No breakaway",
+            "R-P20: the rider never goes with a d20 breakaway.",
+        ),
+    )
+)
