@@ -33,18 +33,18 @@ def main() -> int:
 
     from races.models import StageResult
     from season.demo import demo_load
-    from season.services import stage_resolve, stages_force_lock
+    from season.services import round_resolve, rounds_force_lock
 
     call_command("migrate", verbosity=0)
     season = demo_load()
-    stages_force_lock(season=season, numbers=list(range(1, 22)))
-    ids = list(season.stages.order_by("number").values_list("pk", flat=True))
+    rounds_force_lock(season=season, numbers=list(range(1, 22)))
+    ids = list(season.rounds.order_by("number").values_list("pk", flat=True))
     client = Client(HTTP_HOST="localhost")
     print(f"database: {connection.vendor}; median of {args.runs} requests per page")
     worst_queries, worst_ms = 0, 0.0
     for after, todo in ((1, ids[:1]), (21, ids[1:])):
         for pk in todo:
-            stage_resolve(season_stage_id=pk)
+            round_resolve(round_id=pk)
         rider_id = StageResult.objects.filter(stage__race=season.race).values_list(
             "rider_id", flat=True
         )[0]

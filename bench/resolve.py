@@ -40,8 +40,8 @@ def main() -> int:
 
     from config.celery import app as celery_app
     from season.demo import demo_load
-    from season.models import SeasonStage
-    from season.services import stage_resolve, stages_force_lock
+    from season.models import Round
+    from season.services import round_resolve, rounds_force_lock
 
     if connection.vendor != "postgresql":
         print("warning: DATABASE_URL is not PostgreSQL; figures are for", connection.vendor)
@@ -50,9 +50,9 @@ def main() -> int:
     one_stage = []
     for _ in range(args.runs):
         season = demo_load()
-        target = season.stages.get(number=1)
+        target = season.rounds.get(number=1)
         started = time.perf_counter()
-        stage_resolve(season_stage_id=target.pk)
+        round_resolve(round_id=target.pk)
         one_stage.append(time.perf_counter() - started)
     print(
         f"one stage end to end: {statistics.median(one_stage) * 1000:.0f} ms median of "
@@ -75,7 +75,7 @@ def main() -> int:
 
     if settings.REDIS_URL:
         season = demo_load()
-        stages_force_lock(season=season, numbers=list(range(1, 22)))
+        rounds_force_lock(season=season, numbers=list(range(1, 22)))
         queue = f"bench-{uuid.uuid4().hex[:8]}"
         env = {**os.environ, "CELERY_QUEUE": queue}
         worker = subprocess.Popen(
@@ -101,12 +101,12 @@ def main() -> int:
             time.sleep(3)  # the worker's start-up is not part of the figure
             from celery import chain
 
-            from season.tasks import stage_resolve_task
+            from season.tasks import round_resolve_task
 
-            ids = list(season.stages.order_by("number").values_list("pk", flat=True))
+            ids = list(season.rounds.order_by("number").values_list("pk", flat=True))
             started = time.perf_counter()
-            chain(*(stage_resolve_task.si(pk) for pk in ids)).apply_async()
-            while SeasonStage.objects.filter(pk__in=ids, status="resolved").count() < len(ids):
+            chain(*(round_resolve_task.si(pk) for pk in ids)).apply_async()
+            while Round.objects.filter(pk__in=ids, status="resolved").count() < len(ids):
                 if time.perf_counter() - started > 300:
                     raise SystemExit("timed out after 300 s")
                 time.sleep(0.05)
@@ -117,10 +117,10 @@ def main() -> int:
         print(f"21-stage demo Tour through a real worker: {tour:.1f} s")
     else:
         season = demo_load()
-        stages_force_lock(season=season, numbers=list(range(1, 22)))
+        rounds_force_lock(season=season, numbers=list(range(1, 22)))
         started = time.perf_counter()
-        for pk in season.stages.order_by("number").values_list("pk", flat=True):
-            stage_resolve(season_stage_id=pk)
+        for pk in season.rounds.order_by("number").values_list("pk", flat=True):
+            round_resolve(round_id=pk)
         print(
             f"21-stage demo Tour in-process (no REDIS_URL): {time.perf_counter() - started:.1f} s"
         )

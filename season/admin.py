@@ -1,10 +1,10 @@
 from django.contrib import admin
 
-from season.models import Membership, Orders, Season, SeasonStage, SeasonTeam, SeasonTeamRider
+from season.models import Membership, Orders, Round, Season, SeasonTeam, SeasonTeamRider
 
 
-class SeasonStageInline(admin.TabularInline):
-    model = SeasonStage
+class RoundInline(admin.TabularInline):
+    model = Round
     fields = ["number", "stage", "orders_deadline", "status", "seed"]
     readonly_fields = ["stage", "seed"]
     extra = 0
@@ -22,11 +22,11 @@ class SeasonAdmin(admin.ModelAdmin):
     list_filter = ["ruleset", "is_public"]
     search_fields = ["name", "slug", "organiser__username"]
     list_select_related = ["organiser"]
-    inlines = [SeasonStageInline, MembershipInline]
+    inlines = [RoundInline, MembershipInline]
 
 
-@admin.register(SeasonStage)
-class SeasonStageAdmin(admin.ModelAdmin):
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
     list_display = ["season", "number", "orders_deadline", "status", "seed", "attempts"]
     list_filter = ["status", "season"]
     search_fields = ["season__name"]
@@ -65,7 +65,7 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Orders)
 class OrdersAdmin(admin.ModelAdmin):
-    list_display = ["team", "season_stage", "submitted_by", "updated_at"]
-    list_filter = ["season_stage__season"]
+    list_display = ["team", "round", "submitted_by", "updated_at"]
+    list_filter = ["round__season"]
     search_fields = ["team__name"]
-    list_select_related = ["team", "season_stage__season", "submitted_by"]
+    list_select_related = ["team", "round__season", "submitted_by"]

@@ -21,7 +21,7 @@ from races.models import Race, Stage
 from races.services import race_copy_for_league
 from riders.models import RATING_AXES, Rating, Rider, Team
 from riders.names import team_key
-from season.models import Membership, Season, SeasonStage, SeasonTeam, SeasonTeamRider
+from season.models import Membership, Round, Season, SeasonTeam, SeasonTeamRider
 
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures" / "demo"
 DEMO_SLUG = "demo"
@@ -157,15 +157,15 @@ def demo_load(*, fixtures_dir: Path = FIXTURES_DIR, today: date | None = None) -
     # One stage a day from tomorrow, orders due at 20:00 local time.
     first_day = (today or timezone.localdate()) + timedelta(days=1)
     tz = timezone.get_current_timezone()
-    SeasonStage.objects.bulk_create(
-        SeasonStage(
+    Round.objects.bulk_create(
+        Round(
             season=season,
             stage=stage,
             number=stage.number,
             orders_deadline=datetime.combine(
                 first_day + timedelta(days=stage.number - 1), DEADLINE_TIME, tzinfo=tz
             ),
-            status=SeasonStage.Status.OPEN if stage.number == 1 else SeasonStage.Status.SCHEDULED,
+            status=Round.Status.OPEN if stage.number == 1 else Round.Status.SCHEDULED,
         )
         for stage in race.stages.order_by("number")
     )

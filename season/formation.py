@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from races.models import RaceEntry
 from riders.models import RATING_AXES, Rider
 from season.computer_teams import computer_teams_fill
-from season.models import DraftPick, Season, SeasonStage, SeasonTeam, SeasonTeamRider
+from season.models import DraftPick, Round, Season, SeasonTeam, SeasonTeamRider
 from season.orders import default_roles
 
 # --- prices -----------------------------------------------------------------------------
@@ -180,7 +180,7 @@ def team_capacity(*, season: Season) -> int:
 
 
 def race_started(season: Season) -> bool:
-    return season.stages.exclude(status=SeasonStage.Status.SCHEDULED).exists()
+    return season.rounds.exclude(status=Round.Status.SCHEDULED).exists()
 
 
 @dataclass(frozen=True)
@@ -326,8 +326,8 @@ def draft_start(*, season: Season, rng: random.Random | None = None) -> list[Sea
 def _stage_one_open(season: Season) -> None:
     # Teams are formed: stage 1 opens for orders (the organiser may also open it by hand), and
     # the riders of the start list no player took ride for computer teams.
-    SeasonStage.objects.filter(season=season, number=1, status=SeasonStage.Status.SCHEDULED).update(
-        status=SeasonStage.Status.OPEN
+    Round.objects.filter(season=season, number=1, status=Round.Status.SCHEDULED).update(
+        status=Round.Status.OPEN
     )
     computer_teams_fill(season=season)
 

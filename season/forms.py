@@ -25,8 +25,8 @@ from season.models import (
     BUDGET_MAX,
     ROSTER_MAX,
     RiderRole,
+    Round,
     Season,
-    SeasonStage,
     SeasonTeamRider,
 )
 from season.rule_settings import BONUS_SECONDS_MAX, BONUSES_MAX, RuleSettings, bonuses_error
@@ -301,11 +301,11 @@ class CalendarForm(forms.Form):
     """One deadline per stage; the stages already locked or resolved are shown, not editable.
     Build and validate it under timezone.override(season.tz)."""
 
-    def __init__(self, *args: Any, stages: Sequence[SeasonStage], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, stages: Sequence[Round], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.stages = list(stages)
         for stage in self.stages:
-            editable = stage.status in (SeasonStage.Status.SCHEDULED, SeasonStage.Status.OPEN)
+            editable = stage.status in (Round.Status.SCHEDULED, Round.Status.OPEN)
             label = _("Stage %(number)d") % {"number": stage.number}
             widget = _datetime_widget()
             widget.attrs["aria-label"] = label
@@ -318,10 +318,10 @@ class CalendarForm(forms.Form):
             )
 
     @staticmethod
-    def field_name(stage: SeasonStage) -> str:
+    def field_name(stage: Round) -> str:
         return f"stage_{stage.number}"
 
-    def rows(self) -> list[tuple[SeasonStage, forms.BoundField]]:
+    def rows(self) -> list[tuple[Round, forms.BoundField]]:
         return [(stage, self[self.field_name(stage)]) for stage in self.stages]
 
     def deadlines(self) -> dict[int, datetime]:

@@ -20,12 +20,12 @@ from races.course_generation import route_problems, stage_courses_generate
 from races.models import Race
 from races.services import race_copy_for_league
 from season.formation import formation_started, race_started, team_capacity
-from season.models import Membership, Season, SeasonStage, SeasonTeam
+from season.models import Membership, Round, Season, SeasonTeam
 from season.rule_settings import RuleSettings
 
 INVITE_CODE_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
-EDITABLE_DEADLINE = (SeasonStage.Status.SCHEDULED, SeasonStage.Status.OPEN)
-DONE = (SeasonStage.Status.RESOLVED, SeasonStage.Status.PUBLISHED)
+EDITABLE_DEADLINE = (Round.Status.SCHEDULED, Round.Status.OPEN)
+DONE = (Round.Status.RESOLVED, Round.Status.PUBLISHED)
 
 
 class LeagueError(Exception):
@@ -145,8 +145,8 @@ def season_create(
         deadlines = stage_deadlines(
             first=first_deadline, hours_between=hours_between, count=len(stages)
         )
-        SeasonStage.objects.bulk_create(
-            SeasonStage(season=season, stage=stage, number=stage.number, orders_deadline=deadline)
+        Round.objects.bulk_create(
+            Round(season=season, stage=stage, number=stage.number, orders_deadline=deadline)
             for stage, deadline in zip(stages, deadlines, strict=True)
         )
         Membership.objects.create(season=season, user=organiser, role=Membership.Role.ORGANISER)
@@ -183,7 +183,7 @@ def season_settings_of(season: Season) -> SeasonSettings:
 
 def rules_frozen(season: Season) -> bool:
     """Once a stage is resolved its standings were made with these rules: they stay."""
-    return season.stages.filter(status__in=DONE).exists()
+    return season.rounds.filter(status__in=DONE).exists()
 
 
 def season_settings_update(*, season: Season, settings: SeasonSettings) -> Season:
@@ -209,14 +209,12 @@ def season_settings_update(*, season: Season, settings: SeasonSettings) -> Seaso
 
 def calendar_update(
     *, season: Season, deadlines: Mapping[int, datetime], now: datetime | None = None
-) -> list[SeasonStage]:
+) -> list[Round]:
     """Move orders deadlines. Only stages still scheduled or open can move, never into the
     past, and every deadline must come after the previous stage's."""
     now = now or timezone.now()
     with transaction.atomic():
-        stages = list(
-            SeasonStage.objects.select_for_update().filter(season=season).order_by("number")
-        )
+        stages = list(Round.objects.select_for_update().filter(season=season).order_by("number"))
         errors = []
         changed = []
         for stage in stages:
@@ -254,7 +252,7 @@ def calendar_update(
                 )
         if errors:
             raise CalendarInvalid(errors)
-        SeasonStage.objects.bulk_update(changed, ["orders_deadline"])
+        Round.objects.bulk_update(changed, ["orders_deadline"])
     return stages
 
 
@@ -336,7 +334,7 @@ class MySeason:
     season: Season
     role: str
     team: SeasonTeam | None
-    next_stage: SeasonStage | None
+    next_stage: Round | None
 
 
 def my_seasons(*, user: Any) -> list[MySeason]:
@@ -351,10 +349,10 @@ def my_seasons(*, user: Any) -> list[MySeason]:
     teams = {
         t.season_id: t for t in SeasonTeam.objects.filter(season_id__in=season_ids, owner=user)
     }
-    upcoming: dict[int, SeasonStage] = {}
+    upcoming: dict[int, Round] = {}
     for stage in (
-        SeasonStage.objects.filter(season_id__in=season_ids)
-        .filter(Q(status=SeasonStage.Status.OPEN) | Q(status=SeasonStage.Status.SCHEDULED))
+        Round.objects.filter(season_id__in=season_ids)
+        .filter(Q(status=Round.Status.OPEN) | Q(status=Round.Status.SCHEDULED))
         .select_related("stage")
         .order_by("number")
     ):
@@ -374,7 +372,7 @@ def my_seasons(*, user: Any) -> list[MySeason]:
 class OrdersWindow:
     """The stage a player gives orders for now, or why he cannot."""
 
-    stage: SeasonStage | None
+    stage: Round | None
     is_open: bool
     reason: str
 
@@ -382,17 +380,17 @@ class OrdersWindow:
 def orders_window(*, season: Season, now: datetime | None = None) -> OrdersWindow:
     now = now or timezone.now()
     stage = (
-        season.stages.exclude(status__in=DONE).select_related("stage").order_by("number").first()
+        season.rounds.exclude(status__in=DONE).select_related("stage").order_by("number").first()
     )
     if stage is None:
         return OrdersWindow(None, False, _("The race is over: every stage has been resolved."))
-    if stage.status == SeasonStage.Status.SCHEDULED:
+    if stage.status == Round.Status.SCHEDULED:
         return OrdersWindow(
             stage,
             False,
             _("Orders for stage %(number)d are not open yet.") % {"number": stage.number},
         )
-    if stage.status != SeasonStage.Status.OPEN:
+    if stage.status != Round.Status.OPEN:
         return OrdersWindow(
             stage,
             False,

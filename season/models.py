@@ -141,7 +141,7 @@ class Season(models.Model):
         return zoneinfo.ZoneInfo(self.time_zone)
 
 
-class StageStatus(models.TextChoices):
+class RoundStatus(models.TextChoices):
     SCHEDULED = "scheduled", _("scheduled")
     OPEN = "open", _("open for orders")
     LOCKED = "locked", _("locked")
@@ -150,13 +150,18 @@ class StageStatus(models.TextChoices):
     PUBLISHED = "published", _("published")
 
 
-class SeasonStage(models.Model):
-    """A stage as the league runs it: its orders deadline, its lifecycle and its stored seed."""
+class Round(models.Model):
+    """One round of a league: a stage of its stage race (later one Grand Prix of a championship).
 
-    Status = StageStatus
+    It carries what the league adds to the race: the orders deadline, the lifecycle (changed only
+    by the services in season.services.lifecycle and season.services.resolution), the seed drawn
+    once, the engine's inputs as resolved, and the dice log of its simulation (DiceLog).
+    """
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="stages")
-    stage = models.OneToOneField(Stage, on_delete=models.CASCADE, related_name="season_stage")
+    Status = RoundStatus
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rounds")
+    stage = models.OneToOneField(Stage, on_delete=models.CASCADE, related_name="round")
     number = models.PositiveSmallIntegerField(_("number"))
     orders_deadline = models.DateTimeField(_("orders deadline"), null=True, blank=True)
     status = models.CharField(
@@ -177,15 +182,15 @@ class SeasonStage(models.Model):
     class Meta:
         ordering = ["season", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["season", "number"], name="season_stage_unique_number"),
+            models.UniqueConstraint(fields=["season", "number"], name="round_unique_number"),
             models.CheckConstraint(
-                condition=models.Q(status__in=[c.value for c in StageStatus]),
-                name="season_stage_status_valid",
+                condition=models.Q(status__in=[c.value for c in RoundStatus]),
+                name="round_status_valid",
             ),
         ]
         indexes = [
-            # Celery beat: SeasonStage.objects.filter(status=OPEN, orders_deadline__lte=now).
-            models.Index(fields=["status", "orders_deadline"], name="season_stage_due"),
+            # Celery beat: Round.objects.filter(status=OPEN, orders_deadline__lte=now).
+            models.Index(fields=["status", "orders_deadline"], name="round_due"),
         ]
 
     def __str__(self) -> str:
@@ -296,7 +301,7 @@ class Orders(models.Model):
     """A team's orders for one stage, in the shape its ruleset defines."""
 
     team = models.ForeignKey(SeasonTeam, on_delete=models.CASCADE, related_name="orders")
-    season_stage = models.ForeignKey(SeasonStage, on_delete=models.CASCADE, related_name="orders")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="orders")
     data = models.JSONField(
         default=dict,
         help_text=_('Per rider id: {"role": ..., "no_breakaway": ...}'),
@@ -309,15 +314,13 @@ class Orders(models.Model):
     class Meta:
         verbose_name_plural = _("orders")
         constraints = [
-            models.UniqueConstraint(
-                fields=["team", "season_stage"], name="orders_one_per_team_per_stage"
-            ),
+            models.UniqueConstraint(fields=["team", "round"], name="orders_one_per_team_per_round"),
         ]
 
     def __str__(self) -> str:
         return _("Orders of %(team)s for %(stage)s") % {
             "team": self.team,
-            "stage": self.season_stage,
+            "stage": self.round,
         }
 
 
@@ -407,7 +410,7 @@ class Job(models.Model):
     Status = JobStatus
     Failure = JobFailure
 
-    season_stage = models.ForeignKey(SeasonStage, on_delete=models.CASCADE, related_name="jobs")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="jobs")
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -437,12 +440,12 @@ class Job(models.Model):
             ),
         ]
         indexes = [
-            # The stage page: the latest job of a stage, Job.objects.filter(season_stage=).first().
-            models.Index(fields=["season_stage", "-created_at"], name="job_latest_per_stage"),
+            # The stage page: the latest job of a round, Job.objects.filter(round=).first().
+            models.Index(fields=["round", "-created_at"], name="job_latest_per_round"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.season_stage}: {self.status} {self.progress}%"
+        return f"{self.round}: {self.status} {self.progress}%"
 
     @property
     def retry_scheduled(self) -> bool:
@@ -465,7 +468,7 @@ class Job(models.Model):
     @property
     def state(self) -> str:
         """What the stage page shows: working, waiting (for a worker), retrying, failed, done."""
-        if self.season_stage.status in (StageStatus.RESOLVED, StageStatus.PUBLISHED):
+        if self.round.status in (RoundStatus.RESOLVED, RoundStatus.PUBLISHED):
             return "done"
         if self.silent:
             return "waiting"

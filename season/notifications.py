@@ -15,7 +15,7 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from season.models import Orders, SeasonStage, SeasonTeam
+from season.models import Orders, Round, SeasonTeam
 
 REMINDER_BEFORE = timedelta(hours=24)
 
@@ -24,21 +24,17 @@ def _site_url(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
-def _claim(season_stage: SeasonStage, field: str, now: datetime) -> bool:
+def _claim(round: Round, field: str, now: datetime) -> bool:
     return bool(
-        SeasonStage.objects.filter(pk=season_stage.pk, **{f"{field}__isnull": True}).update(
-            **{field: now}
-        )
+        Round.objects.filter(pk=round.pk, **{f"{field}__isnull": True}).update(**{field: now})
     )
 
 
-def _players(
-    season_stage: SeasonStage, *, without_orders: bool = False
-) -> list[tuple[str, str, str]]:
+def _players(round: Round, *, without_orders: bool = False) -> list[tuple[str, str, str]]:
     """(name, email, language) of the players to tell."""
-    teams = SeasonTeam.objects.filter(season_id=season_stage.season_id, owner__isnull=False)
+    teams = SeasonTeam.objects.filter(season_id=round.season_id, owner__isnull=False)
     if without_orders:
-        given = Orders.objects.filter(season_stage=season_stage).values("team_id")
+        given = Orders.objects.filter(round=round).values("team_id")
         teams = teams.exclude(pk__in=given)
     rows = teams.values_list("owner__username", "owner__email", "owner__profile__language")
     return [
@@ -47,7 +43,7 @@ def _players(
 
 
 def _notify(
-    stages: Iterable[SeasonStage],
+    stages: Iterable[Round],
     *,
     field: str,
     now: datetime,
@@ -89,9 +85,9 @@ def _notify(
 def notifications_send(*, now: datetime | None = None) -> int:
     """Send every notice that is due; return the number of emails sent."""
     now = now or timezone.now()
-    stages = SeasonStage.objects.select_related("season", "stage")
+    stages = Round.objects.select_related("season", "stage")
     sent = _notify(
-        stages.filter(status=SeasonStage.Status.OPEN, orders_opened_notified_at__isnull=True),
+        stages.filter(status=Round.Status.OPEN, orders_opened_notified_at__isnull=True),
         field="orders_opened_notified_at",
         now=now,
         subject=lambda: _("%(season)s: orders open for stage %(number)s"),
@@ -102,7 +98,7 @@ def notifications_send(*, now: datetime | None = None) -> int:
     )
     sent += _notify(
         stages.filter(
-            Q(status=SeasonStage.Status.OPEN),
+            Q(status=Round.Status.OPEN),
             Q(reminder_sent_at__isnull=True),
             Q(orders_deadline__gt=now),
             Q(orders_deadline__lte=now + REMINDER_BEFORE),
@@ -117,7 +113,7 @@ def notifications_send(*, now: datetime | None = None) -> int:
         without_orders=True,
     )
     sent += _notify(
-        stages.filter(status=SeasonStage.Status.PUBLISHED, results_notified_at__isnull=True),
+        stages.filter(status=Round.Status.PUBLISHED, results_notified_at__isnull=True),
         field="results_notified_at",
         now=now,
         subject=lambda: _("%(season)s: results of stage %(number)s"),

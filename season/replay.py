@@ -12,29 +12,23 @@ from races.engine_adapter import (
 )
 from races.models import DiceLog, RaceEvent, StageResult
 from races.timing import EngineLine, stage_times
-from season.models import SeasonStage
+from season.models import Round
 from season.services import DONE
 
 REINSTATED = "reinstated by the organiser"
 
 
-def stage_replay(*, season_stage: SeasonStage) -> list[str]:
+def stage_replay(*, round: Round) -> list[str]:
     """Differences between a fresh simulation and the stored stage; empty when identical."""
-    if (
-        season_stage.status not in DONE
-        or season_stage.engine_inputs is None
-        or season_stage.seed is None
-    ):
-        return [f"Stage {season_stage.number} is not resolved: nothing to replay."]
-    inputs = inputs_from_data(season_stage.engine_inputs, ruleset=season_stage.season.ruleset)
-    outcome = stage_simulate(
-        ruleset=season_stage.season.ruleset, inputs=inputs, seed=season_stage.seed
-    )
+    if round.status not in DONE or round.engine_inputs is None or round.seed is None:
+        return [f"Stage {round.number} is not resolved: nothing to replay."]
+    inputs = inputs_from_data(round.engine_inputs, ruleset=round.season.ruleset)
+    outcome = stage_simulate(ruleset=round.season.ruleset, inputs=inputs, seed=round.seed)
     differences = []
 
-    log = DiceLog.objects.get(stage_id=season_stage.stage_id)
+    log = DiceLog.objects.get(stage_id=round.stage_id)
     rows = dice_rows(outcome)
-    if (log.count, log.sha256, log.seed) != (len(rows), dice_sha256(rows), season_stage.seed):
+    if (log.count, log.sha256, log.seed) != (len(rows), dice_sha256(rows), round.seed):
         differences.append(
             f"dice log: stored {log.count} rolls ({log.sha256[:12]}), replay {len(rows)} rolls "
             f"({dice_sha256(rows)[:12]})"
@@ -45,15 +39,15 @@ def stage_replay(*, season_stage: SeasonStage) -> list[str]:
             EngineLine(r.rider_id, r.rank, r.gap_seconds, r.final_group, r.status)
             for r in outcome.results
         ],
-        stage_type=season_stage.stage.stage_type,
-        distance_km=float(season_stage.stage.distance_km),
-        rules=season_stage.season.rules.timing_rules(season_stage.season.ruleset),
+        stage_type=round.stage.stage_type,
+        distance_km=float(round.stage.distance_km),
+        rules=round.season.rules.timing_rules(round.season.ruleset),
         intermediate_sprints=[
             e.rider_ids for e in outcome.events if e.kind == "intermediate_sprint"
         ],
     )
     engine = {r.rider_id: r for r in outcome.results}
-    stored = {r.rider_id: r for r in StageResult.objects.filter(stage_id=season_stage.stage_id)}
+    stored = {r.rider_id: r for r in StageResult.objects.filter(stage_id=round.stage_id)}
     if set(stored) != set(engine):
         differences.append(
             f"riders: {len(stored)} stored, {len(engine)} replayed "
@@ -94,7 +88,7 @@ def stage_replay(*, season_stage: SeasonStage) -> list[str]:
             differences.append(f"rider {line.rider_id}: stored {kept}, replayed {replayed}")
 
     stored_events = list(
-        RaceEvent.objects.filter(stage_id=season_stage.stage_id)
+        RaceEvent.objects.filter(stage_id=round.stage_id)
         .order_by("seq")
         .values_list("turn", "kind", "rider_ids", "case")
     )
@@ -107,7 +101,7 @@ def stage_replay(*, season_stage: SeasonStage) -> list[str]:
             f"difference at #{_first_difference(stored_events, replayed_events) + 1}"
         )
     if differences:
-        why = _version_change(season_stage.season.ruleset, season_stage.engine_inputs)
+        why = _version_change(round.season.ruleset, round.engine_inputs)
         if why:
             differences.insert(0, why)
     return differences

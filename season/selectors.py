@@ -8,9 +8,9 @@ from django.utils.translation import gettext as _
 
 from races.models import Classification, RaceEvent, StageResult, Standing
 from riders.models import Rider
-from season.models import Season, SeasonStage, SeasonTeam, SeasonTeamRider
+from season.models import Round, Season, SeasonTeam, SeasonTeamRider
 
-DONE_STATUSES = (SeasonStage.Status.RESOLVED, SeasonStage.Status.PUBLISHED)
+DONE_STATUSES = (Round.Status.RESOLVED, Round.Status.PUBLISHED)
 
 
 def season_list_public() -> QuerySet[Season]:
@@ -18,7 +18,7 @@ def season_list_public() -> QuerySet[Season]:
         Season.objects.filter(is_public=True)
         .select_related("organiser", "race")
         .annotate(
-            team_count=Count("teams", distinct=True), stage_count=Count("stages", distinct=True)
+            team_count=Count("teams", distinct=True), stage_count=Count("rounds", distinct=True)
         )
         .order_by("-created_at")
     )
@@ -36,12 +36,12 @@ def season_team_names(*, season: Season) -> dict[int, str]:
     return dict(season.teams.values_list("pk", "name"))
 
 
-def season_calendar(*, season: Season) -> list[SeasonStage]:
-    return list(season.stages.select_related("stage").order_by("number"))
+def season_calendar(*, season: Season) -> list[Round]:
+    return list(season.rounds.select_related("stage").order_by("number"))
 
 
 def last_resolved_number(*, season: Season) -> int | None:
-    stage = season.stages.filter(status__in=DONE_STATUSES).order_by("-number").first()
+    stage = season.rounds.filter(status__in=DONE_STATUSES).order_by("-number").first()
     return stage.number if stage else None
 
 
@@ -132,17 +132,15 @@ def gc_evolution(
     ], numbers
 
 
-def stage_results(*, season_stage: SeasonStage) -> QuerySet[StageResult]:
+def stage_results(*, round: Round) -> QuerySet[StageResult]:
     return (
-        StageResult.objects.filter(stage_id=season_stage.stage_id)
-        .select_related("rider")
-        .order_by("rank")
+        StageResult.objects.filter(stage_id=round.stage_id).select_related("rider").order_by("rank")
     )
 
 
-def stage_events(*, season_stage: SeasonStage) -> list[RaceEvent]:
+def stage_events(*, round: Round) -> list[RaceEvent]:
     return list(
-        RaceEvent.objects.filter(stage_id=season_stage.stage_id)
+        RaceEvent.objects.filter(stage_id=round.stage_id)
         .exclude(kind=RaceEvent.Kind.ATTACK)
         .order_by("seq")
     )

@@ -31,13 +31,13 @@ from races.models import Classification, StageResult, Standing
 from races.standings import standings_update
 from races.timing import EngineLine, stage_times
 from season.computer_teams import computer_teams_fill
-from season.models import Job, Orders, Season, SeasonStage, SeasonTeam, SeasonTeamRider
+from season.models import Job, Orders, Round, Season, SeasonTeam, SeasonTeamRider
 from season.orders import orders_errors
 
 logger = logging.getLogger(__name__)
 
-DONE = (SeasonStage.Status.RESOLVED, SeasonStage.Status.PUBLISHED)
-RESOLVABLE = (SeasonStage.Status.OPEN, SeasonStage.Status.LOCKED, SeasonStage.Status.RESOLVING)
+DONE = (Round.Status.RESOLVED, Round.Status.PUBLISHED)
+RESOLVABLE = (Round.Status.OPEN, Round.Status.LOCKED, Round.Status.RESOLVING)
 OUT_OF_RACE = [s for s in StageResult.Status.values if s != StageResult.Status.FINISHED]
 
 # Faults that pass: the same resolution may well succeed a moment later, so the task retries
@@ -89,19 +89,19 @@ ORDER_DEFAULTS: dict[str, Any] = {
 }
 
 
-class StageError(Exception):
+class RoundError(Exception):
     """A lifecycle step that is not allowed now; the message says why."""
 
 
-class OrdersClosed(StageError):
+class OrdersClosed(RoundError):
     pass
 
 
-class WorkersUnreachable(StageError):
+class WorkersUnreachable(RoundError):
     """The broker did not take the task: nothing changed."""
 
 
-class OrdersInvalid(StageError):
+class OrdersInvalid(RoundError):
     def __init__(self, errors: list[str]) -> None:
         super().__init__(" ".join(errors))
         self.errors = errors
@@ -120,40 +120,38 @@ def riders_out_of_race(*, season: Season, before_number: int) -> set[int]:
     )
 
 
-def team_starters(*, team: SeasonTeam, season_stage: SeasonStage) -> list[SeasonTeamRider]:
-    out = riders_out_of_race(season=team.season, before_number=season_stage.number)
+def team_starters(*, team: SeasonTeam, round: Round) -> list[SeasonTeamRider]:
+    out = riders_out_of_race(season=team.season, before_number=round.number)
     return [m for m in team.members.select_related("rider") if m.rider_id not in out]
 
 
-def _previous_standing(season_stage: SeasonStage, classification: str) -> list[Standing]:
+def _previous_standing(round: Round, classification: str) -> list[Standing]:
     return list(
         Standing.objects.filter(
-            stage__race_id=season_stage.season.race_id,
-            stage__number=season_stage.number - 1,
+            stage__race_id=round.season.race_id,
+            stage__number=round.number - 1,
             classification=classification,
         ).order_by("rank")
     )
 
 
-def _carried_states(season_stage: SeasonStage) -> dict[int, dict[str, Any]]:
+def _carried_states(round: Round) -> dict[int, dict[str, Any]]:
     """The engine state each rider carries from the previous stage (Cyclo Sim: energy)."""
     return dict(
         StageResult.objects.filter(
-            stage__race_id=season_stage.season.race_id, stage__number=season_stage.number - 1
+            stage__race_id=round.season.race_id, stage__number=round.number - 1
         ).values_list("rider_id", "state")
     )
 
 
-def team_energy(
-    *, season_stage: SeasonStage, starters: Sequence[SeasonTeamRider]
-) -> dict[int, tuple[int, int]]:
+def team_energy(*, round: Round, starters: Sequence[SeasonTeamRider]) -> dict[int, tuple[int, int]]:
     """Cyclo Sim: each starter's energy at the start of the stage, ``(pe, pe_max)``, after
     the night's recovery (empty for a Moréno season)."""
-    season = season_stage.season
+    season = round.season
     if season.ruleset != Season.Ruleset.CYCLOSIM:
         return {}
     settings = season.rules.stage_settings(season.ruleset)["settings"]
-    carried = _carried_states(season_stage)
+    carried = _carried_states(round)
     return {
         m.rider_id: cyclosim_energy(
             rider=m.rider,
@@ -164,39 +162,37 @@ def team_energy(
     }
 
 
-def stage_entrants(
-    *, season_stage: SeasonStage
-) -> tuple[list[EntrantSpec], int | None, int | None]:
+def round_entrants(*, round: Round) -> tuple[list[EntrantSpec], int | None, int | None]:
     """Starters in start order (GC order; stage 1: bib order), with their orders and the
     state they carry (rules/moreno.md R-T1; ARCHITECTURE "State carried between stages").
 
     A stage whose course the engine would refuse is refused here, before any engine input is
-    built (StageError naming the stage). Stage 1 first puts the start-list riders no player
+    built (RoundError naming the stage). Stage 1 first puts the start-list riders no player
     took into computer teams, should the race have started without them (docs/league.md).
     """
-    season = season_stage.season
-    errors = stage_course_errors(season_stage.stage)
+    season = round.season
+    errors = stage_course_errors(round.stage)
     if errors:
-        raise StageError(" ".join(errors))
-    if season_stage.number == 1 and season_stage.status not in DONE:
+        raise RoundError(" ".join(errors))
+    if round.number == 1 and round.status not in DONE:
         computer_teams_fill(season=season)
-    out = riders_out_of_race(season=season, before_number=season_stage.number)
+    out = riders_out_of_race(season=season, before_number=round.number)
     members = [
         m
         for m in SeasonTeamRider.objects.filter(season=season).order_by("bib", "pk")
         if m.rider_id not in out
     ]
-    orders = {o.team_id: o.data for o in Orders.objects.filter(season_stage=season_stage)}
+    orders = {o.team_id: o.data for o in Orders.objects.filter(round=round)}
     crash_counts: dict[int, int] = {}
     for rider_id, crashes in StageResult.objects.filter(
-        stage__race_id=season.race_id, stage__number__lt=season_stage.number
+        stage__race_id=season.race_id, stage__number__lt=round.number
     ).values_list("rider_id", "crashes"):
         crash_counts[rider_id] = crash_counts.get(rider_id, 0) + len(crashes)
-    carried = _carried_states(season_stage)
+    carried = _carried_states(round)
     cyclosim = season.ruleset == Season.Ruleset.CYCLOSIM
-    general = _previous_standing(season_stage, Classification.GENERAL)
+    general = _previous_standing(round, Classification.GENERAL)
     gc = {line.rider_id: line for line in general}
-    points = _previous_standing(season_stage, Classification.POINTS)
+    points = _previous_standing(round, Classification.POINTS)
 
     specs = []
     for member in members:
@@ -230,7 +226,7 @@ def stage_entrants(
 def orders_submit(
     *,
     team: SeasonTeam,
-    season_stage: SeasonStage,
+    round: Round,
     orders: dict[int, dict[str, Any]],
     user: Any,
     now: datetime | None = None,
@@ -238,8 +234,8 @@ def orders_submit(
     """Store a team's orders for a stage, before its deadline only."""
     now = now or timezone.now()
     with transaction.atomic():
-        locked = SeasonStage.objects.select_for_update().get(pk=season_stage.pk)
-        if locked.status != SeasonStage.Status.OPEN:
+        locked = Round.objects.select_for_update().get(pk=round.pk)
+        if locked.status != Round.Status.OPEN:
             raise OrdersClosed(
                 _("Orders for stage %(number)s are closed: the stage is %(status)s.")
                 % {"number": locked.number, "status": locked.get_status_display()}
@@ -250,7 +246,7 @@ def orders_submit(
                 _("Orders for stage %(number)s closed at %(deadline)s.")
                 % {"number": locked.number, "deadline": deadline}
             )
-        starters = {m.rider_id for m in team_starters(team=team, season_stage=locked)}
+        starters = {m.rider_id for m in team_starters(team=team, round=locked)}
         errors = orders_errors(orders=orders, rider_ids=starters)
         keys = ORDER_KEYS[team.season.ruleset]
         data = {
@@ -264,7 +260,7 @@ def orders_submit(
         if errors:
             raise OrdersInvalid(errors)
         record, _created = Orders.objects.update_or_create(
-            team=team, season_stage=locked, defaults={"data": data, "submitted_by": user}
+            team=team, round=locked, defaults={"data": data, "submitted_by": user}
         )
     return record
 
@@ -272,24 +268,22 @@ def orders_submit(
 # --- the lifecycle ----------------------------------------------------------------------
 
 
-def _stage_move(
-    season_stage: SeasonStage, *, source: str, target: str, refusal: str
-) -> SeasonStage:
+def _stage_move(round: Round, *, source: str, target: str, refusal: str) -> Round:
     # A conditional update: zero rows means the stage was not (or no longer) in `source`.
-    updated = SeasonStage.objects.filter(pk=season_stage.pk, status=source).update(status=target)
+    updated = Round.objects.filter(pk=round.pk, status=source).update(status=target)
     if not updated:
-        raise StageError(refusal % {"number": season_stage.number})
-    season_stage.refresh_from_db()
-    return season_stage
+        raise RoundError(refusal % {"number": round.number})
+    round.refresh_from_db()
+    return round
 
 
-def stage_open(*, season_stage: SeasonStage) -> SeasonStage:
+def round_open(*, round: Round) -> Round:
     """Open orders; opening stage 1 starts the race: the start list's riders that no player
     took ride for computer teams from then on."""
     opened = _stage_move(
-        season_stage,
-        source=SeasonStage.Status.SCHEDULED,
-        target=SeasonStage.Status.OPEN,
+        round,
+        source=Round.Status.SCHEDULED,
+        target=Round.Status.OPEN,
         refusal=_("Stage %(number)s is not scheduled: it cannot be opened."),
     )
     if opened.number == 1:
@@ -297,43 +291,41 @@ def stage_open(*, season_stage: SeasonStage) -> SeasonStage:
     return opened
 
 
-def stage_lock(*, season_stage: SeasonStage) -> SeasonStage:
+def round_lock(*, round: Round) -> Round:
     return _stage_move(
-        season_stage,
-        source=SeasonStage.Status.OPEN,
-        target=SeasonStage.Status.LOCKED,
+        round,
+        source=Round.Status.OPEN,
+        target=Round.Status.LOCKED,
         refusal=_("Stage %(number)s is not open: it cannot be locked."),
     )
 
 
-def stage_publish(*, season_stage: SeasonStage) -> SeasonStage:
+def round_publish(*, round: Round) -> Round:
     """Announce a resolved stage's results (players are emailed by the notifications task)."""
     return _stage_move(
-        season_stage,
-        source=SeasonStage.Status.RESOLVED,
-        target=SeasonStage.Status.PUBLISHED,
+        round,
+        source=Round.Status.RESOLVED,
+        target=Round.Status.PUBLISHED,
         refusal=_("Stage %(number)s is not resolved: nothing to publish."),
     )
 
 
-def stages_lock_due(*, now: datetime | None = None) -> list[int]:
+def rounds_lock_due(*, now: datetime | None = None) -> list[int]:
     """Lock every open stage whose deadline has passed; return the locked stages whose deadline
     has passed and that can be resolved now (every earlier stage of their season is resolved),
     in stage order."""
     now = now or timezone.now()
-    due = SeasonStage.objects.filter(status=SeasonStage.Status.OPEN, orders_deadline__lte=now)
+    due = Round.objects.filter(status=Round.Status.OPEN, orders_deadline__lte=now)
     for pk in due.values_list("pk", flat=True):
-        SeasonStage.objects.filter(pk=pk, status=SeasonStage.Status.OPEN).update(
-            status=SeasonStage.Status.LOCKED
-        )
+        Round.objects.filter(pk=pk, status=Round.Status.OPEN).update(status=Round.Status.LOCKED)
     ready = []
     # A stage the organiser locked early waits for its deadline (or for "resolve now").
-    locked = SeasonStage.objects.filter(
-        status=SeasonStage.Status.LOCKED, orders_deadline__lte=now
-    ).order_by("season_id", "number")
+    locked = Round.objects.filter(status=Round.Status.LOCKED, orders_deadline__lte=now).order_by(
+        "season_id", "number"
+    )
     for stage in locked:
         pending_before = (
-            SeasonStage.objects.filter(season_id=stage.season_id, number__lt=stage.number)
+            Round.objects.filter(season_id=stage.season_id, number__lt=stage.number)
             .exclude(status__in=DONE)
             .exists()
         )
@@ -342,42 +334,42 @@ def stages_lock_due(*, now: datetime | None = None) -> list[int]:
     return ready
 
 
-def stages_force_lock(*, season: Season, numbers: list[int]) -> list[SeasonStage]:
+def rounds_force_lock(*, season: Season, numbers: list[int]) -> list[Round]:
     """Close orders now on the given stages (the organiser runs them without waiting)."""
     with transaction.atomic():
         stages = list(
-            SeasonStage.objects.select_for_update()
+            Round.objects.select_for_update()
             .filter(season=season, number__in=numbers)
             .order_by("number")
         )
         missing = sorted(set(numbers) - {s.number for s in stages})
         if missing:
-            raise StageError(
+            raise RoundError(
                 _("Season %(slug)s has no stage %(number)s.")
                 % {"slug": season.slug, "number": missing[0]}
             )
         for stage in stages:
-            if stage.status in (SeasonStage.Status.SCHEDULED, SeasonStage.Status.OPEN):
-                stage.status = SeasonStage.Status.LOCKED
+            if stage.status in (Round.Status.SCHEDULED, Round.Status.OPEN):
+                stage.status = Round.Status.LOCKED
                 stage.save(update_fields=["status"])
     return stages
 
 
-def _check_previous_resolved(season_stage: SeasonStage) -> None:
+def _check_previous_resolved(round: Round) -> None:
     previous = (
-        SeasonStage.objects.filter(season_id=season_stage.season_id, number__lt=season_stage.number)
+        Round.objects.filter(season_id=round.season_id, number__lt=round.number)
         .exclude(status__in=DONE)
         .order_by("number")
         .first()
     )
     if previous is not None:
-        raise StageError(
+        raise RoundError(
             _("Stage %(number)s cannot be resolved before stage %(previous)s.")
-            % {"number": season_stage.number, "previous": previous.number}
+            % {"number": round.number, "previous": previous.number}
         )
 
 
-def stage_resolve_request(*, season_stage: SeasonStage, user: Any = None) -> Job:
+def round_resolve_request(*, round: Round, user: Any = None) -> Job:
     """The organiser's "resolve now": lock the stage and queue its resolution, once.
 
     A request for a stage already queued or resolving attaches to its job instead of starting
@@ -386,31 +378,31 @@ def stage_resolve_request(*, season_stage: SeasonStage, user: Any = None) -> Job
     was, the job records why, and WorkersUnreachable says so.
     """
     with transaction.atomic():
-        locked = SeasonStage.objects.select_for_update().get(pk=season_stage.pk)
+        locked = Round.objects.select_for_update().get(pk=round.pk)
         if locked.status in DONE:
-            raise StageError(_("Stage %(number)s is already resolved.") % {"number": locked.number})
+            raise RoundError(_("Stage %(number)s is already resolved.") % {"number": locked.number})
         job = locked.jobs.first()
         if job is not None and job.active and not job.silent:
             return job
         if locked.status not in RESOLVABLE:
-            raise StageError(
+            raise RoundError(
                 _("Stage %(number)s is %(status)s.")
                 % {"number": locked.number, "status": locked.get_status_display()}
             )
         _check_previous_resolved(locked)
         before = locked.status
-        if locked.status == SeasonStage.Status.OPEN:
-            locked.status = SeasonStage.Status.LOCKED
+        if locked.status == Round.Status.OPEN:
+            locked.status = Round.Status.LOCKED
             locked.save(update_fields=["status"])
         job = _job_queue(locked, job if job is not None and job.active else None, user=user)
     _job_send(job, restore_status=before)
     return job
 
 
-def _job_queue(stage: SeasonStage, silent: Job | None, *, user: Any = None) -> Job:
+def _job_queue(stage: Round, silent: Job | None, *, user: Any = None) -> Job:
     """A new queued job for the stage, or its silent job made queued again (inside the lock)."""
     if silent is None:
-        return Job.objects.create(season_stage=stage, requested_by=user)
+        return Job.objects.create(round=stage, requested_by=user)
     Job.objects.filter(pk=silent.pk).update(
         status=Job.Status.QUEUED,
         progress=0,
@@ -428,17 +420,17 @@ def _job_send(job: Job, *, restore_status: str | None = None) -> None:
     """Hand a committed job to the workers. A broker that cannot take it leaves the job failed
     with the reason the page shows, and the stage in `restore_status` if given (the state before
     the request); WorkersUnreachable then says nothing changed."""
-    from season.tasks import stage_resolve_task
+    from season.tasks import round_resolve_task
 
     try:
-        stage_resolve_task.apply_async((job.season_stage_id, job.pk))
+        round_resolve_task.apply_async((job.round_id, job.pk))
     except (BrokerError, OSError) as error:
-        logger.warning("The broker refused the job of stage %s: %s", job.season_stage_id, error)
+        logger.warning("The broker refused the job of stage %s: %s", job.round_id, error)
         with transaction.atomic():
-            if restore_status is not None and restore_status != SeasonStage.Status.LOCKED:
-                SeasonStage.objects.filter(
-                    pk=job.season_stage_id, status=SeasonStage.Status.LOCKED
-                ).update(status=restore_status)
+            if restore_status is not None and restore_status != Round.Status.LOCKED:
+                Round.objects.filter(pk=job.round_id, status=Round.Status.LOCKED).update(
+                    status=restore_status
+                )
             _job_failed(job.pk, failure=Job.Failure.WORKERS_UNREACHABLE, error=error)
         raise WorkersUnreachable(
             _("The workers cannot be reached; nothing changed, try again.")
@@ -454,14 +446,14 @@ def _job_failed(
         failure=failure,
         # A lifecycle refusal is already in words; anything else keeps its exception's name.
         detail=(
-            str(error) if isinstance(error, StageError) else f"{type(error).__name__}: {error}"
+            str(error) if isinstance(error, RoundError) else f"{type(error).__name__}: {error}"
         )[:2000],
         retry_at=retry_at,
     )
 
 
 def _failure_of(error: BaseException) -> str:
-    if isinstance(error, StageError):
+    if isinstance(error, RoundError):
         return Job.Failure.STAGE
     if isinstance(error, SoftTimeLimitExceeded):
         return Job.Failure.TIMEOUT
@@ -472,23 +464,23 @@ def _failure_of(error: BaseException) -> str:
     return Job.Failure.UNEXPECTED
 
 
-def stages_resolve_due(*, now: datetime | None = None) -> list[Job]:
+def rounds_resolve_due(*, now: datetime | None = None) -> list[Job]:
     """Beat's deadline check (every STAGE_DEADLINE_CHECK_SECONDS): lock the stages whose deadline
     passed, queue each one that can be resolved now, and queue again the jobs whose worker went
     silent. A stage whose last job failed in a way that would repeat waits for the organiser,
     who sees why on the stage page (not a failure every minute in the log)."""
     queued = []
-    due = set(stages_lock_due(now=now))
+    due = set(rounds_lock_due(now=now))
     silent = {
-        job.season_stage_id
+        job.round_id
         for job in Job.objects.filter(
-            season_stage__status__in=(SeasonStage.Status.LOCKED, SeasonStage.Status.RESOLVING)
+            round__status__in=(Round.Status.LOCKED, Round.Status.RESOLVING)
         ).filter(ACTIVE_JOB)
         if job.silent
     }
-    for season_stage_id in sorted(due | silent):
+    for round_id in sorted(due | silent):
         with transaction.atomic():
-            stage = SeasonStage.objects.select_for_update().get(pk=season_stage_id)
+            stage = Round.objects.select_for_update().get(pk=round_id)
             latest = stage.jobs.first()
             if stage.status in DONE or (latest is not None and latest.active and not latest.silent):
                 continue
@@ -500,7 +492,7 @@ def stages_resolve_due(*, now: datetime | None = None) -> list[Job]:
                 _job_failed(
                     latest.pk,
                     failure=Job.Failure.WORKER_LOST,
-                    error=StageError(
+                    error=RoundError(
                         _("Started %(attempts)s times, never finished.")
                         % {"attempts": stage.attempts}
                     ),
@@ -516,23 +508,23 @@ def stages_resolve_due(*, now: datetime | None = None) -> list[Job]:
     return queued
 
 
-def _next_stage_follow(resolved: SeasonStage) -> None:
+def _next_stage_follow(resolved: Round) -> None:
     """Open the next stage for orders; if it is already locked and its deadline has passed,
     queue its resolution once this one is committed."""
-    following = SeasonStage.objects.filter(
+    following = Round.objects.filter(
         season_id=resolved.season_id, number=resolved.number + 1
     ).first()
     if following is None:
         return
-    if following.status == SeasonStage.Status.SCHEDULED:
-        following.status = SeasonStage.Status.OPEN
+    if following.status == Round.Status.SCHEDULED:
+        following.status = Round.Status.OPEN
         following.save(update_fields=["status"])
     elif (
-        following.status == SeasonStage.Status.LOCKED
+        following.status == Round.Status.LOCKED
         and following.orders_deadline is not None
         and following.orders_deadline <= timezone.now()
     ):
-        job = Job.objects.create(season_stage=following)
+        job = Job.objects.create(round=following)
         # A broker out of reach leaves the job failed; the next deadline check sends it again.
         transaction.on_commit(lambda: _job_send_quietly(job))
 
@@ -547,9 +539,9 @@ def _job_update(job_id: int | None, **fields: Any) -> None:
         Job.objects.filter(pk=job_id).update(updated_at=timezone.now(), **fields)
 
 
-def stage_resolve(
-    *, season_stage_id: int, job_id: int | None = None, retry_in: int | None = None
-) -> SeasonStage:
+def round_resolve(
+    *, round_id: int, job_id: int | None = None, retry_in: int | None = None
+) -> Round:
     """Resolve a stage exactly once (ARCHITECTURE "Stage lifecycle").
 
     Claim: lock the row, return at once if resolved, draw and store the seed (once, so that a
@@ -563,9 +555,7 @@ def stage_resolve(
     try:
         with transaction.atomic():
             stage = (
-                SeasonStage.objects.select_for_update()
-                .select_related("season", "stage")
-                .get(pk=season_stage_id)
+                Round.objects.select_for_update().select_related("season", "stage").get(pk=round_id)
             )
             if stage.status in DONE:
                 _job_update(
@@ -576,17 +566,17 @@ def stage_resolve(
                 )
                 return stage
             if stage.status not in RESOLVABLE:
-                raise StageError(
+                raise RoundError(
                     _("Stage %(number)s is %(status)s.")
                     % {"number": stage.number, "status": stage.get_status_display()}
                 )
             _check_previous_resolved(stage)
             if stage.seed is None:
                 stage.seed = secrets.randbits(62)
-            stage.status = SeasonStage.Status.RESOLVING
+            stage.status = Round.Status.RESOLVING
             stage.attempts += 1
             stage.save(update_fields=["seed", "status", "attempts"])
-    except StageError as error:
+    except RoundError as error:
         _job_failed(job_id, failure=Job.Failure.STAGE, error=error)
         raise
     _job_update(
@@ -601,7 +591,7 @@ def stage_resolve(
 
     try:
         rules = stage.season.rules
-        entrants, yellow, green = stage_entrants(season_stage=stage)
+        entrants, yellow, green = round_entrants(round=stage)
         inputs = stage_inputs_build(
             stage=stage.stage,
             entrants=entrants,
@@ -629,7 +619,7 @@ def stage_resolve(
         )
         _job_update(job_id, progress=60, message=gettext_noop("writing results and standings"))
         with transaction.atomic():
-            locked = SeasonStage.objects.select_for_update().get(pk=stage.pk)
+            locked = Round.objects.select_for_update().get(pk=stage.pk)
             if locked.status in DONE:
                 # Another worker wrote this stage first: this job's work is done all the same.
                 _job_update(
@@ -646,7 +636,7 @@ def stage_resolve(
                 team_of={e.rider_id: e.team_id for e in entrants},
             )
             standings_update(stage=stage.stage)
-            locked.status = SeasonStage.Status.RESOLVED
+            locked.status = Round.Status.RESOLVED
             locked.resolved_at = timezone.now()
             locked.engine_inputs = inputs_to_data(inputs, ruleset=stage.season.ruleset)
             locked.last_error = ""
@@ -659,8 +649,8 @@ def stage_resolve(
     except Exception as error:
         reason = f"{type(error).__name__}: {error}"[:2000]
         logger.exception("Stage %s of %s failed", stage.number, stage.season.slug)
-        SeasonStage.objects.filter(pk=stage.pk, status=SeasonStage.Status.RESOLVING).update(
-            status=SeasonStage.Status.LOCKED, last_error=reason
+        Round.objects.filter(pk=stage.pk, status=Round.Status.RESOLVING).update(
+            status=Round.Status.LOCKED, last_error=reason
         )
         retry = retry_in is not None and isinstance(error, PASSING_FAULTS)
         _job_failed(
@@ -675,17 +665,17 @@ def stage_resolve(
     return locked
 
 
-def rider_reinstate(*, season_stage: SeasonStage, rider_id: int) -> StageResult:
+def rider_reinstate(*, round: Round, rider_id: int) -> StageResult:
     """The organiser keeps a rider who finished outside the time limit in the race."""
     with transaction.atomic():
-        locked = SeasonStage.objects.select_for_update().get(pk=season_stage.pk)
-        later = SeasonStage.objects.filter(
+        locked = Round.objects.select_for_update().get(pk=round.pk)
+        later = Round.objects.filter(
             season_id=locked.season_id, number__gt=locked.number, status__in=DONE
         ).exists()
         if later:
-            raise StageError(_("A rider can only be reinstated before the next stage is resolved."))
+            raise RoundError(_("A rider can only be reinstated before the next stage is resolved."))
         if locked.status not in DONE:
-            raise StageError(
+            raise RoundError(
                 _("Stage %(number)d has no results yet: nobody can be reinstated.")
                 % {"number": locked.number}
             )
@@ -695,12 +685,12 @@ def rider_reinstate(*, season_stage: SeasonStage, rider_id: int) -> StageResult:
             .first()
         )
         if result is None:
-            raise StageError(
+            raise RoundError(
                 _("No rider %(rider_id)d rode stage %(number)d.")
                 % {"rider_id": rider_id, "number": locked.number}
             )
         if result.status != StageResult.Status.OUTSIDE_TIME_LIMIT:
-            raise StageError(
+            raise RoundError(
                 _("%(rider)s did not finish outside the time limit.") % {"rider": result.rider}
             )
         result.status = StageResult.Status.FINISHED

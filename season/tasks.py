@@ -26,11 +26,11 @@ RETRY_DELAYS = (5, 30, 120)
     soft_time_limit=60,
     time_limit=90,
 )
-def stage_resolve_task(self: Any, season_stage_id: int, job_id: int | None = None) -> None:
+def round_resolve_task(self: Any, round_id: int, job_id: int | None = None) -> None:
     retries = self.request.retries
     retry_in = RETRY_DELAYS[retries] if retries < len(RETRY_DELAYS) else None
     try:
-        services.stage_resolve(season_stage_id=season_stage_id, job_id=job_id, retry_in=retry_in)
+        services.round_resolve(round_id=round_id, job_id=job_id, retry_in=retry_in)
     except services.PASSING_FAULTS as error:
         if retry_in is None:
             raise
@@ -38,8 +38,8 @@ def stage_resolve_task(self: Any, season_stage_id: int, job_id: int | None = Non
 
 
 @shared_task(name="season.stages_lock_due", acks_late=True, soft_time_limit=50, time_limit=60)
-def stages_lock_due_task() -> None:
-    services.stages_resolve_due()
+def rounds_lock_due_task() -> None:
+    services.rounds_resolve_due()
 
 
 @shared_task(name="season.notifications_send", acks_late=True, soft_time_limit=100, time_limit=120)

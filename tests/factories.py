@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 
 from races.models import Race, Stage
 from riders.models import Rider, Team
-from season.models import Season, SeasonStage, SeasonTeam, SeasonTeamRider
+from season.models import Round, Season, SeasonTeam, SeasonTeamRider
 
 PASSWORD = "pass-for-tests"
 
@@ -83,9 +83,9 @@ class SeasonFactory(factory.django.DjangoModelFactory):
     race = factory.SubFactory(RaceFactory, kind=Race.Kind.LEAGUE)
 
 
-class SeasonStageFactory(factory.django.DjangoModelFactory):
+class RoundFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = SeasonStage
+        model = Round
 
     season = factory.SubFactory(SeasonFactory)
     stage = factory.SubFactory(StageFactory, race=factory.SelfAttribute("..season.race"))

@@ -101,7 +101,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 else None,
                 "join_closed": leagues.join_closed_reason(season),
                 "capacity": formation.team_capacity(season=season),
-                "stage_one": season.stages.filter(number=1).first(),
+                "stage_one": season.rounds.filter(number=1).first(),
                 "calendar_table": calendar_table,
             },
         )

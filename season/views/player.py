@@ -280,8 +280,8 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
     here = reverse("player-orders", kwargs={"slug": season.slug, "team_id": team.pk})
     window = leagues.orders_window(season=season, now=now)
     stage = window.stage
-    starters = services.team_starters(team=team, season_stage=stage) if stage else []
-    existing = Orders.objects.filter(team=team, season_stage=stage).first() if stage else None
+    starters = services.team_starters(team=team, round=stage) if stage else []
+    existing = Orders.objects.filter(team=team, round=stage).first() if stage else None
     form = None
     if window.is_open and starters and stage is not None:
         form_class = orders_form_class(season.ruleset)
@@ -302,7 +302,7 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
                 return redirect(here)
             try:
                 services.orders_submit(
-                    team=team, season_stage=stage, orders=form.orders(), user=request.user
+                    team=team, round=stage, orders=form.orders(), user=request.user
                 )
             except services.OrdersClosed as error:
                 messages.error(request, str(error))
@@ -333,9 +333,7 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
                 )
     deadline = stage.orders_deadline if stage else None
     energy = (
-        services.team_energy(season_stage=stage, starters=starters)
-        if form and stage is not None
-        else {}
+        services.team_energy(round=stage, starters=starters) if form and stage is not None else {}
     )
     return render(
         request,

@@ -8,7 +8,7 @@ from races import charts
 from races.models import Classification, DiceLog
 from riders.models import RATING_AXES
 from season import selectors
-from season.models import SeasonStage
+from season.models import Round
 from season.tables import (
     CalendarTable,
     DiceTable,
@@ -141,22 +141,20 @@ def standings(request: HttpRequest, slug: str, classification: str) -> HttpRespo
     )
 
 
-def _season_stage(request: HttpRequest, slug: str, number: int):
+def _round(request: HttpRequest, slug: str, number: int):
     season = selectors.season_visible_get(slug=slug, user=request.user)
-    season_stage = get_object_or_404(
-        SeasonStage.objects.select_related("stage"), season=season, number=number
-    )
-    season_stage.season = season
-    return season, season_stage
+    round = get_object_or_404(Round.objects.select_related("stage"), season=season, number=number)
+    round.season = season
+    return season, round
 
 
 def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    season, season_stage = _season_stage(request, slug, number)
-    stage = season_stage.stage
-    resolved = season_stage.status in selectors.DONE_STATUSES
+    season, round = _round(request, slug, number)
+    stage = round.stage
+    resolved = round.status in selectors.DONE_STATUSES
     table = None
     if resolved:
-        results = selectors.stage_results(season_stage=season_stage)
+        results = selectors.stage_results(round=round)
         gaps_by_rank = {
             rank: gap
             for rank, gap in results.values_list("rank", "gap_seconds")
@@ -171,14 +169,14 @@ def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         export = table_configure(request, table, f"{season.slug}-stage-{number}")
         if export:
             return export
-    events = selectors.stage_events(season_stage=season_stage) if resolved else []
+    events = selectors.stage_events(round=round) if resolved else []
     names = selectors.rider_names(season=season) if events else {}
     return render(
         request,
         "season/public/stage.html",
         {
             "season": season,
-            "season_stage": season_stage,
+            "round": round,
             "stage": stage,
             "profile": charts.stage_profile_svg(
                 stage.segments, title=f"{stage.start} – {stage.finish}", texts=_profile_texts()
@@ -186,17 +184,17 @@ def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "table": table,
             "events": [(event, [names.get(i, i) for i in event.rider_ids[:5]]) for event in events],
             "is_organiser": request.user.has_perm("season.manage_season", season),
-            "job": season_stage.jobs.first(),
+            "job": round.jobs.first(),
             "my_team": selectors.team_of_user(season=season, user=request.user),
             "previous": number - 1 if number > 1 else None,
-            "next": number + 1 if season.stages.filter(number=number + 1).exists() else None,
+            "next": number + 1 if season.rounds.filter(number=number + 1).exists() else None,
         },
     )
 
 
 def stage_dice(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    season, season_stage = _season_stage(request, slug, number)
-    log = DiceLog.objects.filter(stage_id=season_stage.stage_id).first()
+    season, round = _round(request, slug, number)
+    log = DiceLog.objects.filter(stage_id=round.stage_id).first()
     if log is None:
         raise Http404(_("This stage has not been resolved."))
     names = selectors.rider_names(season=season)
@@ -218,7 +216,7 @@ def stage_dice(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(
         request,
         "season/public/dice.html",
-        {"season": season, "season_stage": season_stage, "log": log, "table": table},
+        {"season": season, "round": round, "log": log, "table": table},
     )
 
 

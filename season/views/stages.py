@@ -10,27 +10,27 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from season import selectors, services
-from season.models import Job, SeasonStage
+from season.models import Job, Round
 
 
-def _stage(request: HttpRequest, slug: str, number: int) -> SeasonStage:
+def _stage(request: HttpRequest, slug: str, number: int) -> Round:
     season = selectors.season_visible_get(slug=slug, user=request.user)
     return get_object_or_404(
-        SeasonStage.objects.select_related("season", "stage"), season=season, number=number
+        Round.objects.select_related("season", "stage"), season=season, number=number
     )
 
 
 def stage_job(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The progress of the latest resolution of a stage (polled by htmx while it runs)."""
-    season_stage = _stage(request, slug, number)
-    job = season_stage.jobs.first()
-    is_organiser = request.user.has_perm("season.manage_season", season_stage.season)
+    round = _stage(request, slug, number)
+    job = round.jobs.first()
+    is_organiser = request.user.has_perm("season.manage_season", round.season)
     response = render(
         request,
         "season/public/_job.html",
-        {"season_stage": season_stage, "job": job, "is_organiser": is_organiser},
+        {"round": round, "job": job, "is_organiser": is_organiser},
     )
-    finished = season_stage.status in services.DONE
+    finished = round.status in services.DONE
     if request.htmx and (finished or (job is not None and job.status == Job.Status.DONE)):  # type: ignore[attr-defined]
         # The results are written (whatever an older job row says): show them by reloading.
         response["HX-Refresh"] = "true"
@@ -43,28 +43,28 @@ DONE_MESSAGES = {
     "publish": gettext_lazy("The results of stage %(number)s are published."),
 }
 ACTIONS = {
-    "open": services.stage_open,
-    "lock": services.stage_lock,
-    "publish": services.stage_publish,
+    "open": services.round_open,
+    "lock": services.round_lock,
+    "publish": services.round_publish,
 }
 
 
 @login_required
 @require_POST
 def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
-    season_stage = _stage(request, slug, number)
-    if not request.user.has_perm("season.manage_season", season_stage.season):
+    round = _stage(request, slug, number)
+    if not request.user.has_perm("season.manage_season", round.season):
         raise PermissionDenied(_("Only the organiser of this season can do that."))
     try:
         if action == "resolve":
-            services.stage_resolve_request(season_stage=season_stage, user=request.user)
+            services.round_resolve_request(round=round, user=request.user)
             messages.success(request, _("Stage %(number)s is being resolved.") % {"number": number})
         elif action in ACTIONS:
-            ACTIONS[action](season_stage=season_stage)
+            ACTIONS[action](round=round)
             messages.success(request, DONE_MESSAGES[action] % {"number": number})
         else:
             raise Http404(_("No such action."))
-    except services.StageError as error:
+    except services.RoundError as error:
         messages.error(request, str(error))
     return redirect("season-stage", slug=slug, number=number)
 
@@ -72,12 +72,12 @@ def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> H
 @login_required
 @require_POST
 def rider_reinstate(request: HttpRequest, slug: str, number: int, rider_id: int) -> HttpResponse:
-    season_stage = _stage(request, slug, number)
-    if not request.user.has_perm("season.manage_season", season_stage.season):
+    round = _stage(request, slug, number)
+    if not request.user.has_perm("season.manage_season", round.season):
         raise PermissionDenied(_("Only the organiser of this season can do that."))
     try:
-        result = services.rider_reinstate(season_stage=season_stage, rider_id=rider_id)
+        result = services.rider_reinstate(round=round, rider_id=rider_id)
         messages.success(request, _("%(rider)s is back in the race.") % {"rider": result.rider})
-    except services.StageError as error:
+    except services.RoundError as error:
         messages.error(request, str(error))
     return redirect("season-stage", slug=slug, number=number)

@@ -156,7 +156,7 @@ class Embedded(Processes):
         [row] = self.query(
             "SELECT ss.status, ss.attempts, "
             "(SELECT COUNT(*) FROM races_stageresult r WHERE r.stage_id = ss.stage_id) "
-            "FROM season_seasonstage ss JOIN season_season s ON s.id = ss.season_id "
+            "FROM season_round ss JOIN season_season s ON s.id = ss.season_id "
             "WHERE s.slug = 'demo' AND ss.number = ?",
             number,
         )
@@ -166,7 +166,7 @@ class Embedded(Processes):
         """(status, progress, requested_by_id) of the jobs of a stage, oldest first."""
         return self.query(
             "SELECT j.status, j.progress, j.requested_by_id FROM season_job j "
-            "JOIN season_seasonstage ss ON ss.id = j.season_stage_id WHERE ss.number = ? "
+            "JOIN season_round ss ON ss.id = j.round_id WHERE ss.number = ? "
             "ORDER BY j.id",
             number,
         )

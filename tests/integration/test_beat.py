@@ -21,7 +21,7 @@ from django.utils import timezone
 from config.celery import app as celery_app
 from races.models import StageResult
 from season.demo import demo_load
-from season.models import Job, SeasonStage
+from season.models import Job, Round
 from tests.integration.processes import (
     Embedded,
     Processes,
@@ -42,8 +42,8 @@ def test_make_run_resolves_a_stage_when_its_deadline_passes(tmp_path):
         "shell",
         "-c",
         "from datetime import timedelta; from django.utils import timezone; "
-        "from season.models import SeasonStage; "
-        "SeasonStage.objects.filter(season__slug='demo', number=1)"
+        "from season.models import Round; "
+        "Round.objects.filter(season__slug='demo', number=1)"
         ".update(orders_deadline=timezone.now() + timedelta(seconds=8))",
     )
     _, terminal = embedded.start(
@@ -69,8 +69,8 @@ def test_make_run_resolves_a_stage_when_its_deadline_passes(tmp_path):
 @pytest.mark.django_db(transaction=True)
 def test_beat_and_a_worker_on_redis_and_postgres_resolve_a_stage_at_its_deadline(tmp_path):
     season = demo_load()
-    stage_1 = season.stages.get(number=1)
-    SeasonStage.objects.filter(pk=stage_1.pk).update(
+    stage_1 = season.rounds.get(number=1)
+    Round.objects.filter(pk=stage_1.pk).update(
         orders_deadline=timezone.now() + timedelta(seconds=8)
     )
     queue = f"beat-{uuid.uuid4().hex[:8]}"
@@ -80,9 +80,9 @@ def test_beat_and_a_worker_on_redis_and_postgres_resolve_a_stage_at_its_deadline
     _, worker = deployment.worker("worker")
     _, beat = deployment.celery("beat", "beat", **FAST_CHECKS)
     try:
-        assert SeasonStage.objects.get(pk=stage_1.pk).status == "open"
+        assert Round.objects.get(pk=stage_1.pk).status == "open"
         wait_for(
-            lambda: SeasonStage.objects.get(pk=stage_1.pk).status == "resolved",
+            lambda: Round.objects.get(pk=stage_1.pk).status == "resolved",
             120,
             "beat and the worker to resolve stage 1",
             worker,
@@ -93,12 +93,12 @@ def test_beat_and_a_worker_on_redis_and_postgres_resolve_a_stage_at_its_deadline
         deployment.stop()
         with celery_app.connection_for_write() as broker:
             broker.default_channel.queue_delete(queue)
-    resolved = SeasonStage.objects.get(pk=stage_1.pk)
+    resolved = Round.objects.get(pk=stage_1.pk)
     assert resolved.attempts == 1
     assert resolved.resolved_at > resolved.orders_deadline
     assert StageResult.objects.filter(stage=resolved.stage).count() == 176
-    job = Job.objects.get(season_stage=resolved)
+    job = Job.objects.get(round=resolved)
     assert (job.status, job.progress, job.requested_by) == ("done", 100, None)
-    assert SeasonStage.objects.get(season=season, number=2).status == "open"
+    assert Round.objects.get(season=season, number=2).status == "open"
     assert "Sending due task lock-due-stages" in beat.read_text()
     assert log_trouble(worker, beat) == []

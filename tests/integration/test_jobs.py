@@ -35,7 +35,7 @@ def own_queue():
 @pytest.mark.django_db(transaction=True)
 def test_two_concurrent_resolve_now_make_one_job_and_send_one_task(own_queue):
     season = demo_load()
-    stage_1 = season.stages.get(number=1)
+    stage_1 = season.rounds.get(number=1)
     barrier = threading.Barrier(2)
     jobs: list[Job] = []
     errors: list[BaseException] = []
@@ -43,7 +43,7 @@ def test_two_concurrent_resolve_now_make_one_job_and_send_one_task(own_queue):
     def press_resolve_now() -> None:
         try:
             barrier.wait(10)
-            jobs.append(services.stage_resolve_request(season_stage=stage_1))
+            jobs.append(services.round_resolve_request(round=stage_1))
         except BaseException as error:  # reported below
             errors.append(error)
         finally:
@@ -56,7 +56,7 @@ def test_two_concurrent_resolve_now_make_one_job_and_send_one_task(own_queue):
         thread.join(60)
     assert errors == []
     assert [job.pk for job in jobs] == [jobs[0].pk] * 2  # the second attached to the first
-    assert Job.objects.filter(season_stage=stage_1).count() == 1
+    assert Job.objects.filter(round=stage_1).count() == 1
     with celery_app.connection_for_write() as broker:
         queued = broker.default_channel.queue_declare(queue=own_queue, passive=True)
     assert queued.message_count == 1
@@ -71,9 +71,9 @@ def test_a_killed_worker_s_stage_waits_for_a_worker_then_beat_hands_it_to_anothe
     embedded.manage(
         "shell",
         "-c",
-        "from season import services; from season.models import SeasonStage; "
-        "services.stage_resolve_request("
-        "season_stage=SeasonStage.objects.get(season__slug='demo', number=1))",
+        "from season import services; from season.models import Round; "
+        "services.round_resolve_request("
+        "round=Round.objects.get(season__slug='demo', number=1))",
     )
     # Progress 60 is set just before the results are written in the last transaction.
     wait_for(lambda: embedded.jobs(1)[0][:2] == ("running", 60), 90, "the first worker")

@@ -17,7 +17,7 @@ from config.celery import app as celery_app
 from races.models import DiceLog, StageResult
 from season import services
 from season.demo import demo_load
-from season.models import SeasonStage
+from season.models import Round
 from season.replay import stage_replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,15 +121,15 @@ def wait_for(predicate, timeout: float, what: str) -> None:
     pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
-def status_of(season_stage: SeasonStage) -> str:
-    return SeasonStage.objects.values_list("status", flat=True).get(pk=season_stage.pk)
+def status_of(round: Round) -> str:
+    return Round.objects.values_list("status", flat=True).get(pk=round.pk)
 
 
 def test_a_worker_process_resolves_a_stage(workers):
     season = demo_load()
-    stage_1 = season.stages.get(number=1)
+    stage_1 = season.rounds.get(number=1)
     workers.start()
-    job = services.stage_resolve_request(season_stage=stage_1)
+    job = services.round_resolve_request(round=stage_1)
     wait_for(lambda: status_of(stage_1) == "resolved", 60, "the worker to resolve stage 1")
     assert StageResult.objects.filter(stage=stage_1.stage).count() == 176
     job.refresh_from_db()
@@ -138,9 +138,9 @@ def test_a_worker_process_resolves_a_stage(workers):
 
 def test_a_worker_killed_mid_resolution_leaves_nothing_and_the_stage_resolves_once(workers):
     season = demo_load()
-    stage_1 = season.stages.get(number=1)
+    stage_1 = season.rounds.get(number=1)
     slow = workers.start(STAGE_RESOLVE_PAUSE_BEFORE_COMMIT="30")
-    job = services.stage_resolve_request(season_stage=stage_1)
+    job = services.round_resolve_request(round=stage_1)
     # Progress 60 is set just before the results are written in the last transaction.
     wait_for(
         lambda: type(job).objects.get(pk=job.pk).progress == 60, 60, "the worker to start writing"
@@ -155,24 +155,24 @@ def test_a_worker_killed_mid_resolution_leaves_nothing_and_the_stage_resolves_on
 
     workers.start()  # the task was never acknowledged: Redis hands it to this one
     wait_for(lambda: status_of(stage_1) == "resolved", 90, "the redelivered task")
-    resolved = SeasonStage.objects.select_related("season", "stage").get(pk=stage_1.pk)
+    resolved = Round.objects.select_related("season", "stage").get(pk=stage_1.pk)
     assert resolved.attempts == 2
     assert StageResult.objects.filter(stage=stage_1.stage).count() == 176
     assert DiceLog.objects.filter(stage=stage_1.stage).count() == 1
-    assert stage_replay(season_stage=resolved) == []
+    assert stage_replay(round=resolved) == []
 
 
 def test_two_concurrent_resolutions_give_one_set_of_results():
     season = demo_load()
-    stage_1 = season.stages.get(number=1)
-    services.stage_lock(season_stage=stage_1)
+    stage_1 = season.rounds.get(number=1)
+    services.round_lock(round=stage_1)
     barrier = threading.Barrier(2)
     errors: list[BaseException] = []
 
     def resolve() -> None:
         try:
             barrier.wait(10)
-            services.stage_resolve(season_stage_id=stage_1.pk)
+            services.round_resolve(round_id=stage_1.pk)
         except BaseException as error:  # reported below
             errors.append(error)
         finally:
@@ -196,6 +196,6 @@ def test_simulate_season_goes_through_the_workers_and_every_stage_replays(worker
     out = capsys.readouterr().out
     assert "(workers)" in out
     assert "General classification after stage 4:" in out
-    for season_stage in season.stages.filter(number__lte=4).select_related("season", "stage"):
-        assert season_stage.status == "resolved"
-        assert stage_replay(season_stage=season_stage) == []
+    for round in season.rounds.filter(number__lte=4).select_related("season", "stage"):
+        assert round.status == "resolved"
+        assert stage_replay(round=round) == []

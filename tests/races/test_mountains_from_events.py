@@ -10,7 +10,7 @@ from races.classifications import CLIMB_POINTS, DOUBLED_AT_SUMMIT_FINISH
 from races.models import Classification, RaceEntry, RaceEvent, Stage, Standing
 from riders.models import Rider
 from season import services
-from season.models import SeasonStage
+from season.models import Round
 from tests.factories import StageFactory
 from tests.season.builders import league, stage, template_race
 
@@ -42,8 +42,8 @@ def resolved(charlie):
     for bib, rider in enumerate(Rider.objects.order_by("pk"), start=1):
         RaceEntry.objects.create(race=template, rider=rider, team=rider.team, bib=bib)
     season = league(organiser=charlie, template=template)
-    SeasonStage.objects.filter(season=season, number=1).update(status=SeasonStage.Status.OPEN)
-    return services.stage_resolve(season_stage_id=stage(season, 1).pk)
+    Round.objects.filter(season=season, number=1).update(status=Round.Status.OPEN)
+    return services.round_resolve(round_id=stage(season, 1).pk)
 
 
 def test_the_summit_events_carry_each_climb_and_its_category(resolved):

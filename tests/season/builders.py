@@ -9,7 +9,7 @@ from django.utils import timezone
 from races.models import Race
 from riders.models import Rider
 from season.leagues import SeasonSettings, season_create, season_join
-from season.models import Season, SeasonStage, SeasonTeam
+from season.models import Round, Season, SeasonTeam
 from season.rule_settings import RuleSettings
 from tests.factories import RaceFactory, RiderFactory, StageFactory, TeamFactory
 
@@ -61,8 +61,8 @@ def joined(season: Season, *users: Any) -> list[SeasonTeam]:
     ]
 
 
-def stage(season: Season, number: int) -> SeasonStage:
-    return SeasonStage.objects.select_related("stage", "season").get(season=season, number=number)
+def stage(season: Season, number: int) -> Round:
+    return Round.objects.select_related("stage", "season").get(season=season, number=number)
 
 
 def free_riders(season: Season) -> list[Rider]:

@@ -8,7 +8,7 @@ import pytest
 from riders.models import RATING_AXES
 from season import formation
 from season.formation import Candidate, FormationError, price_of, roster_errors, snake_team_index
-from season.models import DraftPick, Season, SeasonStage, SeasonTeamRider
+from season.models import DraftPick, Round, Season, SeasonTeamRider
 from season.orders import default_roles
 from tests.factories import RiderFactory, TeamFactory
 from tests.season.builders import free_riders, joined, league, stage, template_race
@@ -195,8 +195,8 @@ def test_a_complete_team_gets_default_roles_and_bibs_and_the_last_pick_opens_sta
         assert members[0].role == "gc_leader"
     assert sorted(first.members.values_list("bib", flat=True)) == [1, 2]
     assert sorted(second.members.values_list("bib", flat=True)) == [11, 12]
-    assert stage(season, 1).status == SeasonStage.Status.OPEN
-    assert stage(season, 2).status == SeasonStage.Status.SCHEDULED
+    assert stage(season, 1).status == Round.Status.OPEN
+    assert stage(season, 2).status == Round.Status.SCHEDULED
 
 
 @pytest.mark.django_db
@@ -317,7 +317,7 @@ def test_a_player_may_change_his_selection_until_the_race_starts(budget_league):
         riders["star"].pk,
         riders["domestique"].pk,
     }
-    SeasonStage.objects.filter(season=season, number=1).update(status=SeasonStage.Status.OPEN)
+    Round.objects.filter(season=season, number=1).update(status=Round.Status.OPEN)
     with pytest.raises(FormationError, match="The race has started"):
         formation.team_select(
             team=alice_team, rider_ids=[riders["climber"].pk, riders["rouleur"].pk]

@@ -101,23 +101,23 @@ def test_a_calendar_deadline_in_the_year_9999_is_refused(client, charlie):
     season = league(organiser=charlie)
     client.force_login(charlie)
     url = reverse("organiser-calendar", kwargs={"slug": season.slug})
-    before = list(season.stages.values_list("orders_deadline", flat=True))
+    before = list(season.rounds.values_list("orders_deadline", flat=True))
     data = {"stage_1": "9999-12-31T23:00", "stage_2": "2030-01-01T10:00"}
     response = client.post(url, data | {"stage_3": "2030-01-02T10:00"})
     assert response.status_code == 200
     assert "Give a date between the years 2000 and 2099." in response.content.decode()
-    assert list(season.stages.values_list("orders_deadline", flat=True)) == before
+    assert list(season.rounds.values_list("orders_deadline", flat=True)) == before
 
 
 def test_a_calendar_deadline_years_away_is_refused_by_the_service(charlie):
     from season.leagues import CalendarInvalid, calendar_update
 
     season = league(organiser=charlie)
-    before = list(season.stages.values_list("orders_deadline", flat=True))
+    before = list(season.rounds.values_list("orders_deadline", flat=True))
     far = timezone.now() + timedelta(days=3 * 365)
     with pytest.raises(CalendarInvalid, match="Stage 3: the deadline is more than two years away"):
         calendar_update(season=season, deadlines={3: far})
-    assert list(season.stages.values_list("orders_deadline", flat=True)) == before
+    assert list(season.rounds.values_list("orders_deadline", flat=True)) == before
 
 
 # --- reinstating --------------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def test_reinstating_a_rider_who_did_not_ride_says_so(client, demo):
     from season import services
     from tests.season.builders import stage
 
-    services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    services.round_resolve(round_id=stage(demo, 1).pk)
     client.force_login(demo.organiser)
     url = reverse(
         "season-stage-reinstate", kwargs={"slug": demo.slug, "number": 1, "rider_id": 999999}

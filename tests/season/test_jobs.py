@@ -17,8 +17,8 @@ from config.celery import app as celery_app
 from races.models import StageResult
 from season import services
 from season.demo import demo_load
-from season.models import Job, SeasonStage
-from season.tasks import stage_resolve_task
+from season.models import Job, Round
+from season.tasks import round_resolve_task
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def demo():
 
 
 def stage(season, number):
-    return SeasonStage.objects.select_related("stage", "season").get(season=season, number=number)
+    return Round.objects.select_related("stage", "season").get(season=season, number=number)
 
 
 def closed_port() -> int:
@@ -99,10 +99,10 @@ def test_resolve_now_with_the_broker_down_changes_nothing_and_says_so(client, de
 def test_a_second_resolve_now_attaches_to_the_queued_job(client, demo, broker, settings):
     broker("memory://")
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    first = services.stage_resolve_request(season_stage=stage(demo, 1))
-    second = services.stage_resolve_request(season_stage=stage(demo, 1))
+    first = services.round_resolve_request(round=stage(demo, 1))
+    second = services.round_resolve_request(round=stage(demo, 1))
     assert second.pk == first.pk
-    assert Job.objects.filter(season_stage__season=demo).count() == 1
+    assert Job.objects.filter(round__season=demo).count() == 1
     assert queued_messages(queue) == 1
     page = organiser(client).get(reverse("season-stage", args=["demo", 1])).content.decode()
     assert "Resolving…" in page
@@ -112,20 +112,20 @@ def test_a_second_resolve_now_attaches_to_the_queued_job(client, demo, broker, s
 def test_a_job_that_lost_the_race_to_another_worker_is_done_not_running(demo, monkeypatch):
     """Two deliveries of one stage: the one that simulated second finds the stage written."""
     target = stage(demo, 1)
-    services.stage_lock(season_stage=target)
-    winner = Job.objects.create(season_stage=target)
-    loser = Job.objects.create(season_stage=target)
+    services.round_lock(round=target)
+    winner = Job.objects.create(round=target)
+    loser = Job.objects.create(round=target)
     real_simulate = services.stage_simulate
     raced = []
 
     def simulate_while_the_other_worker_writes(**kwargs):
         if not raced:
             raced.append(True)
-            services.stage_resolve(season_stage_id=target.pk, job_id=winner.pk)
+            services.round_resolve(round_id=target.pk, job_id=winner.pk)
         return real_simulate(**kwargs)
 
     monkeypatch.setattr(services, "stage_simulate", simulate_while_the_other_worker_writes)
-    services.stage_resolve(season_stage_id=target.pk, job_id=loser.pk)
+    services.round_resolve(round_id=target.pk, job_id=loser.pk)
     for job in (winner, loser):
         job.refresh_from_db()
         assert (job.status, job.progress) == ("done", 100)
@@ -142,9 +142,9 @@ def make_silent(job: Job, *, minutes: int = 10) -> None:
 def test_a_job_whose_worker_went_silent_waits_for_a_worker_and_is_picked_up_again(client, demo):
     target = stage(demo, 1)
     # The state a worker killed mid-simulation leaves behind (tests/integration kill one).
-    SeasonStage.objects.filter(pk=target.pk).update(status="resolving", attempts=1, seed=7)
+    Round.objects.filter(pk=target.pk).update(status="resolving", attempts=1, seed=7)
     job = Job.objects.create(
-        season_stage=target, status="running", progress=10, message="simulating the stage"
+        round=target, status="running", progress=10, message="simulating the stage"
     )
     make_silent(job)
     url = reverse("season-stage", args=["demo", 1])
@@ -155,7 +155,7 @@ def test_a_job_whose_worker_went_silent_waits_for_a_worker_and_is_picked_up_agai
     assert 'hx-trigger="every 5s"' in fragment.content.decode()  # still watching for the worker
     assert "Resolve now" in organiser(client).get(url).content.decode()
 
-    queued = services.stages_resolve_due()  # beat's deadline check; eager here
+    queued = services.rounds_resolve_due()  # beat's deadline check; eager here
     assert [j.pk for j in queued] == [job.pk]
     job.refresh_from_db()
     assert (job.status, job.progress) == ("done", 100)
@@ -166,15 +166,15 @@ def test_a_job_whose_worker_went_silent_waits_for_a_worker_and_is_picked_up_agai
 def test_a_stage_whose_every_worker_went_silent_is_left_to_the_organiser(client, demo):
     """Not "waiting for a worker" forever: after SILENT_ATTEMPTS_MAX starts, the reason."""
     target = stage(demo, 1)
-    SeasonStage.objects.filter(pk=target.pk).update(
+    Round.objects.filter(pk=target.pk).update(
         status="resolving", attempts=services.SILENT_ATTEMPTS_MAX, seed=7
     )
-    job = Job.objects.create(season_stage=target, status="running", progress=10)
+    job = Job.objects.create(round=target, status="running", progress=10)
     make_silent(job)
-    assert services.stages_resolve_due() == []
+    assert services.rounds_resolve_due() == []
     job.refresh_from_db()
     assert (job.status, job.failure) == ("failed", "lost")
-    assert services.stages_resolve_due() == []  # and it stays so until the organiser acts
+    assert services.rounds_resolve_due() == []  # and it stays so until the organiser acts
     page = organiser(client).get(reverse("season-stage", args=["demo", 1])).content.decode()
     assert "The resolution failed: the workers stopped answering while resolving the stage." in page
     assert "Waiting for a worker" not in page
@@ -184,29 +184,25 @@ def test_a_stage_whose_every_worker_went_silent_is_left_to_the_organiser(client,
 def test_the_deadline_check_leaves_a_job_whose_worker_is_reporting(demo, broker):
     broker("memory://")
     target = stage(demo, 1)
-    services.stage_lock(season_stage=target)
-    SeasonStage.objects.filter(pk=target.pk).update(
-        orders_deadline=timezone.now() - timedelta(minutes=1)
-    )
-    Job.objects.create(season_stage=target, status="running", progress=10)
-    assert services.stages_resolve_due() == []
-    assert Job.objects.filter(season_stage=target).count() == 1
+    services.round_lock(round=target)
+    Round.objects.filter(pk=target.pk).update(orders_deadline=timezone.now() - timedelta(minutes=1))
+    Job.objects.create(round=target, status="running", progress=10)
+    assert services.rounds_resolve_due() == []
+    assert Job.objects.filter(round=target).count() == 1
 
 
 def test_the_deadline_check_queues_a_due_stage_with_a_job_the_page_shows(client, demo):
     target = stage(demo, 1)
-    SeasonStage.objects.filter(pk=target.pk).update(
-        orders_deadline=timezone.now() - timedelta(seconds=1)
-    )
-    [job] = services.stages_resolve_due()
+    Round.objects.filter(pk=target.pk).update(orders_deadline=timezone.now() - timedelta(seconds=1))
+    [job] = services.rounds_resolve_due()
     job.refresh_from_db()
     assert (job.status, job.requested_by) == ("done", None)
     assert stage(demo, 1).status == "resolved"
 
 
 def test_a_resolved_stage_shows_its_results_whatever_a_stale_job_says(client, demo):
-    resolved = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
-    stale = Job.objects.create(season_stage=resolved, status="running", progress=60)
+    resolved = services.round_resolve(round_id=stage(demo, 1).pk)
+    stale = Job.objects.create(round=resolved, status="running", progress=60)
     make_silent(stale)
     page = client.get(reverse("season-stage", args=["demo", 1])).content.decode()
     assert "Resolving…" not in page
@@ -232,9 +228,9 @@ def test_a_database_refusal_is_explained_to_the_organiser_and_kept_off_the_publi
     client, demo, monkeypatch
 ):
     fail_writes_with(monkeypatch, DataError("numeric field overflow"))
-    job = Job.objects.create(season_stage=stage(demo, 1))
+    job = Job.objects.create(round=stage(demo, 1))
     with pytest.raises(DataError):
-        stage_resolve_task.apply(args=(stage(demo, 1).pk, job.pk), throw=True)
+        round_resolve_task.apply(args=(stage(demo, 1).pk, job.pk), throw=True)
     job.refresh_from_db()
     assert (job.status, job.failure, job.retry_at) == ("failed", "db_refused", None)
 
@@ -257,9 +253,9 @@ def test_a_passing_fault_says_will_be_retried_only_while_a_retry_is_scheduled(
     client, demo, monkeypatch
 ):
     fail_writes_with(monkeypatch, OperationalError("server closed the connection"))
-    job = Job.objects.create(season_stage=stage(demo, 1))
+    job = Job.objects.create(round=stage(demo, 1))
     with pytest.raises(OperationalError):
-        services.stage_resolve(season_stage_id=stage(demo, 1).pk, job_id=job.pk, retry_in=30)
+        services.round_resolve(round_id=stage(demo, 1).pk, job_id=job.pk, retry_in=30)
     job.refresh_from_db()
     assert (job.status, job.failure) == ("failed", "db_down")
     assert job.retry_at > timezone.now() + timedelta(seconds=25)
@@ -271,7 +267,7 @@ def test_a_passing_fault_says_will_be_retried_only_while_a_retry_is_scheduled(
 
     # The task's last attempt: no retry left, and the page stops promising one.
     with pytest.raises(OperationalError):
-        services.stage_resolve(season_stage_id=stage(demo, 1).pk, job_id=job.pk, retry_in=None)
+        services.round_resolve(round_id=stage(demo, 1).pk, job_id=job.pk, retry_in=None)
     job.refresh_from_db()
     assert job.retry_at is None
     assert "will be retried" not in client.get(url).content.decode()
@@ -288,19 +284,19 @@ def test_the_task_retries_a_passing_fault_and_then_resolves(demo, monkeypatch):
         return real(**kwargs)
 
     monkeypatch.setattr(services, "standings_update", busy_once)
-    job = Job.objects.create(season_stage=stage(demo, 1))
+    job = Job.objects.create(round=stage(demo, 1))
     # Eagerly, apply() runs the retry at once when it does not re-raise.
-    assert stage_resolve_task.apply(args=(stage(demo, 1).pk, job.pk), throw=False).successful()
+    assert round_resolve_task.apply(args=(stage(demo, 1).pk, job.pk), throw=False).successful()
     job.refresh_from_db()
     assert (job.status, job.failure, job.retry_at) == ("done", "", None)
     assert stage(demo, 1).attempts == 2
 
 
 def test_a_stage_that_cannot_be_resolved_yet_fails_its_job_with_the_reason(client, demo):
-    services.stages_force_lock(season=demo, numbers=[2])
-    job = Job.objects.create(season_stage=stage(demo, 2))
-    with pytest.raises(services.StageError):
-        stage_resolve_task.apply(args=(stage(demo, 2).pk, job.pk), throw=True)
+    services.rounds_force_lock(season=demo, numbers=[2])
+    job = Job.objects.create(round=stage(demo, 2))
+    with pytest.raises(services.RoundError):
+        round_resolve_task.apply(args=(stage(demo, 2).pk, job.pk), throw=True)
     job.refresh_from_db()
     assert (job.status, job.failure) == ("failed", "stage")
     page = organiser(client).get(reverse("season-stage", args=["demo", 2])).content.decode()

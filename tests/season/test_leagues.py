@@ -10,7 +10,7 @@ from django.utils import timezone
 from races.models import Race
 from season import formation, leagues
 from season.leagues import CalendarInvalid, JoinRefused, LeagueError
-from season.models import Membership, Season, SeasonStage
+from season.models import Membership, Round, Season
 from season.rule_settings import RuleSettings
 from tests.season.builders import joined, league, stage, template_race
 
@@ -33,9 +33,9 @@ def test_creating_a_season_copies_the_route_with_one_deadline_per_stage(charlie)
     assert season.race.kind == Race.Kind.LEAGUE
     assert season.race.template == template
     assert season.race.stages.count() == 3
-    deadlines = list(season.stages.order_by("number").values_list("orders_deadline", flat=True))
+    deadlines = list(season.rounds.order_by("number").values_list("orders_deadline", flat=True))
     assert deadlines == [first, first + timedelta(hours=48), first + timedelta(hours=96)]
-    assert set(season.stages.values_list("status", flat=True)) == {SeasonStage.Status.SCHEDULED}
+    assert set(season.rounds.values_list("status", flat=True)) == {Round.Status.SCHEDULED}
 
 
 def test_the_creator_organises_the_new_season(charlie):
@@ -110,7 +110,7 @@ def test_nobody_joins_once_the_draft_has_started(alice, bob, charlie):
 
 def test_nobody_joins_once_the_race_has_started(alice, charlie):
     season = league(organiser=charlie, formation_mode=Season.FormationMode.BUDGET)
-    SeasonStage.objects.filter(season=season, number=1).update(status=SeasonStage.Status.OPEN)
+    Round.objects.filter(season=season, number=1).update(status=Round.Status.OPEN)
     with pytest.raises(JoinRefused, match="The race has started"):
         leagues.season_join(season=season, user=alice, team_name="Late")
 
@@ -152,7 +152,7 @@ def test_a_deadline_cannot_move_into_the_past(charlie):
 
 def test_a_locked_stage_keeps_its_deadline(charlie):
     season = league(organiser=charlie)
-    SeasonStage.objects.filter(season=season, number=1).update(status=SeasonStage.Status.LOCKED)
+    Round.objects.filter(season=season, number=1).update(status=Round.Status.LOCKED)
     with pytest.raises(CalendarInvalid, match="Stage 1 is locked: its deadline can no longer"):
         leagues.calendar_update(
             season=season, deadlines={1: stage(season, 1).orders_deadline + timedelta(hours=1)}
@@ -178,7 +178,7 @@ def test_team_rules_are_fixed_once_teams_form(alice, bob, charlie):
 
 def test_rule_settings_are_fixed_once_a_stage_is_resolved(charlie):
     season = league(organiser=charlie)
-    SeasonStage.objects.filter(season=season, number=1).update(status=SeasonStage.Status.RESOLVED)
+    Round.objects.filter(season=season, number=1).update(status=Round.Status.RESOLVED)
     changed = replace(
         leagues.season_settings_of(season), rule_settings=RuleSettings(time_cut_enabled=False)
     )
@@ -194,8 +194,8 @@ def test_my_seasons_lists_each_season_with_my_role_team_and_next_stage(alice, bo
     played = league(organiser=charlie, slug="played")
     (team,) = joined(played, alice)
     league(organiser=bob, slug="not-mine")
-    SeasonStage.objects.filter(season=played, number=1).update(status=SeasonStage.Status.RESOLVED)
-    SeasonStage.objects.filter(season=played, number=2).update(status=SeasonStage.Status.OPEN)
+    Round.objects.filter(season=played, number=1).update(status=Round.Status.RESOLVED)
+    Round.objects.filter(season=played, number=2).update(status=Round.Status.OPEN)
     rows = {row.season.slug: row for row in leagues.my_seasons(user=alice)}
     assert set(rows) == {"mine", "played"}
     assert (rows["mine"].role, rows["mine"].team, rows["mine"].next_stage.number) == (
@@ -216,17 +216,17 @@ def test_orders_are_given_for_the_first_stage_not_resolved(charlie):
     window = leagues.orders_window(season=season)
     assert (window.stage.number, window.is_open) == (1, False)
     assert window.reason == "Orders for stage 1 are not open yet."
-    SeasonStage.objects.filter(season=season, number=1).update(status=SeasonStage.Status.OPEN)
+    Round.objects.filter(season=season, number=1).update(status=Round.Status.OPEN)
     window = leagues.orders_window(season=season)
     assert (window.stage.number, window.is_open) == (1, True)
     after = window.stage.orders_deadline + timedelta(seconds=1)
     closed = leagues.orders_window(season=season, now=after)
     assert not closed.is_open
     assert closed.reason == "Orders for stage 1 closed at the deadline."
-    SeasonStage.objects.filter(season=season, number=1).update(status=SeasonStage.Status.LOCKED)
+    Round.objects.filter(season=season, number=1).update(status=Round.Status.LOCKED)
     assert leagues.orders_window(season=season).reason == (
         "Orders for stage 1 are closed: the stage is locked."
     )
-    SeasonStage.objects.filter(season=season).update(status=SeasonStage.Status.RESOLVED)
+    Round.objects.filter(season=season).update(status=Round.Status.RESOLVED)
     window = leagues.orders_window(season=season)
     assert (window.stage, window.is_open) == (None, False)

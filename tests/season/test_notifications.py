@@ -8,7 +8,7 @@ from django.core import mail
 
 from season import services
 from season.demo import demo_load
-from season.models import SeasonStage
+from season.models import Round
 from season.notifications import notifications_send
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ def demo():
 
 
 def stage(season, number):
-    return SeasonStage.objects.select_related("stage", "season").get(season=season, number=number)
+    return Round.objects.select_related("stage", "season").get(season=season, number=number)
 
 
 def recipients():
@@ -46,7 +46,7 @@ def test_only_players_without_orders_are_reminded_24_hours_before(demo):
     orders = {m.rider_id: {"role": m.role} for m in team.members.all()}
     services.orders_submit(
         team=team,
-        season_stage=first,
+        round=first,
         orders=orders,
         user=team.owner,
         now=first.orders_deadline - timedelta(days=2),
@@ -63,13 +63,13 @@ def test_only_players_without_orders_are_reminded_24_hours_before(demo):
 def test_players_hear_when_results_are_published(demo):
     first = stage(demo, 1)
     notifications_send(now=first.orders_deadline - timedelta(days=3))
-    services.stage_resolve(season_stage_id=first.pk)
+    services.round_resolve(round_id=first.pk)
     mail.outbox.clear()
-    SeasonStage.objects.filter(season=demo, number=2).update(
+    Round.objects.filter(season=demo, number=2).update(
         orders_opened_notified_at=first.orders_deadline, reminder_sent_at=first.orders_deadline
     )
     assert notifications_send(now=first.orders_deadline) == 0
-    services.stage_publish(season_stage=stage(demo, 1))
+    services.round_publish(round=stage(demo, 1))
     assert notifications_send(now=first.orders_deadline) == 3
     assert "results of stage 1" in mail.outbox[0].subject
 

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from races.models import Race
-from season.models import Membership, Season, SeasonStage
+from season.models import Membership, Round, Season
 from tests.season.builders import joined, league, stage, template_race
 
 pytestmark = pytest.mark.django_db
@@ -144,19 +144,19 @@ def test_the_calendar_takes_deadlines_in_the_season_time_zone(client, charlie):
 
 def test_the_calendar_refuses_deadlines_out_of_order_and_keeps_them(client, charlie):
     season = league(organiser=charlie)
-    before = list(season.stages.values_list("orders_deadline", flat=True))
+    before = list(season.rounds.values_list("orders_deadline", flat=True))
     client.force_login(charlie)
     day = timezone.localdate() + timedelta(days=5)
     data = {"stage_1": f"{day}T20:00", "stage_2": f"{day}T19:00", "stage_3": f"{day}T21:00"}
     response = client.post(reverse("organiser-calendar", kwargs={"slug": season.slug}), data)
     assert response.status_code == 200
     assert "Stage 2: the deadline must come after stage 1&#x27;s." in response.content.decode()
-    assert list(season.stages.values_list("orders_deadline", flat=True)) == before
+    assert list(season.rounds.values_list("orders_deadline", flat=True)) == before
 
 
 def test_a_locked_stage_is_shown_but_not_editable_on_the_calendar(client, charlie):
     season = league(organiser=charlie)
-    SeasonStage.objects.filter(season=season, number=1).update(status=SeasonStage.Status.LOCKED)
+    Round.objects.filter(season=season, number=1).update(status=Round.Status.LOCKED)
     client.force_login(charlie)
     form = client.get(reverse("organiser-calendar", kwargs={"slug": season.slug})).context["form"]
     assert form.fields["stage_1"].disabled

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from season import formation
-from season.models import DraftPick, Orders, Season, SeasonStage, SeasonTeam, SeasonTeamRider
+from season.models import DraftPick, Orders, Round, Season, SeasonTeam, SeasonTeamRider
 from tests.factories import UserFactory
 from tests.season.builders import free_riders, joined, league
 
@@ -108,7 +108,7 @@ def test_a_player_cannot_touch_the_seasons_organisation(client, alice, bob, char
     season = league(organiser=charlie)
     joined(season, alice, bob)
     code, name = season.invite_code, season.name
-    deadlines = list(season.stages.values_list("orders_deadline", flat=True))
+    deadlines = list(season.rounds.values_list("orders_deadline", flat=True))
     client.force_login(alice)
     for page in ("organiser-season", "organiser-settings", "organiser-calendar"):
         assert client.get(url(page, season)).status_code == 403, page
@@ -118,7 +118,7 @@ def test_a_player_cannot_touch_the_seasons_organisation(client, alice, bob, char
         assert client.post(url(action, season)).status_code == 403, action
     season.refresh_from_db()
     assert (season.invite_code, season.name, season.draft_started_at) == (code, name, None)
-    assert list(season.stages.values_list("orders_deadline", flat=True)) == deadlines
+    assert list(season.rounds.values_list("orders_deadline", flat=True)) == deadlines
 
 
 def test_a_player_cannot_pick_for_the_team_on_turn_through_the_organisers_button(
@@ -205,4 +205,4 @@ def test_the_permissions_follow_ownership_and_organisation(alice, bob, charlie):
     assert not dora.has_perm("season.view_season", season)
     computer = SeasonTeam.objects.create(season=season, name="Computer", owner=None)
     assert not charlie.has_perm("season.manage_team", computer)
-    assert SeasonStage.objects.filter(season=season).count() == 3
+    assert Round.objects.filter(season=season).count() == 3

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from season import formation
-from season.models import Membership, Orders, Season, SeasonStage, SeasonTeam
+from season.models import Membership, Orders, Round, Season, SeasonTeam
 from season.views.player import time_left
 from tests.factories import RiderFactory, TeamFactory, UserFactory
 from tests.season.builders import free_riders, joined, league, stage, template_race
@@ -272,7 +272,7 @@ def test_a_player_saves_his_orders_and_finds_them_again(client, demo):
     roles[members[2].rider_id] = "gc_leader"
     response = post_orders(client, team, 1, roles, no_breakaway={members[5].rider_id})
     assert response.status_code == 302
-    orders = Orders.objects.get(team=team, season_stage=stage(demo, 1))
+    orders = Orders.objects.get(team=team, round=stage(demo, 1))
     assert orders.data[str(members[2].rider_id)] == {"role": "gc_leader", "no_breakaway": False}
     assert orders.data[str(members[5].rider_id)]["no_breakaway"] is True
     assert orders.submitted_by == team.owner
@@ -294,7 +294,7 @@ def test_orders_breaking_a_role_limit_are_refused_with_the_message_as_is(client,
 def test_after_the_deadline_the_page_says_why_and_shows_no_form(client, demo):
     team = alice_team(demo)
     client.force_login(team.owner)
-    SeasonStage.objects.filter(pk=stage(demo, 1).pk).update(
+    Round.objects.filter(pk=stage(demo, 1).pk).update(
         orders_deadline=timezone.now() - timedelta(minutes=1)
     )
     response = client.get(orders_url(team))
@@ -311,7 +311,7 @@ def test_a_locked_stage_shows_the_orders_given_and_no_form(client, demo):
     client.force_login(team.owner)
     roles = {m.rider_id: m.role for m in team.members.all()}
     post_orders(client, team, 1, roles)
-    SeasonStage.objects.filter(pk=stage(demo, 1).pk).update(status=SeasonStage.Status.LOCKED)
+    Round.objects.filter(pk=stage(demo, 1).pk).update(status=Round.Status.LOCKED)
     response = client.get(orders_url(team))
     page = response.content.decode()
     assert response.context["form"] is None
@@ -323,8 +323,8 @@ def test_a_locked_stage_shows_the_orders_given_and_no_form(client, demo):
 def test_a_form_left_open_on_a_closed_stage_does_not_land_on_the_next_one(client, demo):
     team = alice_team(demo)
     client.force_login(team.owner)
-    SeasonStage.objects.filter(pk=stage(demo, 1).pk).update(status=SeasonStage.Status.RESOLVED)
-    SeasonStage.objects.filter(pk=stage(demo, 2).pk).update(status=SeasonStage.Status.OPEN)
+    Round.objects.filter(pk=stage(demo, 1).pk).update(status=Round.Status.RESOLVED)
+    Round.objects.filter(pk=stage(demo, 2).pk).update(status=Round.Status.OPEN)
     roles = {m.rider_id: m.role for m in team.members.all()}
     response = post_orders(client, team, 1, roles)
     assert response.status_code == 302

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from races.models import StageResult
 from season.demo import demo_load
-from season.models import SeasonStage
+from season.models import Round
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -84,22 +84,22 @@ def test_only_the_organiser_sees_the_stage_buttons(client, resolved_demo):
 
 def test_a_player_cannot_resolve_or_publish_a_stage(client, resolved_demo):
     client.login(username="alice", password="alice-demo")
-    stage_3 = SeasonStage.objects.get(season=resolved_demo, number=3)
+    stage_3 = Round.objects.get(season=resolved_demo, number=3)
     response = client.post(reverse("season-stage-action", args=["demo", 3, "resolve"]))
     assert response.status_code == 403
     response = client.post(reverse("season-stage-action", args=["demo", 2, "publish"]))
     assert response.status_code == 403
     stage_3.refresh_from_db()
-    assert stage_3.status == SeasonStage.Status.OPEN
+    assert stage_3.status == Round.Status.OPEN
     assert not stage_3.jobs.exists()
-    assert SeasonStage.objects.get(season=resolved_demo, number=2).status == "resolved"
+    assert Round.objects.get(season=resolved_demo, number=2).status == "resolved"
 
 
 def test_the_organiser_publishes_results(client, resolved_demo):
     client.login(username="olivia", password="olivia-demo")
     response = client.post(reverse("season-stage-action", args=["demo", 2, "publish"]))
     assert response.status_code == 302
-    assert SeasonStage.objects.get(season=resolved_demo, number=2).status == "published"
+    assert Round.objects.get(season=resolved_demo, number=2).status == "published"
 
 
 def test_stage_actions_need_a_post(client, resolved_demo):

@@ -12,7 +12,7 @@ from races.models import Classification, Race, RaceEntry, RaceEvent, Stage, Stag
 from season import formation, services
 from season.computer_teams import computer_teams_fill
 from season.leagues import RouteInvalid
-from season.models import Season, SeasonStage, SeasonTeam, SeasonTeamRider
+from season.models import Round, Season, SeasonTeam, SeasonTeamRider
 from tests.season.builders import joined, league, stage
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +74,7 @@ def test_a_season_on_the_real_tour_races_its_whole_start_list_to_paris(tour2022,
     assert len(players) == 2 * ROSTER
 
     # The organiser opens stage 1: the race starts, everybody else rides for computer teams.
-    services.stage_open(season_stage=stage(season, 1))
+    services.round_open(round=stage(season, 1))
     computer = SeasonTeam.objects.filter(season=season, owner__isnull=True)
     real_names = set(RaceEntry.objects.filter(race=tour2022).values_list("team__name", flat=True))
     assert set(computer.values_list("name", flat=True)) == real_names
@@ -92,11 +92,11 @@ def test_a_season_on_the_real_tour_races_its_whole_start_list_to_paris(tour2022,
     assert len(set(bibs)) == 176
     assert [p.team.owner for p in formation.teams_progress(season=season)] == [alice, bob]
 
-    services.stages_force_lock(season=season, numbers=list(range(1, 22)))
+    services.rounds_force_lock(season=season, numbers=list(range(1, 22)))
     out: set[int] = set()
     for number in range(1, 22):
-        resolved = services.stage_resolve(season_stage_id=stage(season, number).pk)
-        assert resolved.status == SeasonStage.Status.RESOLVED, number
+        resolved = services.round_resolve(round_id=stage(season, number).pk)
+        assert resolved.status == Round.Status.RESOLVED, number
         results = StageResult.objects.filter(stage=resolved.stage)
         assert set(results.values_list("rider_id", flat=True)) == start_list - out, number
         out |= set(
@@ -149,7 +149,7 @@ def test_the_last_draft_pick_starts_the_race_with_the_computer_teams(tour2022, a
     formation.draft_start(season=season)
     for _pick in range(4):
         formation.draft_autopick(season=season, user=alice)
-    assert stage(season, 1).status == SeasonStage.Status.OPEN
+    assert stage(season, 1).status == Round.Status.OPEN
     assert SeasonTeam.objects.filter(season=season, owner__isnull=True).count() >= 21
     assert SeasonTeamRider.objects.filter(season=season).count() == 176
     assert formation.teams_formed(season=season)
@@ -183,7 +183,7 @@ def test_a_stage_the_template_left_without_a_course_gets_one_in_the_league(tour2
 
 def test_resolution_refuses_an_invalid_course_before_the_engine(tour2022, alice, monkeypatch):
     season = _budget_league(alice, tour2022, alice)
-    services.stage_open(season_stage=stage(season, 1))
+    services.round_open(round=stage(season, 1))
     Stage.objects.filter(race=season.race, number=1).update(
         segments=[{"terrain": "plain", "km": 10}]
     )
@@ -192,9 +192,9 @@ def test_resolution_refuses_an_invalid_course_before_the_engine(tour2022, alice,
         raise AssertionError("the engine was reached")
 
     monkeypatch.setattr(services, "stage_simulate", engine_reached)
-    with override("en"), pytest.raises(services.StageError, match=r"3\.0 km missing"):
-        services.stage_resolve(season_stage_id=stage(season, 1).pk)
+    with override("en"), pytest.raises(services.RoundError, match=r"3\.0 km missing"):
+        services.round_resolve(round_id=stage(season, 1).pk)
     failed = stage(season, 1)
-    assert failed.status == SeasonStage.Status.LOCKED
+    assert failed.status == Round.Status.LOCKED
     assert "Stage 1 (Copenhagen – Copenhagen)" in failed.last_error
     assert not StageResult.objects.filter(stage=failed.stage).exists()

@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from races.models import Classification, DiceLog, RaceEvent, StageResult, Standing
 from season import services
-from season.models import Job, SeasonStage
+from season.models import Job, Round
 from season.replay import stage_replay
 
 pytestmark = pytest.mark.django_db
@@ -19,12 +19,12 @@ def demo():
 
 
 def stage(season, number):
-    return SeasonStage.objects.select_related("stage", "season").get(season=season, number=number)
+    return Round.objects.select_related("stage", "season").get(season=season, number=number)
 
 
 def test_it_resolves_a_stage_with_a_result_for_every_starter(demo):
-    resolved = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
-    assert resolved.status == SeasonStage.Status.RESOLVED
+    resolved = services.round_resolve(round_id=stage(demo, 1).pk)
+    assert resolved.status == Round.Status.RESOLVED
     assert resolved.seed is not None
     results = StageResult.objects.filter(stage=resolved.stage)
     assert results.count() == 176
@@ -33,12 +33,12 @@ def test_it_resolves_a_stage_with_a_result_for_every_starter(demo):
     assert Standing.objects.filter(
         stage=resolved.stage, classification=Classification.GENERAL
     ).exists()
-    assert stage(demo, 2).status == SeasonStage.Status.OPEN
+    assert stage(demo, 2).status == Round.Status.OPEN
 
 
 def test_resolving_a_resolved_stage_changes_nothing(demo):
-    first = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
-    again = services.stage_resolve(season_stage_id=first.pk)
+    first = services.round_resolve(round_id=stage(demo, 1).pk)
+    again = services.round_resolve(round_id=first.pk)
     assert again.seed == first.seed
     assert again.attempts == 1
     assert StageResult.objects.filter(stage=first.stage).count() == 176
@@ -51,9 +51,9 @@ def test_a_failed_resolution_writes_nothing_records_why_and_can_be_retried(demo,
     monkeypatch.setattr(services, "standings_update", broken_standings)
     target = stage(demo, 1)
     with pytest.raises(RuntimeError, match="standings exploded"):
-        services.stage_resolve(season_stage_id=target.pk)
+        services.round_resolve(round_id=target.pk)
     failed = stage(demo, 1)
-    assert failed.status == SeasonStage.Status.LOCKED
+    assert failed.status == Round.Status.LOCKED
     assert failed.last_error == "RuntimeError: standings exploded"
     assert failed.seed is not None
     assert not StageResult.objects.filter(stage=failed.stage).exists()
@@ -61,37 +61,37 @@ def test_a_failed_resolution_writes_nothing_records_why_and_can_be_retried(demo,
     assert not DiceLog.objects.filter(stage=failed.stage).exists()
 
     monkeypatch.undo()
-    retried = services.stage_resolve(season_stage_id=target.pk)
-    assert retried.status == SeasonStage.Status.RESOLVED
+    retried = services.round_resolve(round_id=target.pk)
+    assert retried.status == Round.Status.RESOLVED
     assert retried.seed == failed.seed
     assert retried.attempts == 2
     assert retried.last_error == ""
 
 
 def test_stages_resolve_in_order(demo):
-    with pytest.raises(services.StageError, match="Stage 2 is scheduled"):
-        services.stage_resolve(season_stage_id=stage(demo, 2).pk)
-    services.stages_force_lock(season=demo, numbers=[2])
-    with pytest.raises(services.StageError, match="before stage 1"):
-        services.stage_resolve(season_stage_id=stage(demo, 2).pk)
+    with pytest.raises(services.RoundError, match="Stage 2 is scheduled"):
+        services.round_resolve(round_id=stage(demo, 2).pk)
+    services.rounds_force_lock(season=demo, numbers=[2])
+    with pytest.raises(services.RoundError, match="before stage 1"):
+        services.round_resolve(round_id=stage(demo, 2).pk)
 
 
 def test_abandoned_riders_start_no_further_stage(demo):
-    services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    services.round_resolve(round_id=stage(demo, 1).pk)
     first = stage(demo, 1)
     out = StageResult.objects.filter(stage=first.stage).exclude(status="finished")
     victim = StageResult.objects.filter(stage=first.stage, status="finished").last()
     StageResult.objects.filter(pk=victim.pk).update(status="abandoned")
-    entrants, _, _ = services.stage_entrants(season_stage=stage(demo, 2))
+    entrants, _, _ = services.round_entrants(round=stage(demo, 2))
     starters = {e.rider_id for e in entrants}
     assert victim.rider_id not in starters
     assert not starters & set(out.values_list("rider_id", flat=True))
 
 
 def test_start_order_and_jerseys_follow_the_standings(demo):
-    services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    services.round_resolve(round_id=stage(demo, 1).pk)
     after_1 = stage(demo, 1).stage
-    entrants, yellow, green = services.stage_entrants(season_stage=stage(demo, 2))
+    entrants, yellow, green = services.round_entrants(round=stage(demo, 2))
     leader = Standing.objects.get(stage=after_1, classification="general", rank=1)
     assert yellow == leader.rider_id
     assert entrants[0].rider_id == leader.rider_id
@@ -103,7 +103,7 @@ def test_start_order_and_jerseys_follow_the_standings(demo):
 
 def test_crashes_are_counted_for_the_tour(demo):
     call_command("simulate_season", "demo", "--stages", "1-3", "--in-process", verbosity=0)
-    entrants, _, _ = services.stage_entrants(season_stage=stage(demo, 4))
+    entrants, _, _ = services.round_entrants(round=stage(demo, 4))
     counted = {e.rider_id: e.tour_crash_count for e in entrants}
     for rider_id, crash_count in counted.items():
         expected = sum(
@@ -117,17 +117,17 @@ def test_crashes_are_counted_for_the_tour(demo):
 
 def test_every_stage_of_a_simulated_season_replays_identically(demo):
     call_command("simulate_season", "demo", "--in-process", verbosity=0)
-    stages = SeasonStage.objects.filter(season=demo).select_related("stage", "season")
-    assert all(s.status == SeasonStage.Status.RESOLVED for s in stages)
-    for season_stage in stages:
-        assert stage_replay(season_stage=season_stage) == [], season_stage.number
+    stages = Round.objects.filter(season=demo).select_related("stage", "season")
+    assert all(s.status == Round.Status.RESOLVED for s in stages)
+    for round in stages:
+        assert stage_replay(round=round) == [], round.number
 
 
 def test_replay_notices_a_tampered_result(demo):
-    resolved = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    resolved = services.round_resolve(round_id=stage(demo, 1).pk)
     winner = StageResult.objects.get(stage=resolved.stage, rank=1)
     StageResult.objects.filter(pk=winner.pk).update(gap_seconds=99)
-    differences = stage_replay(season_stage=stage(demo, 1))
+    differences = stage_replay(round=stage(demo, 1))
     assert len(differences) == 1
     assert differences[0].startswith(f"rider {winner.rider_id}: stored")
 
@@ -135,19 +135,19 @@ def test_replay_notices_a_tampered_result(demo):
 def test_a_resolved_stage_keeps_the_version_of_its_ruleset(demo):
     from engine import get_ruleset
 
-    resolved = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    resolved = services.round_resolve(round_id=stage(demo, 1).pk)
     assert resolved.engine_inputs["engine_version"] == get_ruleset(demo.ruleset).version
 
 
 def test_replay_says_when_a_difference_comes_from_another_engine_version(demo):
-    resolved = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    resolved = services.round_resolve(round_id=stage(demo, 1).pk)
     inputs = dict(resolved.engine_inputs, engine_version=0)
-    SeasonStage.objects.filter(pk=resolved.pk).update(engine_inputs=inputs)
+    Round.objects.filter(pk=resolved.pk).update(engine_inputs=inputs)
     # Same outcome: the version alone is no difference.
-    assert stage_replay(season_stage=stage(demo, 1)) == []
+    assert stage_replay(round=stage(demo, 1)) == []
     winner = StageResult.objects.get(stage=resolved.stage, rank=1)
     StageResult.objects.filter(pk=winner.pk).update(gap_seconds=99)
-    first, second = stage_replay(season_stage=stage(demo, 1))
+    first, second = stage_replay(round=stage(demo, 1))
     assert first.startswith("resolved by moreno version 0, replayed by moreno version 1")
     assert second.startswith(f"rider {winner.rider_id}: stored")
 
@@ -157,20 +157,20 @@ def test_resolve_now_queues_the_resolution_and_tracks_a_job(
 ):
     target = stage(demo, 1)
     with django_capture_on_commit_callbacks(execute=True):
-        job = services.stage_resolve_request(season_stage=target)
+        job = services.round_resolve_request(round=target)
     job.refresh_from_db()
     assert job.status == Job.Status.DONE
     assert job.progress == 100
-    assert stage(demo, 1).status == SeasonStage.Status.RESOLVED
+    assert stage(demo, 1).status == Round.Status.RESOLVED
 
 
 def test_deadline_passing_locks_the_stage_and_makes_it_ready(demo):
     from datetime import timedelta
 
     target = stage(demo, 1)
-    ready = services.stages_lock_due(now=target.orders_deadline + timedelta(seconds=1))
+    ready = services.rounds_lock_due(now=target.orders_deadline + timedelta(seconds=1))
     assert ready == [target.pk]
-    assert stage(demo, 1).status == SeasonStage.Status.LOCKED
+    assert stage(demo, 1).status == Round.Status.LOCKED
 
 
 def test_orders_after_the_deadline_are_refused_with_the_reason(demo):
@@ -182,7 +182,7 @@ def test_orders_after_the_deadline_are_refused_with_the_reason(demo):
     with pytest.raises(services.OrdersClosed, match="Orders for stage 1 closed at"):
         services.orders_submit(
             team=team,
-            season_stage=target,
+            round=target,
             orders=orders,
             user=team.owner,
             now=target.orders_deadline + timedelta(minutes=1),
@@ -194,7 +194,7 @@ def test_orders_respect_role_limits(demo):
     team = demo.teams.get(owner__username="alice")
     orders = {m.rider_id: {"role": "gc_leader"} for m in team.members.all()}
     with pytest.raises(services.OrdersInvalid, match="At most 1 GC leader per team"):
-        services.orders_submit(team=team, season_stage=target, orders=orders, user=team.owner)
+        services.orders_submit(team=team, round=target, orders=orders, user=team.owner)
 
 
 def test_given_orders_become_the_riders_roles_for_the_stage(demo):
@@ -203,8 +203,8 @@ def test_given_orders_become_the_riders_roles_for_the_stage(demo):
     members = list(team.members.order_by("bib"))
     orders = {m.rider_id: {"role": "domestique"} for m in members}
     orders[members[3].rider_id] = {"role": "gc_leader", "no_breakaway": True}
-    services.orders_submit(team=team, season_stage=target, orders=orders, user=team.owner)
-    entrants, _, _ = services.stage_entrants(season_stage=target)
+    services.orders_submit(team=team, round=target, orders=orders, user=team.owner)
+    entrants, _, _ = services.round_entrants(round=target)
     mine = {e.rider_id: e for e in entrants if e.team_id == team.pk}
     assert mine[members[3].rider_id].role == "gc_leader"
     assert mine[members[3].rider_id].no_breakaway
@@ -212,7 +212,7 @@ def test_given_orders_become_the_riders_roles_for_the_stage(demo):
 
 
 def test_the_organiser_reinstates_a_rider_outside_the_time_limit(demo):
-    resolved = services.stage_resolve(season_stage_id=stage(demo, 1).pk)
+    resolved = services.round_resolve(round_id=stage(demo, 1).pk)
     last = StageResult.objects.filter(stage=resolved.stage).order_by("-rank").first()
     StageResult.objects.filter(pk=last.pk).update(status="otl", status_reason="outside")
     from races.standings import standings_update
@@ -221,27 +221,27 @@ def test_the_organiser_reinstates_a_rider_outside_the_time_limit(demo):
     general = Standing.objects.filter(stage=resolved.stage, classification="general")
     assert not general.filter(rider_id=last.rider_id).exists()
 
-    services.rider_reinstate(season_stage=stage(demo, 1), rider_id=last.rider_id)
+    services.rider_reinstate(round=stage(demo, 1), rider_id=last.rider_id)
     last.refresh_from_db()
     assert last.status == "finished"
     assert last.status_reason == "reinstated by the organiser"
     assert general.filter(rider_id=last.rider_id).exists()
-    entrants, _, _ = services.stage_entrants(season_stage=stage(demo, 2))
+    entrants, _, _ = services.round_entrants(round=stage(demo, 2))
     assert last.rider_id in {e.rider_id for e in entrants}
 
 
 def test_a_rider_cannot_be_reinstated_once_the_next_stage_is_resolved(demo):
-    services.stage_resolve(season_stage_id=stage(demo, 1).pk)
-    services.stage_resolve(season_stage_id=stage(demo, 2).pk)
+    services.round_resolve(round_id=stage(demo, 1).pk)
+    services.round_resolve(round_id=stage(demo, 2).pk)
     rider_id = StageResult.objects.filter(stage=stage(demo, 1).stage).first().rider_id
-    with pytest.raises(services.StageError, match="before the next stage is resolved"):
-        services.rider_reinstate(season_stage=stage(demo, 1), rider_id=rider_id)
+    with pytest.raises(services.RoundError, match="before the next stage is resolved"):
+        services.rider_reinstate(round=stage(demo, 1), rider_id=rider_id)
 
 
 def test_a_stage_locked_early_waits_for_its_deadline(demo):
     from datetime import timedelta
 
     target = stage(demo, 1)
-    services.stage_lock(season_stage=target)
-    assert services.stages_lock_due(now=target.orders_deadline - timedelta(hours=1)) == []
-    assert services.stages_lock_due(now=target.orders_deadline) == [target.pk]
+    services.round_lock(round=target)
+    assert services.rounds_lock_due(now=target.orders_deadline - timedelta(hours=1)) == []
+    assert services.rounds_lock_due(now=target.orders_deadline) == [target.pk]

@@ -24,7 +24,7 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from error
         self.stdout.write(
             self.style.SUCCESS(
-                f"Loaded {season.name}: {season.stages.count()} stages, "
+                f"Loaded {season.name}: {season.rounds.count()} stages, "
                 f"{season.teams.count()} teams."
             )
         )

@@ -2,7 +2,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from season.models import SeasonStage
+from season.models import Round
 from season.replay import stage_replay
 
 
@@ -15,14 +15,14 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **options: Any) -> None:
         try:
-            stage = SeasonStage.objects.select_related("season", "stage").get(
+            stage = Round.objects.select_related("season", "stage").get(
                 season__slug=options["season_slug"], number=options["stage_number"]
             )
-        except SeasonStage.DoesNotExist:
+        except Round.DoesNotExist:
             raise CommandError(
                 f"No stage {options['stage_number']} in season {options['season_slug']!r}."
             ) from None
-        differences = stage_replay(season_stage=stage)
+        differences = stage_replay(round=stage)
         if differences:
             for line in differences:
                 self.stderr.write(line)

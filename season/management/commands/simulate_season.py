@@ -7,10 +7,10 @@ from tqdm import tqdm
 
 from races.models import Classification
 from season import formatting
-from season.models import Season, SeasonStage
+from season.models import Round, Season
 from season.selectors import standings_table
-from season.services import DONE, StageError, stage_resolve, stages_force_lock
-from season.tasks import stage_resolve_task
+from season.services import DONE, RoundError, round_resolve, rounds_force_lock
+from season.tasks import round_resolve_task
 
 
 def parse_stage_numbers(text: str) -> list[int]:
@@ -50,11 +50,11 @@ class Command(BaseCommand):
         numbers = (
             parse_stage_numbers(str(options["stages"]))
             if options["stages"]
-            else list(season.stages.values_list("number", flat=True))
+            else list(season.rounds.values_list("number", flat=True))
         )
         try:
-            stages = [s for s in stages_force_lock(season=season, numbers=numbers)]
-        except StageError as error:
+            stages = [s for s in rounds_force_lock(season=season, numbers=numbers)]
+        except RoundError as error:
             raise CommandError(str(error)) from error
         todo = [s for s in stages if s.status not in DONE]
         use_workers = bool(settings.REDIS_URL) and not options["in_process"]
@@ -65,8 +65,8 @@ class Command(BaseCommand):
             else:
                 for stage in todo:
                     try:
-                        stage_resolve(season_stage_id=stage.pk)
-                    except StageError as error:
+                        round_resolve(round_id=stage.pk)
+                    except RoundError as error:
                         raise CommandError(str(error)) from error
                     bar.update(1)
         elapsed = time.monotonic() - started
@@ -76,10 +76,10 @@ class Command(BaseCommand):
         )
         self._print_gc(season, max(numbers))
 
-    def _through_workers(self, todo: list[SeasonStage], bar: tqdm, timeout: float) -> None:
+    def _through_workers(self, todo: list[Round], bar: tqdm, timeout: float) -> None:
         if not todo:
             return
-        chain(*(stage_resolve_task.si(stage.pk) for stage in todo)).apply_async()
+        chain(*(round_resolve_task.si(stage.pk) for stage in todo)).apply_async()
         deadline = time.monotonic() + timeout
         ids = [stage.pk for stage in todo]
         done = 0
@@ -89,11 +89,9 @@ class Command(BaseCommand):
                 raise CommandError(
                     f"Timed out after {timeout:.0f} s with {done} stage(s) resolved."
                 )
-            rows = SeasonStage.objects.filter(pk__in=ids).values_list(
-                "status", "number", "last_error"
-            )
+            rows = Round.objects.filter(pk__in=ids).values_list("status", "number", "last_error")
             now_done = sum(1 for status, _, _ in rows if status in DONE)
-            failed = [(n, e) for status, n, e in rows if e and status == SeasonStage.Status.LOCKED]
+            failed = [(n, e) for status, n, e in rows if e and status == Round.Status.LOCKED]
             bar.update(now_done - done)
             done = now_done
             for failure in set(failed) - reported:
