@@ -22,6 +22,7 @@ from engine.dice import (
     ScriptedDice,
     ScriptExhausted,
     ScriptMismatch,
+    fast_index,
 )
 from engine.rulesets.moreno.state import Race
 
@@ -74,3 +75,37 @@ def test_scripted_dice_fail_loudly_on_a_face_the_die_does_not_have() -> None:
     dice = ScriptedDice(["G"])
     with pytest.raises(ScriptMismatch, match="not a face of dT"):
         dice.roll(DT, turn=1, unit=0, rider_id=7, rule_id="R-C1")
+
+
+def test_fast_index_is_the_one_fast_path_and_only_for_plain_random_dice() -> None:
+    index = fast_index(RandomDice(7))
+    assert index is not None
+    reference = random.Random(7)
+    picker = random.Random(11)
+    for _ in range(5000):
+        die = picker.choice(list(DICE.values()))
+        assert index(die) == reference.randrange(len(die.faces))
+
+    class Loaded(RandomDice):
+        pass
+
+    assert fast_index(Loaded(7)) is None
+    assert fast_index(ScriptedDice([])) is None
+
+
+def test_cyclo_sim_pairs_of_d6_are_the_seeded_faces() -> None:
+    from engine.rulesets.cyclosim.race import Race as CyclosimRace
+    from engine.rulesets.cyclosim.settings import CyclosimSettings
+
+    entrant = Entrant(rider_id=1, team_id=1, bib=1, profile=Profile())
+    race = CyclosimRace(
+        board_from_cases([("plain", 20)]),
+        [entrant],
+        settings=CyclosimSettings(),
+        dice=RandomDice(99),
+        distance_km=10,
+    )
+    reference = random.Random(99)
+    for _ in range(500):
+        want = reference.randrange(6) + 1 + reference.randrange(6) + 1
+        assert race.roll2d6(0, "t") == want
