@@ -24,7 +24,7 @@ from engine.rulesets.grandprix.track import Track
 
 NAME = "grandprix"
 #: Bumped whenever the same inputs and seed give another outcome (rules, [D] values).
-VERSION = 1
+VERSION = 2  # 2: the risk levels weigh green end squares (policy.GREEN_BIAS)
 DESCRIPTION = "Grand Prix: F1 dice game on a track file, qualifying, gears, corners, incidents"
 
 

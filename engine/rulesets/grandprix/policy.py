@@ -22,6 +22,13 @@ def _threshold(gear: int, theta: float) -> int:
     return r
 
 
+#: [D] P-5 as the risk level uses it: a green end square (a card draw, GP-9.1) counts this
+#: many half-squares more in D_end. ``aggressive`` (+2) ends on green when that costs at most
+#: one half-square (the speed cards it draws make it faster, the incidents retire it more
+#: often); ``safe`` (-2) gives up as much to avoid a draw; ``normal`` (0) is P-5 as written.
+#: Measured in docs/grandprix.md ("Risk levels").
+GREEN_BIAS: dict[str, int] = {"safe": -2, "normal": 0, "aggressive": 2}
+
 #: P-2's table R[risk][gear] (gears 3 and 4; gears <= 2 always pass), computed from θ.
 RISK_TABLE: dict[str, dict[int, int]] = {
     risk: {g: _threshold(g, theta) for g in (3, 4)} for risk, theta in THETA.items()

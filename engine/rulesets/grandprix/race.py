@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.rulesets.grandprix import cards as C
 from engine.rulesets.grandprix.board import Board
 from engine.rulesets.grandprix.orders import CarOrders
-from engine.rulesets.grandprix.policy import choose_gear, dice_sums
+from engine.rulesets.grandprix.policy import GREEN_BIAS, choose_gear, dice_sums
 from engine.rulesets.grandprix.search import (
     CLASS_CLEAN,
     END_EXIT,
@@ -415,6 +415,7 @@ class GrandPrixRace:
             self.round <= board.track.start_open_rounds,
             yellow,
             self.settings.max_lane_changes,
+            GREEN_BIAS[self.orders[i].risk],
         )
 
     def card_choice(

@@ -2,12 +2,11 @@
 
 A move of ``M`` steps with at most two lane changes ends, on a main lane, on one of three
 squares (the end depends only on the number of diag steps), so the search keeps at each depth
-one best partial path per (location, racing-line state): fewer lane changes first, then the
-smaller ``path_lex`` (P-5). Every candidate ``M`` of a throw is evaluated in the same pass.
-
-Cached per board (pure functions of the track): the straight-ahead run from each (square,
-line state, gear), which answers most moves in O(1) (:class:`StraightRun`); the full searches,
-keyed by start, gear, candidates and the cars within reach of the throw; the rooms of P-1.
+one best partial path per (location, racing-line state, lane changes): the smaller
+``path_lex`` (P-5). Every candidate ``M`` of a throw is evaluated in the same pass.
+Results depend only on the start, the gear, the candidates and the cars within reach, so
+they are memoised per board (the qualifying runs and open track hit the memo most of the
+time).
 """
 
 from __future__ import annotations
@@ -63,6 +62,8 @@ class Context(NamedTuple):
     starts_open: bool  # GP-8.4
     yellow: int  # GP-10.1: largest allowed advance, or -1 when no yellow applies
     max_lane_changes: int
+    #: [D] the risk's weight of a green end square in half-squares of D (policy.GREEN_BIAS)
+    green_bias: int = 0
 
 
 def best_move(
@@ -167,6 +168,9 @@ def _straight(
         or 0 <= ctx.yellow < run.advance[top]
     ):
         return None
+    bias = ctx.green_bias
+    if bias and board.green[run.path[top - 1] if top else start] != (bias > 0):
+        return None  # another end may be worth more to this risk: the full search decides
     return run.move(top, start)
 
 
@@ -202,6 +206,8 @@ def _search(
     max_lc = ctx.max_lane_changes
     pit_flag = ctx.pit_flag
     to_finish = ctx.to_finish
+    bias = ctx.green_bias
+    green = board.green
     top = ms[-1]
     finish_key = -FINISH_BONUS - top
     # P-5's M of a blocked/exit/pit outcome at each depth: the smallest M >= the depth.
@@ -263,16 +269,20 @@ def _search(
                         if best is None or cand < best:
                             best = cand
                         continue
-                key = to * 256 + nstate
+                # One state per (square, line state, lane changes): with the same three, the
+                # futures are the same and the smaller lex wins. Fewer lane changes do not
+                # dominate more: a car out of lane changes may be blocked (a clean end) where
+                # one with a change left must step on, perhaps into an exit (GP-6.3).
+                key = (to * 256 + nstate) * 8 + nlc
                 old = new.get(key)
-                if old is None or nlc < old[0] or (nlc == old[0] and nlex < old[1]):
+                if old is None or nlex < old[1]:
                     new[key] = (nlc, nlex, nadv, ncr, to, nstate)
             if not moved:
                 end, eadv = loc, adv
                 if is_pit[loc] and occupied >> loc & 1:
                     end, eadv = _pit_parking(board, loc, adv, occupied)
-                cand = (CLASS_CLEAN, -eadv, lc, m_here, lex, END_BLOCKED, end, state, cr, -1,
-                        depth - 1)  # fmt: skip
+                cand = (CLASS_CLEAN, -eadv - bias * green[end], lc, m_here, lex, END_BLOCKED,
+                        end, state, cr, -1, depth - 1)  # fmt: skip
                 if best is None or cand < best:
                     best = cand
         frontier = list(new.values())
@@ -281,7 +291,8 @@ def _search(
                 end, eadv = loc, adv
                 if is_pit[loc] and occupied >> loc & 1:
                     end, eadv = _pit_parking(board, loc, adv, occupied)
-                cand = (CLASS_CLEAN, -eadv, lc, depth, lex, END_POINTS, end, state, cr, -1, depth)
+                cand = (CLASS_CLEAN, -eadv - bias * green[end], lc, depth, lex, END_POINTS, end,
+                        state, cr, -1, depth)  # fmt: skip
                 if best is None or cand < best:
                     best = cand
         if not frontier:
@@ -293,10 +304,10 @@ def _search(
             break
     if best is None:
         return Move(ms[0], END_BLOCKED, (), (), start, line, 0, 0, 0, -1, CLASS_CLEAN)
-    return _move(board, start, best)
+    return _move(board, start, best, bias)
 
 
-def _move(board: Board, start: int, best: Candidate) -> Move:
+def _move(board: Board, start: int, best: Candidate, bias: int = 0) -> Move:
     """The :class:`Move` of P-5's chosen candidate (its path replayed from ``lex``)."""
     cls, neg_d, lc, m, lex, kind, end, state, cr, corner, steps = best
     digits = []
@@ -312,8 +323,10 @@ def _move(board: Board, start: int, best: Candidate) -> Move:
         advance = _advance_of(board, start, path)
     elif kind == END_PIT:
         advance = 0
-    else:
+    elif kind == END_EXIT:
         advance = -neg_d
+    else:
+        advance = -neg_d - bias * board.green[end]
     return Move(m, kind, codes, path, end, state, lc, cr, advance, corner, cls)
 
 

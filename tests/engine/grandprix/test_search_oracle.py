@@ -3,9 +3,10 @@ GP-12.1, P-5).
 
 The engine's search keeps one partial path per square and line state, answers many throws
 from one table and keys its memo on the cars that matter; the oracle below enumerates every
-legal path of every candidate M one by one and ranks the outcomes with P-5's key. Both must
-agree on random boards states: cars anywhere (pit boxes and start lanes included), racing-line
-states, yellow flags, pit obligations, the last lap, open start lanes, lane-change limits.
+legal path of every candidate M one by one and ranks the outcomes with P-5's key (with the
+risk's weight of a green end, policy.GREEN_BIAS). Both must agree on random board states: cars
+anywhere (pit boxes and start lanes included), racing-line states, yellow flags, pit
+obligations, the last lap, open start lanes, lane-change limits, every risk.
 """
 
 from __future__ import annotations
@@ -67,8 +68,8 @@ def oracle(
         depth = len(codes)
         if depth == m:
             end, eadv = _park(board, loc, adv, ctx.occupied)
-            key = (CLASS_CLEAN, -eadv, lc, m, _lexnum(codes), END_POINTS, end, state, cr, -1,
-                   depth)  # fmt: skip
+            key = (CLASS_CLEAN, -eadv - ctx.green_bias * board.green[end], lc, m, _lexnum(codes),
+                   END_POINTS, end, state, cr, -1, depth)  # fmt: skip
             offer(key, path, codes, eadv)
             return
         if ctx.pit_flag and board.is_gate[loc]:  # GP-11.2: the gate leads into the pit
@@ -108,7 +109,8 @@ def oracle(
             walk(m, to, nstate, nlc, nadv, ncr, npath, ncodes)
         if not moved:  # GP-6.3/6.4: blocked, the move ends here
             end, eadv = _park(board, loc, adv, ctx.occupied)
-            key = (CLASS_CLEAN, -eadv, lc, m, _lexnum(codes), END_BLOCKED, end, state, cr, -1,
+            key = (CLASS_CLEAN, -eadv - ctx.green_bias * board.green[end], lc, m, _lexnum(codes),
+                   END_BLOCKED, end, state, cr, -1,
                    depth)  # fmt: skip
             offer(key, path, codes, eadv)
 
@@ -138,9 +140,22 @@ def _locations(board: Board) -> list[int]:
     starts_open=st.booleans(),
     yellow=st.sampled_from([-1, -1, -1, 0, 3, 8, 15, 30]),
     max_lc=st.sampled_from([2, 2, 0, 1, 4]),
+    green_bias=st.sampled_from([0, 0, 2, -2]),
 )
 def test_the_search_agrees_with_the_brute_force_oracle(  # type: ignore[no-untyped-def]
-    track, where, line, gear, ms, cars, near, pit, to_finish, starts_open, yellow, max_lc
+    track,
+    where,
+    line,
+    gear,
+    ms,
+    cars,
+    near,
+    pit,
+    to_finish,
+    starts_open,
+    yellow,
+    max_lc,
+    green_bias,
 ) -> None:
     board = board_for(track)
     locations = _locations(board)
@@ -154,7 +169,7 @@ def test_the_search_agrees_with_the_brute_force_oracle(  # type: ignore[no-untyp
             occupied |= 1 << ((start + ahead) % board.lap)
     occupied &= ~(1 << start)
     key = tuple(sorted(ms))
-    ctx = Context(occupied, pit, to_finish, starts_open, yellow, max_lc)
+    ctx = Context(occupied, pit, to_finish, starts_open, yellow, max_lc, green_bias)
     assert best_move(board, start, line, gear, key, ctx) == oracle(board, start, line, gear,
                                                                     key, ctx)  # fmt: skip
     # The same move without the cars, then with only the first of them (tables and memo
