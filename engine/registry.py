@@ -22,7 +22,7 @@ from engine.motor import MotorHooks
 from engine.ruleset import CYCLING, MOTOR, Ruleset
 from engine.rulesets import cyclosim, grandprix, ludicitude, moreno
 from engine.rulesets.grandprix.hooks import HOOKS as GRANDPRIX_HOOKS
-from engine.rulesets.ludicitude.hooks import HOOKS as LUDICITUDE_HOOKS
+from engine.rulesets.ludicitude.ruleset import RULESET as LUDICITUDE
 
 __all__ = [
     "CYCLING",
@@ -62,9 +62,7 @@ RULESETS: Mapping[str, Ruleset[Any, Any, Any]] = MappingProxyType(
         grandprix.NAME: _motor(
             grandprix.NAME, grandprix.DESCRIPTION, grandprix.VERSION, GRANDPRIX_HOOKS
         ),
-        ludicitude.NAME: _motor(
-            ludicitude.NAME, ludicitude.DESCRIPTION, ludicitude.VERSION, LUDICITUDE_HOOKS
-        ),
+        ludicitude.NAME: LUDICITUDE,
     }
 )
 
