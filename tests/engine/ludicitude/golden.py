@@ -16,14 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from engine.rulesets.ludicitude import simulate
-from engine.rulesets.ludicitude.orders import (
-    LudicitudeSettings,
-    orders_from_data,
-    orders_to_data,
-)
-from engine.rulesets.ludicitude.outcome import CarEntry, RaceInputs, RaceOutcome
+from engine.rulesets.ludicitude.codec import INPUTS
+from engine.rulesets.ludicitude.orders import LudicitudeSettings
+from engine.rulesets.ludicitude.outcome import RaceInputs, RaceOutcome
 from engine.rulesets.ludicitude.playtest import playtest_field
-from engine.rulesets.ludicitude.track import load_track, track_from_data, track_to_data
+from engine.rulesets.ludicitude.track import load_track
 from tests.engine.golden_io import render
 from tests.engine.ludicitude.kit import TRACKS
 
@@ -49,24 +46,12 @@ def case_inputs(case: str) -> RaceInputs:
 
 
 def inputs_to_dict(inputs: RaceInputs) -> dict[str, Any]:
-    return {
-        "track": track_to_data(inputs.track),
-        "cars": [{**orders_to_data(c.car, c.orders), "standing": c.standing} for c in inputs.cars],
-        "settings": dataclasses.asdict(inputs.settings),
-    }
+    """The ruleset's own inputs codec (the one serialiser)."""
+    return INPUTS.to_data(inputs)
 
 
 def inputs_from_dict(data: dict[str, Any]) -> RaceInputs:
-    cars = []
-    for item in data["cars"]:
-        fields = {k: v for k, v in item.items() if k != "standing"}
-        car, orders = orders_from_data(fields)
-        cars.append(CarEntry(car, orders, item["standing"]))
-    return RaceInputs(
-        track_from_data(data["track"]).track,
-        tuple(cars),
-        LudicitudeSettings(**data["settings"]),
-    )
+    return INPUTS.from_data(data)
 
 
 def dice_sha256(outcome: RaceOutcome) -> str:
