@@ -270,3 +270,8 @@ def board_for(track: Track) -> Board:
             _BOARDS.clear()
         board = _BOARDS[key] = Board(track)
     return board
+
+
+def clear_boards() -> None:
+    """Forget every built board and its caches (a benchmark's cold start)."""
+    _BOARDS.clear()
