@@ -33,7 +33,8 @@ def main() -> int:
 
     from races.models import StageResult
     from season.demo import demo_load
-    from season.services import round_resolve, rounds_force_lock
+    from season.services.lifecycle import rounds_force_lock
+    from season.services.resolution import round_resolve
 
     call_command("migrate", verbosity=0)
     season = demo_load()

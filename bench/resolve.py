@@ -41,7 +41,8 @@ def main() -> int:
     from config.celery import app as celery_app
     from season.demo import demo_load
     from season.models import Round
-    from season.services import round_resolve, rounds_force_lock
+    from season.services.lifecycle import rounds_force_lock
+    from season.services.resolution import round_resolve
 
     if connection.vendor != "postgresql":
         print("warning: DATABASE_URL is not PostgreSQL; figures are for", connection.vendor)

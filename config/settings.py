@@ -37,7 +37,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_htmx",
     "import_export",
-    "rules.apps.AutodiscoverRulesConfig",
+    "rules",
     "axes",
     "csp",
     "accounts",

@@ -12,8 +12,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from races import charts
-from races.courses import TERRAINS, course_errors, stage_label
+from races.charts.profile import profile_texts, stage_profile_svg
+from races.course_validation import TERRAINS, course_errors, stage_label
 from races.models import Stage
 
 TERRAIN_LABELS = {
@@ -93,31 +93,6 @@ def formset_messages(formset: Any) -> list[str]:
     return messages
 
 
-def profile_texts() -> dict[str, str]:
-    """The stage profile's words in the active language (the same as the stage pages')."""
-    return {
-        "no_course": _("No course"),
-        "description": _("Stage profile, {summary}"),
-        "description_titled": _("Stage profile: {title}, {summary}"),
-        "climbs_one": _("{count} categorised climb: {climbs}"),
-        "climbs_other": _("{count} categorised climbs: {climbs}"),
-        "no_climbs": _("no categorised climb"),
-        "climb_at": _("{climb} at km {km}"),
-        "legend_plain": _("Plain"),
-        "legend_hill": _("Hill (cat. 4)"),
-        "legend_col3": _("Cat. 3"),
-        "legend_col2": _("Cat. 2"),
-        "legend_col1": _("Cat. 1"),
-        "legend_colhc": _("HC"),
-        "legend_descent": _("Descent"),
-        "category_hill": _("cat. 4"),
-        "category_col3": _("cat. 3"),
-        "category_col2": _("cat. 2"),
-        "category_col1": _("cat. 1"),
-        "category_colhc": _("HC"),
-    }
-
-
 def distance_of(text: object) -> Decimal | None:
     try:
         distance = Decimal(str(text).strip().replace(",", "."))
@@ -137,7 +112,7 @@ def course_preview(*, data: Any, stage: Stage) -> dict[str, Any]:
     stage.distance_km = distance or stage.distance_km
     label = stage_label(stage)
     return {
-        "svg": charts.stage_profile_svg(segments, title=label, texts=profile_texts()),
+        "svg": stage_profile_svg(segments, title=label, texts=profile_texts()),
         "errors": course_errors(segments, distance, stage=label),
         "total": sum(s["km"] for s in segments),
         "distance": distance,
@@ -149,7 +124,7 @@ def stored_course_preview(*, stage: Stage) -> dict[str, Any]:
     label = stage_label(stage) if stage.number else ""
     segments = stage.segments or []
     return {
-        "svg": charts.stage_profile_svg(segments, title=label, texts=profile_texts()),
+        "svg": stage_profile_svg(segments, title=label, texts=profile_texts()),
         "errors": course_errors(segments, stage.distance_km, stage=label) if segments else [],
         "total": sum(charts_km(s) for s in segments) if segments else None,
         "distance": stage.distance_km,

@@ -17,7 +17,7 @@ from typing import Protocol
 from django.utils.translation import gettext as _
 
 from engine.cycling.course import STAGE_TYPES, TIME_TRIALS
-from races.courses import course_errors, stage_label
+from races.course_validation import course_errors, stage_label
 from races.models import Stage
 
 # --- the facts and the shapes -------------------------------------------------------------

@@ -3,7 +3,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from races.courses import course_errors
+from races.course_validation import course_errors
 from riders.models import Rider, Team
 
 

@@ -4,7 +4,7 @@ from django.db import transaction
 
 from races import classifications
 from races.classifications import ClimbRecord, ResultRecord, StageRecord
-from races.courses import CLIMB_TERRAINS
+from races.course_validation import CLIMB_TERRAINS
 from races.models import RaceEvent, Stage, StageResult, Standing
 from riders.models import Rider
 

@@ -11,6 +11,11 @@ class SeasonConfig(AppConfig):
     def ready(self) -> None:
         from django.conf import settings
 
+        # The `rules` permissions live in season.permissions, not in a module named rules.py
+        # (beside rule_settings.py, the game's settings, that name misled): django-rules
+        # registers them when the module is imported, so the app imports it once it is ready.
+        from season import permissions  # noqa: F401
+
         # The embedded default's filesystem broker needs its folders before the first task is
         # sent, by the web process as much as by the worker.
         if settings.CELERY_BROKER_URL == "filesystem://":

@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from races.courses import course_errors
+from races.course_validation import course_errors
 from races.models import Race, Stage
 from races.services import race_copy_for_league
 from riders.models import RATING_AXES, Rating, Rider, Team

@@ -20,12 +20,11 @@ from races.course_generation import route_problems, stage_courses_generate
 from races.models import Race
 from races.services import race_copy_for_league
 from season.formation import formation_started, race_started, team_capacity
-from season.models import Membership, Round, Season, SeasonTeam
+from season.models import DONE_STATUSES, Membership, Round, Season, SeasonTeam
 from season.rule_settings import RuleSettings
 
 INVITE_CODE_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
 EDITABLE_DEADLINE = (Round.Status.SCHEDULED, Round.Status.OPEN)
-DONE = (Round.Status.RESOLVED, Round.Status.PUBLISHED)
 
 
 class LeagueError(Exception):
@@ -183,7 +182,7 @@ def season_settings_of(season: Season) -> SeasonSettings:
 
 def rules_frozen(season: Season) -> bool:
     """Once a stage is resolved its standings were made with these rules: they stay."""
-    return season.rounds.filter(status__in=DONE).exists()
+    return season.rounds.filter(status__in=DONE_STATUSES).exists()
 
 
 def season_settings_update(*, season: Season, settings: SeasonSettings) -> Season:
@@ -380,7 +379,10 @@ class OrdersWindow:
 def orders_window(*, season: Season, now: datetime | None = None) -> OrdersWindow:
     now = now or timezone.now()
     stage = (
-        season.rounds.exclude(status__in=DONE).select_related("stage").order_by("number").first()
+        season.rounds.exclude(status__in=DONE_STATUSES)
+        .select_related("stage")
+        .order_by("number")
+        .first()
     )
     if stage is None:
         return OrdersWindow(None, False, _("The race is over: every stage has been resolved."))

@@ -150,6 +150,12 @@ class RoundStatus(models.TextChoices):
     PUBLISHED = "published", _("published")
 
 
+#: A round with results: resolved, or resolved and published.
+DONE_STATUSES = (RoundStatus.RESOLVED, RoundStatus.PUBLISHED)
+#: A round that a resolution may start on (or take over after a worker was lost mid-way).
+RESOLVABLE_STATUSES = (RoundStatus.OPEN, RoundStatus.LOCKED, RoundStatus.RESOLVING)
+
+
 class Round(models.Model):
     """One round of a league: a stage of its stage race (later one Grand Prix of a championship).
 
@@ -468,7 +474,7 @@ class Job(models.Model):
     @property
     def state(self) -> str:
         """What the stage page shows: working, waiting (for a worker), retrying, failed, done."""
-        if self.round.status in (RoundStatus.RESOLVED, RoundStatus.PUBLISHED):
+        if self.round.status in DONE_STATUSES:
             return "done"
         if self.silent:
             return "waiting"

@@ -12,15 +12,14 @@ from races.engine_adapter import (
 )
 from races.models import DiceLog, RaceEvent, StageResult
 from races.timing import EngineLine, stage_times
-from season.models import Round
-from season.services import DONE
+from season.models import DONE_STATUSES, Round
 
 REINSTATED = "reinstated by the organiser"
 
 
 def stage_replay(*, round: Round) -> list[str]:
     """Differences between a fresh simulation and the stored stage; empty when identical."""
-    if round.status not in DONE or round.engine_inputs is None or round.seed is None:
+    if round.status not in DONE_STATUSES or round.engine_inputs is None or round.seed is None:
         return [f"Stage {round.number} is not resolved: nothing to replay."]
     inputs = inputs_from_data(round.engine_inputs, ruleset=round.season.ruleset)
     outcome = stage_simulate(ruleset=round.season.ruleset, inputs=inputs, seed=round.seed)

@@ -1,16 +1,17 @@
 """Reads for the league's pages: each function is a fixed, small number of queries."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 
+from races.engine_adapter import cyclosim_energy
 from races.models import Classification, RaceEvent, StageResult, Standing
 from riders.models import Rider
-from season.models import Round, Season, SeasonTeam, SeasonTeamRider
-
-DONE_STATUSES = (Round.Status.RESOLVED, Round.Status.PUBLISHED)
+from season.models import DONE_STATUSES, Round, Season, SeasonTeam, SeasonTeamRider
 
 
 def season_list_public() -> QuerySet[Season]:
@@ -205,3 +206,61 @@ def team_of_user(*, season: Season, user: object) -> SeasonTeam | None:
     if not getattr(user, "is_authenticated", False):
         return None
     return season.teams.filter(owner_id=user.pk).first()  # type: ignore[attr-defined]
+
+
+# --- who starts a round ---------------------------------------------------------------
+
+
+OUT_OF_RACE = [s for s in StageResult.Status.values if s != StageResult.Status.FINISHED]
+
+
+def riders_out_of_race(*, season: Season, before_number: int) -> set[int]:
+    return set(
+        StageResult.objects.filter(
+            stage__race_id=season.race_id,
+            stage__number__lt=before_number,
+            status__in=OUT_OF_RACE,
+        ).values_list("rider_id", flat=True)
+    )
+
+
+def team_starters(*, team: SeasonTeam, round: Round) -> list[SeasonTeamRider]:
+    out = riders_out_of_race(season=team.season, before_number=round.number)
+    return [m for m in team.members.select_related("rider") if m.rider_id not in out]
+
+
+def previous_standing(round: Round, classification: str) -> list[Standing]:
+    return list(
+        Standing.objects.filter(
+            stage__race_id=round.season.race_id,
+            stage__number=round.number - 1,
+            classification=classification,
+        ).order_by("rank")
+    )
+
+
+def carried_states(round: Round) -> dict[int, dict[str, Any]]:
+    """The engine state each rider carries from the previous stage (Cyclo Sim: energy)."""
+    return dict(
+        StageResult.objects.filter(
+            stage__race_id=round.season.race_id, stage__number=round.number - 1
+        ).values_list("rider_id", "state")
+    )
+
+
+def team_energy(*, round: Round, starters: Sequence[SeasonTeamRider]) -> dict[int, tuple[int, int]]:
+    """Cyclo Sim: each starter's energy at the start of the stage, ``(pe, pe_max)``, after
+    the night's recovery (empty for a Moréno season)."""
+    season = round.season
+    if season.ruleset != Season.Ruleset.CYCLOSIM:
+        return {}
+    settings = season.rules.stage_settings(season.ruleset)["settings"]
+    carried = carried_states(round)
+    return {
+        m.rider_id: cyclosim_energy(
+            rider=m.rider,
+            pe_consumed=int(carried.get(m.rider_id, {}).get("pe_consumed", 0)),
+            settings=settings,
+        )
+        for m in starters
+    }

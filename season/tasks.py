@@ -10,7 +10,8 @@ from typing import Any
 
 from celery import shared_task
 
-from season import notifications, services
+from season import notifications
+from season.services import jobs, resolution
 
 # Seconds before each retry of a resolution that met a passing fault (the database busy or out of
 # reach). A stage is simulated from its stored seed, so any other error would only repeat itself:
@@ -30,8 +31,8 @@ def round_resolve_task(self: Any, round_id: int, job_id: int | None = None) -> N
     retries = self.request.retries
     retry_in = RETRY_DELAYS[retries] if retries < len(RETRY_DELAYS) else None
     try:
-        services.round_resolve(round_id=round_id, job_id=job_id, retry_in=retry_in)
-    except services.PASSING_FAULTS as error:
+        resolution.round_resolve(round_id=round_id, job_id=job_id, retry_in=retry_in)
+    except jobs.PASSING_FAULTS as error:
         if retry_in is None:
             raise
         raise self.retry(exc=error, countdown=retry_in) from error
@@ -39,7 +40,7 @@ def round_resolve_task(self: Any, round_id: int, job_id: int | None = None) -> N
 
 @shared_task(name="season.stages_lock_due", acks_late=True, soft_time_limit=50, time_limit=60)
 def rounds_lock_due_task() -> None:
-    services.rounds_resolve_due()
+    jobs.rounds_resolve_due()
 
 
 @shared_task(name="season.notifications_send", acks_late=True, soft_time_limit=100, time_limit=120)

@@ -23,7 +23,8 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import translation
 
-from races import charts
+from races.charts.gc import gc_gaps_svg
+from races.charts.profile import stage_profile_svg
 from season.demo import demo_load
 
 MESSAGES = Path(settings.BASE_DIR) / "locale" / "fr" / "LC_MESSAGES"
@@ -259,7 +260,7 @@ COURSE = [
 
 
 def test_chart_texts_override_the_english_words_by_key():
-    svg = charts.stage_profile_svg(
+    svg = stage_profile_svg(
         COURSE,
         title="Briançon – Valloire",
         texts={
@@ -278,14 +279,14 @@ def test_chart_texts_override_the_english_words_by_key():
 
 
 def test_a_translation_with_a_wrong_placeholder_falls_back_to_english():
-    svg = charts.gc_gaps_svg(
+    svg = gc_gaps_svg(
         [("Jonas", [0, 0]), ("Tadej", [30, 90])],
         stage_numbers=[1, 2],
         texts={"stage_axis": "Étape", "rider_gap": "{nom} à {gap}", "more": ""},
     )
     assert ">Étape<" in svg
     assert "Tadej 1:30 after stage 2" in svg
-    empty = charts.gc_gaps_svg([], stage_numbers=[], texts={"no_standings": "Rien"})
+    empty = gc_gaps_svg([], stage_numbers=[], texts={"no_standings": "Rien"})
     assert ">Rien<" in empty
 
 

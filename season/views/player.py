@@ -18,10 +18,11 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from riders.models import RATING_AXES, Rider
-from season import formation, leagues, selectors, services
+from season import formation, leagues, selectors
 from season.forms import BudgetTeamForm, DraftPickForm, InviteCodeForm, JoinForm, orders_form_class
 from season.models import Orders, RiderRole, Season, SeasonTeam
 from season.orders import ROLE_LIMITS
+from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 
 RATING_LABELS = {-1: "H", 0: "0", 1: "1", 2: "2", 3: "3", 4: "4"}
 
@@ -268,7 +269,7 @@ def draft_pick(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
 
 @login_required
 def orders(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
-    """Orders for the next stage that takes them, saved through services.orders_submit, which
+    """Orders for the next stage that takes them, saved through orders_submit, which
     checks the deadline, the starters and the role limits again."""
     team = own_team(request, slug, team_id)
     season = team.season
@@ -280,7 +281,7 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
     here = reverse("player-orders", kwargs={"slug": season.slug, "team_id": team.pk})
     window = leagues.orders_window(season=season, now=now)
     stage = window.stage
-    starters = services.team_starters(team=team, round=stage) if stage else []
+    starters = selectors.team_starters(team=team, round=stage) if stage else []
     existing = Orders.objects.filter(team=team, round=stage).first() if stage else None
     form = None
     if window.is_open and starters and stage is not None:
@@ -301,13 +302,11 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
                 )
                 return redirect(here)
             try:
-                services.orders_submit(
-                    team=team, round=stage, orders=form.orders(), user=request.user
-                )
-            except services.OrdersClosed as error:
+                orders_submit(team=team, round=stage, orders=form.orders(), user=request.user)
+            except OrdersClosed as error:
                 messages.error(request, str(error))
                 return redirect(here)
-            except services.OrdersInvalid as error:
+            except OrdersInvalid as error:
                 for message in error.errors:
                     form.add_error(None, message)
             else:
@@ -333,7 +332,7 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
                 )
     deadline = stage.orders_deadline if stage else None
     energy = (
-        services.team_energy(round=stage, starters=starters) if form and stage is not None else {}
+        selectors.team_energy(round=stage, starters=starters) if form and stage is not None else {}
     )
     return render(
         request,

@@ -4,11 +4,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from races import charts
+from races.charts.gc import gc_gaps_svg, gc_texts
+from races.charts.profile import profile_texts, stage_profile_svg
 from races.models import Classification, DiceLog
+from riders.charts import radar_labels, radar_svg, radar_texts
 from riders.models import RATING_AXES
 from season import selectors
-from season.models import Round
+from season.models import DONE_STATUSES, Round
 from season.tables import (
     CalendarTable,
     DiceTable,
@@ -18,53 +20,6 @@ from season.tables import (
     StandingTable,
     table_configure,
 )
-
-
-def _profile_texts() -> dict[str, str]:
-    """The stage profile's words in the active language (races.charts.PROFILE_TEXTS)."""
-    return {
-        "no_course": _("No course"),
-        "description": _("Stage profile, {summary}"),
-        "description_titled": _("Stage profile: {title}, {summary}"),
-        "climbs_one": _("{count} categorised climb: {climbs}"),
-        "climbs_other": _("{count} categorised climbs: {climbs}"),
-        "no_climbs": _("no categorised climb"),
-        "climb_at": _("{climb} at km {km}"),
-        "legend_plain": _("Plain"),
-        "legend_hill": _("Hill (cat. 4)"),
-        "legend_col3": _("Cat. 3"),
-        "legend_col2": _("Cat. 2"),
-        "legend_col1": _("Cat. 1"),
-        "legend_colhc": _("HC"),
-        "legend_descent": _("Descent"),
-        "category_hill": _("cat. 4"),
-        "category_col3": _("cat. 3"),
-        "category_col2": _("cat. 2"),
-        "category_col1": _("cat. 1"),
-        "category_colhc": _("HC"),
-    }
-
-
-def _gc_texts() -> dict[str, str]:
-    """The GC chart's words in the active language (races.charts.GC_TEXTS)."""
-    return {
-        "no_standings": _("No standings yet"),
-        "stage_axis": _("Stage"),
-        "gap_axis": _("Gap to leader"),
-        "description": _("GC gaps, stages {first} to {last}: {riders}"),
-        "description_titled": _("GC gaps: {title}, stages {first} to {last}: {riders}"),
-        "rider_gap": _("{name} {gap} after stage {stage}"),
-        "point": _("{name}, stage {stage}: {gap}"),
-        "more": _("+ {count} more"),
-    }
-
-
-def _radar_texts() -> dict[str, str]:
-    """The radar's other words in the active language (races.charts.RADAR_TEXTS)."""
-    return {
-        "description": _("Rider profile: {summary}"),
-        "description_titled": _("Rider profile: {title}: {summary}"),
-    }
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -117,11 +72,11 @@ def standings(request: HttpRequest, slug: str, classification: str) -> HttpRespo
     chart = ""
     if classification == Classification.GENERAL and number:
         series, numbers = selectors.gc_evolution(season=season, number=number)
-        chart = charts.gc_gaps_svg(
+        chart = gc_gaps_svg(
             series,
             stage_numbers=numbers,
             title=_("GC gaps of the top 10 after each stage"),
-            texts=_gc_texts(),
+            texts=gc_texts(),
         )
     return render(
         request,
@@ -151,7 +106,7 @@ def _round(request: HttpRequest, slug: str, number: int):
 def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season, round = _round(request, slug, number)
     stage = round.stage
-    resolved = round.status in selectors.DONE_STATUSES
+    resolved = round.status in DONE_STATUSES
     table = None
     if resolved:
         results = selectors.stage_results(round=round)
@@ -178,8 +133,8 @@ def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "season": season,
             "round": round,
             "stage": stage,
-            "profile": charts.stage_profile_svg(
-                stage.segments, title=f"{stage.start} – {stage.finish}", texts=_profile_texts()
+            "profile": stage_profile_svg(
+                stage.segments, title=f"{stage.start} – {stage.finish}", texts=profile_texts()
             ),
             "table": table,
             "events": [(event, [names.get(i, i) for i in event.rider_ids[:5]]) for event in events],
@@ -225,16 +180,6 @@ def rider_detail(request: HttpRequest, slug: str, rider_id: int) -> HttpResponse
     member = selectors.season_rider_get(season=season, rider_id=rider_id)
     rider = member.rider
     results = selectors.rider_results(season=season, rider=rider)
-    labels = {
-        "rouleur": _("Rouleur"),
-        "sprinter": _("Sprinter"),
-        "baroudeur": _("Baroudeur"),
-        "finisseur": _("Finisseur"),
-        "descender": _("Descender"),
-        "time_trialist": _("Time trial"),
-        "puncheur": _("Puncheur"),
-        "climber": _("Climber"),
-    }
     crashes = [(r.stage.number, crash) for r in results for crash in r.crashes]
     table = RiderResultTable(results, season=season)
     export = table_configure(request, table, f"{season.slug}-{rider.pk}")
@@ -247,11 +192,11 @@ def rider_detail(request: HttpRequest, slug: str, rider_id: int) -> HttpResponse
             "season": season,
             "member": member,
             "rider": rider,
-            "radar": charts.radar_svg(
+            "radar": radar_svg(
                 {axis: getattr(rider, axis) for axis in RATING_AXES},
                 title=rider.name,
-                labels=labels,
-                texts=_radar_texts(),
+                labels=radar_labels(),
+                texts=radar_texts(),
             ),
             "table": table,
             "crashes": crashes,

@@ -9,8 +9,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from season import selectors, services
-from season.models import Job, Round
+from season import selectors
+from season.models import DONE_STATUSES, Job, Round
+from season.services import jobs, lifecycle, reinstate
 
 
 def _stage(request: HttpRequest, slug: str, number: int) -> Round:
@@ -30,7 +31,7 @@ def stage_job(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "season/public/_job.html",
         {"round": round, "job": job, "is_organiser": is_organiser},
     )
-    finished = round.status in services.DONE
+    finished = round.status in DONE_STATUSES
     if request.htmx and (finished or (job is not None and job.status == Job.Status.DONE)):  # type: ignore[attr-defined]
         # The results are written (whatever an older job row says): show them by reloading.
         response["HX-Refresh"] = "true"
@@ -43,9 +44,9 @@ DONE_MESSAGES = {
     "publish": gettext_lazy("The results of stage %(number)s are published."),
 }
 ACTIONS = {
-    "open": services.round_open,
-    "lock": services.round_lock,
-    "publish": services.round_publish,
+    "open": lifecycle.round_open,
+    "lock": lifecycle.round_lock,
+    "publish": lifecycle.round_publish,
 }
 
 
@@ -57,14 +58,14 @@ def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         raise PermissionDenied(_("Only the organiser of this season can do that."))
     try:
         if action == "resolve":
-            services.round_resolve_request(round=round, user=request.user)
+            jobs.round_resolve_request(round=round, user=request.user)
             messages.success(request, _("Stage %(number)s is being resolved.") % {"number": number})
         elif action in ACTIONS:
             ACTIONS[action](round=round)
             messages.success(request, DONE_MESSAGES[action] % {"number": number})
         else:
             raise Http404(_("No such action."))
-    except services.RoundError as error:
+    except lifecycle.RoundError as error:
         messages.error(request, str(error))
     return redirect("season-stage", slug=slug, number=number)
 
@@ -76,8 +77,8 @@ def rider_reinstate(request: HttpRequest, slug: str, number: int, rider_id: int)
     if not request.user.has_perm("season.manage_season", round.season):
         raise PermissionDenied(_("Only the organiser of this season can do that."))
     try:
-        result = services.rider_reinstate(round=round, rider_id=rider_id)
+        result = reinstate.rider_reinstate(round=round, rider_id=rider_id)
         messages.success(request, _("%(rider)s is back in the race.") % {"rider": result.rider})
-    except services.RoundError as error:
+    except lifecycle.RoundError as error:
         messages.error(request, str(error))
     return redirect("season-stage", slug=slug, number=number)

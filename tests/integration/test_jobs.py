@@ -10,9 +10,9 @@ import pytest
 from django.db import connections
 
 from config.celery import app as celery_app
-from season import services
 from season.demo import demo_load
 from season.models import Job
+from season.services import jobs
 from tests.integration.processes import Embedded, log_trouble, wait_for
 
 
@@ -37,13 +37,13 @@ def test_two_concurrent_resolve_now_make_one_job_and_send_one_task(own_queue):
     season = demo_load()
     stage_1 = season.rounds.get(number=1)
     barrier = threading.Barrier(2)
-    jobs: list[Job] = []
+    requested: list[Job] = []
     errors: list[BaseException] = []
 
     def press_resolve_now() -> None:
         try:
             barrier.wait(10)
-            jobs.append(services.round_resolve_request(round=stage_1))
+            requested.append(jobs.round_resolve_request(round=stage_1))
         except BaseException as error:  # reported below
             errors.append(error)
         finally:
@@ -55,7 +55,9 @@ def test_two_concurrent_resolve_now_make_one_job_and_send_one_task(own_queue):
     for thread in threads:
         thread.join(60)
     assert errors == []
-    assert [job.pk for job in jobs] == [jobs[0].pk] * 2  # the second attached to the first
+    assert [job.pk for job in requested] == [
+        requested[0].pk
+    ] * 2  # the second attached to the first
     assert Job.objects.filter(round=stage_1).count() == 1
     with celery_app.connection_for_write() as broker:
         queued = broker.default_channel.queue_declare(queue=own_queue, passive=True)
@@ -71,8 +73,8 @@ def test_a_killed_worker_s_stage_waits_for_a_worker_then_beat_hands_it_to_anothe
     embedded.manage(
         "shell",
         "-c",
-        "from season import services; from season.models import Round; "
-        "services.round_resolve_request("
+        "from season.services import jobs; from season.models import Round; "
+        "jobs.round_resolve_request("
         "round=Round.objects.get(season__slug='demo', number=1))",
     )
     # Progress 60 is set just before the results are written in the last transaction.

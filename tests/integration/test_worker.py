@@ -15,10 +15,10 @@ from django.db import connection, connections
 
 from config.celery import app as celery_app
 from races.models import DiceLog, StageResult
-from season import services
 from season.demo import demo_load
 from season.models import Round
 from season.replay import stage_replay
+from season.services import jobs, lifecycle, resolution
 
 ROOT = Path(__file__).resolve().parents[2]
 VISIBILITY_TIMEOUT = 3
@@ -129,7 +129,7 @@ def test_a_worker_process_resolves_a_stage(workers):
     season = demo_load()
     stage_1 = season.rounds.get(number=1)
     workers.start()
-    job = services.round_resolve_request(round=stage_1)
+    job = jobs.round_resolve_request(round=stage_1)
     wait_for(lambda: status_of(stage_1) == "resolved", 60, "the worker to resolve stage 1")
     assert StageResult.objects.filter(stage=stage_1.stage).count() == 176
     job.refresh_from_db()
@@ -140,7 +140,7 @@ def test_a_worker_killed_mid_resolution_leaves_nothing_and_the_stage_resolves_on
     season = demo_load()
     stage_1 = season.rounds.get(number=1)
     slow = workers.start(STAGE_RESOLVE_PAUSE_BEFORE_COMMIT="30")
-    job = services.round_resolve_request(round=stage_1)
+    job = jobs.round_resolve_request(round=stage_1)
     # Progress 60 is set just before the results are written in the last transaction.
     wait_for(
         lambda: type(job).objects.get(pk=job.pk).progress == 60, 60, "the worker to start writing"
@@ -165,14 +165,14 @@ def test_a_worker_killed_mid_resolution_leaves_nothing_and_the_stage_resolves_on
 def test_two_concurrent_resolutions_give_one_set_of_results():
     season = demo_load()
     stage_1 = season.rounds.get(number=1)
-    services.round_lock(round=stage_1)
+    lifecycle.round_lock(round=stage_1)
     barrier = threading.Barrier(2)
     errors: list[BaseException] = []
 
     def resolve() -> None:
         try:
             barrier.wait(10)
-            services.round_resolve(round_id=stage_1.pk)
+            resolution.round_resolve(round_id=stage_1.pk)
         except BaseException as error:  # reported below
             errors.append(error)
         finally:

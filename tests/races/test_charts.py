@@ -6,17 +6,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from races.charts import (
-    PALETTE,
-    RADAR_AXES,
-    TERRAIN_COLOURS,
-    _text_width,
-    as_standalone_svg,
-    format_gap,
-    gc_gaps_svg,
-    radar_svg,
-    stage_profile_svg,
-)
+from races.charts.gc import PALETTE, format_gap, gc_gaps_svg
+from races.charts.profile import TERRAIN_COLOURS, stage_profile_svg
+from riders.charts import RADAR_AXES, radar_svg
+from svg.markup import as_standalone_svg, text_width
 
 MOUNTAIN_STAGE = [
     {"terrain": "plain", "km": 40, "name": "Pau – Côte de Renoir"},
@@ -179,7 +172,7 @@ def test_profile_labels_do_not_overlap_when_climbs_crowd_together():
     boxes = []
     for label in labels:
         x, y = float(label.get("x")), float(label.get("y"))
-        width = _text_width(visible_text(label), 9)
+        width = text_width(visible_text(label), 9)
         left = {"start": x, "end": x - width}.get(label.get("text-anchor"), x - width / 2)
         boxes.append((left, left + width, y))
     assert len(boxes) == 6
@@ -563,7 +556,7 @@ def test_radar_keeps_long_labels_inside_the_square():
     (label,) = [el for el in radar_labels(svg) if el.get("data-axis") == "baroudeur"]
     shown = visible_text(label)[:-1]
     assert shown.endswith("…")
-    assert float(label.get("x")) + _text_width(shown, 10) <= 280
+    assert float(label.get("x")) + text_width(shown, 10) <= 280
     assert label.find("title").text == "Ausreißer-Spezialist der Extraklasse"
 
 

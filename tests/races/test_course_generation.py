@@ -13,7 +13,7 @@ from races.course_generation import (
     route_problems,
     stage_courses_generate,
 )
-from races.courses import CLIMB_TERRAINS, course_errors
+from races.course_validation import CLIMB_TERRAINS, course_errors
 from races.importing import results_import
 from races.models import Stage
 from tests.factories import StageFactory

@@ -9,8 +9,8 @@ from django.urls import reverse
 from races.classifications import CLIMB_POINTS, DOUBLED_AT_SUMMIT_FINISH
 from races.models import Classification, RaceEntry, RaceEvent, Stage, Standing
 from riders.models import Rider
-from season import services
 from season.models import Round
+from season.services import resolution
 from tests.factories import StageFactory
 from tests.season.builders import league, stage, template_race
 
@@ -43,7 +43,7 @@ def resolved(charlie):
         RaceEntry.objects.create(race=template, rider=rider, team=rider.team, bib=bib)
     season = league(organiser=charlie, template=template)
     Round.objects.filter(season=season, number=1).update(status=Round.Status.OPEN)
-    return services.round_resolve(round_id=stage(season, 1).pk)
+    return resolution.round_resolve(round_id=stage(season, 1).pk)
 
 
 def test_the_summit_events_carry_each_climb_and_its_category(resolved):

@@ -7,10 +7,12 @@ import pytest
 from django.urls import reverse
 
 from races.models import StageResult
-from season import services
+from season import selectors
 from season.demo import demo_load
 from season.models import Round, Season
 from season.replay import stage_replay
+from season.services import resolution
+from season.services.orders import OrdersInvalid, orders_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -35,20 +37,20 @@ def alice_orders(team, **changes):
 
 
 def test_energy_spent_on_one_stage_is_carried_to_the_next(league):
-    services.round_resolve(round_id=stage(league, 1).pk)
+    resolution.round_resolve(round_id=stage(league, 1).pk)
     first = StageResult.objects.filter(stage=stage(league, 1).stage)
     spent = dict(first.values_list("rider_id", "state"))
     assert all("pe_consumed" in state for state in spent.values())
     assert any(state["pe_consumed"] > 0 for state in spent.values())
 
-    entrants, _, _ = services.round_entrants(round=stage(league, 2))
+    entrants, _, _ = resolution.round_entrants(round=stage(league, 2))
     for entrant in entrants:
         assert entrant.pe_consumed == spent[entrant.rider_id]["pe_consumed"]
 
 
 def test_a_cyclosim_stage_replays_identically(league):
-    services.round_resolve(round_id=stage(league, 1).pk)
-    services.round_resolve(round_id=stage(league, 2).pk)
+    resolution.round_resolve(round_id=stage(league, 1).pk)
+    resolution.round_resolve(round_id=stage(league, 2).pk)
     assert stage_replay(round=stage(league, 1)) == []
     assert stage_replay(round=stage(league, 2)) == []
 
@@ -58,8 +60,8 @@ def test_given_orders_reach_the_engine_with_the_attack_window_in_board_rows(leag
     orders, leader = alice_orders(
         team, pace_climb="max", floor_pct=20, attack_from_km=150, attack_to_km=170
     )
-    services.orders_submit(team=team, round=stage(league, 1), orders=orders, user=team.owner)
-    resolved = services.round_resolve(round_id=stage(league, 1).pk)
+    orders_submit(team=team, round=stage(league, 1), orders=orders, user=team.owner)
+    resolved = resolution.round_resolve(round_id=stage(league, 1).pk)
     entrant = next(e for e in resolved.engine_inputs["entrants"] if e["rider_id"] == leader)
     assert entrant["orders"]["pace_climb"] == "max"
     assert entrant["orders"]["floor_pct"] == 20
@@ -73,8 +75,8 @@ def test_an_attack_window_past_the_finish_is_refused_with_the_rule(league):
     team = league.teams.get(owner__username="alice")
     orders, leader = alice_orders(team, attack_from_km=900, attack_to_km=950)
     name = team.members.get(rider_id=leader).rider.name
-    with pytest.raises(services.OrdersInvalid, match=f"{name}, attack window .*past the line"):
-        services.orders_submit(team=team, round=stage(league, 1), orders=orders, user=team.owner)
+    with pytest.raises(OrdersInvalid, match=f"{name}, attack window .*past the line"):
+        orders_submit(team=team, round=stage(league, 1), orders=orders, user=team.owner)
 
 
 def test_the_orders_page_asks_for_the_cyclosim_orders(client, league):
@@ -120,7 +122,7 @@ def test_the_orders_page_asks_for_the_cyclosim_orders(client, league):
 
 
 def test_the_orders_page_shows_each_riders_energy_after_the_nights_recovery(client, league):
-    services.round_resolve(round_id=stage(league, 1).pk)
+    resolution.round_resolve(round_id=stage(league, 1).pk)
     team = league.teams.get(owner__username="alice")
     client.login(username="alice", password="alice-demo")
     html = client.get(reverse("player-orders", args=["demo", team.pk])).content.decode()
@@ -129,7 +131,7 @@ def test_the_orders_page_shows_each_riders_energy_after_the_nights_recovery(clie
         StageResult.objects.filter(stage=stage(league, 1).stage).values_list("rider_id", "state")
     )
     # Riders out of the race after stage 1 (the seed is drawn fresh) are not starters.
-    starters = services.team_starters(team=team, round=stage(league, 2))
+    starters = selectors.team_starters(team=team, round=stage(league, 2))
     assert starters
     for member in starters:
         rider = member.rider

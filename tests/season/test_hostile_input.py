@@ -124,10 +124,10 @@ def test_a_calendar_deadline_years_away_is_refused_by_the_service(charlie):
 
 
 def test_reinstating_a_rider_who_did_not_ride_says_so(client, demo):
-    from season import services
+    from season.services import resolution
     from tests.season.builders import stage
 
-    services.round_resolve(round_id=stage(demo, 1).pk)
+    resolution.round_resolve(round_id=stage(demo, 1).pk)
     client.force_login(demo.organiser)
     url = reverse(
         "season-stage-reinstate", kwargs={"slug": demo.slug, "number": 1, "rider_id": 999999}

@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from config.celery import app as celery_app
 from races.models import StageResult
-from season import services
 from season.demo import demo_load
 from season.models import Job, Round
+from season.services import jobs, lifecycle, resolution
 from season.tasks import round_resolve_task
 
 pytestmark = pytest.mark.django_db
@@ -99,8 +99,8 @@ def test_resolve_now_with_the_broker_down_changes_nothing_and_says_so(client, de
 def test_a_second_resolve_now_attaches_to_the_queued_job(client, demo, broker, settings):
     broker("memory://")
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    first = services.round_resolve_request(round=stage(demo, 1))
-    second = services.round_resolve_request(round=stage(demo, 1))
+    first = jobs.round_resolve_request(round=stage(demo, 1))
+    second = jobs.round_resolve_request(round=stage(demo, 1))
     assert second.pk == first.pk
     assert Job.objects.filter(round__season=demo).count() == 1
     assert queued_messages(queue) == 1
@@ -112,20 +112,20 @@ def test_a_second_resolve_now_attaches_to_the_queued_job(client, demo, broker, s
 def test_a_job_that_lost_the_race_to_another_worker_is_done_not_running(demo, monkeypatch):
     """Two deliveries of one stage: the one that simulated second finds the stage written."""
     target = stage(demo, 1)
-    services.round_lock(round=target)
+    lifecycle.round_lock(round=target)
     winner = Job.objects.create(round=target)
     loser = Job.objects.create(round=target)
-    real_simulate = services.stage_simulate
+    real_simulate = resolution.stage_simulate
     raced = []
 
     def simulate_while_the_other_worker_writes(**kwargs):
         if not raced:
             raced.append(True)
-            services.round_resolve(round_id=target.pk, job_id=winner.pk)
+            resolution.round_resolve(round_id=target.pk, job_id=winner.pk)
         return real_simulate(**kwargs)
 
-    monkeypatch.setattr(services, "stage_simulate", simulate_while_the_other_worker_writes)
-    services.round_resolve(round_id=target.pk, job_id=loser.pk)
+    monkeypatch.setattr(resolution, "stage_simulate", simulate_while_the_other_worker_writes)
+    resolution.round_resolve(round_id=target.pk, job_id=loser.pk)
     for job in (winner, loser):
         job.refresh_from_db()
         assert (job.status, job.progress) == ("done", 100)
@@ -155,7 +155,7 @@ def test_a_job_whose_worker_went_silent_waits_for_a_worker_and_is_picked_up_agai
     assert 'hx-trigger="every 5s"' in fragment.content.decode()  # still watching for the worker
     assert "Resolve now" in organiser(client).get(url).content.decode()
 
-    queued = services.rounds_resolve_due()  # beat's deadline check; eager here
+    queued = jobs.rounds_resolve_due()  # beat's deadline check; eager here
     assert [j.pk for j in queued] == [job.pk]
     job.refresh_from_db()
     assert (job.status, job.progress) == ("done", 100)
@@ -167,14 +167,14 @@ def test_a_stage_whose_every_worker_went_silent_is_left_to_the_organiser(client,
     """Not "waiting for a worker" forever: after SILENT_ATTEMPTS_MAX starts, the reason."""
     target = stage(demo, 1)
     Round.objects.filter(pk=target.pk).update(
-        status="resolving", attempts=services.SILENT_ATTEMPTS_MAX, seed=7
+        status="resolving", attempts=jobs.SILENT_ATTEMPTS_MAX, seed=7
     )
     job = Job.objects.create(round=target, status="running", progress=10)
     make_silent(job)
-    assert services.rounds_resolve_due() == []
+    assert jobs.rounds_resolve_due() == []
     job.refresh_from_db()
     assert (job.status, job.failure) == ("failed", "lost")
-    assert services.rounds_resolve_due() == []  # and it stays so until the organiser acts
+    assert jobs.rounds_resolve_due() == []  # and it stays so until the organiser acts
     page = organiser(client).get(reverse("season-stage", args=["demo", 1])).content.decode()
     assert "The resolution failed: the workers stopped answering while resolving the stage." in page
     assert "Waiting for a worker" not in page
@@ -184,24 +184,24 @@ def test_a_stage_whose_every_worker_went_silent_is_left_to_the_organiser(client,
 def test_the_deadline_check_leaves_a_job_whose_worker_is_reporting(demo, broker):
     broker("memory://")
     target = stage(demo, 1)
-    services.round_lock(round=target)
+    lifecycle.round_lock(round=target)
     Round.objects.filter(pk=target.pk).update(orders_deadline=timezone.now() - timedelta(minutes=1))
     Job.objects.create(round=target, status="running", progress=10)
-    assert services.rounds_resolve_due() == []
+    assert jobs.rounds_resolve_due() == []
     assert Job.objects.filter(round=target).count() == 1
 
 
 def test_the_deadline_check_queues_a_due_stage_with_a_job_the_page_shows(client, demo):
     target = stage(demo, 1)
     Round.objects.filter(pk=target.pk).update(orders_deadline=timezone.now() - timedelta(seconds=1))
-    [job] = services.rounds_resolve_due()
+    [job] = jobs.rounds_resolve_due()
     job.refresh_from_db()
     assert (job.status, job.requested_by) == ("done", None)
     assert stage(demo, 1).status == "resolved"
 
 
 def test_a_resolved_stage_shows_its_results_whatever_a_stale_job_says(client, demo):
-    resolved = services.round_resolve(round_id=stage(demo, 1).pk)
+    resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
     stale = Job.objects.create(round=resolved, status="running", progress=60)
     make_silent(stale)
     page = client.get(reverse("season-stage", args=["demo", 1])).content.decode()
@@ -221,7 +221,7 @@ def fail_writes_with(monkeypatch, error: Exception) -> None:
     def refused(**kwargs):
         raise error
 
-    monkeypatch.setattr(services, "standings_update", refused)
+    monkeypatch.setattr(resolution, "standings_update", refused)
 
 
 def test_a_database_refusal_is_explained_to_the_organiser_and_kept_off_the_public_page(
@@ -255,7 +255,7 @@ def test_a_passing_fault_says_will_be_retried_only_while_a_retry_is_scheduled(
     fail_writes_with(monkeypatch, OperationalError("server closed the connection"))
     job = Job.objects.create(round=stage(demo, 1))
     with pytest.raises(OperationalError):
-        services.round_resolve(round_id=stage(demo, 1).pk, job_id=job.pk, retry_in=30)
+        resolution.round_resolve(round_id=stage(demo, 1).pk, job_id=job.pk, retry_in=30)
     job.refresh_from_db()
     assert (job.status, job.failure) == ("failed", "db_down")
     assert job.retry_at > timezone.now() + timedelta(seconds=25)
@@ -267,14 +267,14 @@ def test_a_passing_fault_says_will_be_retried_only_while_a_retry_is_scheduled(
 
     # The task's last attempt: no retry left, and the page stops promising one.
     with pytest.raises(OperationalError):
-        services.round_resolve(round_id=stage(demo, 1).pk, job_id=job.pk, retry_in=None)
+        resolution.round_resolve(round_id=stage(demo, 1).pk, job_id=job.pk, retry_in=None)
     job.refresh_from_db()
     assert job.retry_at is None
     assert "will be retried" not in client.get(url).content.decode()
 
 
 def test_the_task_retries_a_passing_fault_and_then_resolves(demo, monkeypatch):
-    real = services.standings_update
+    real = resolution.standings_update
     calls = []
 
     def busy_once(**kwargs):
@@ -283,7 +283,7 @@ def test_the_task_retries_a_passing_fault_and_then_resolves(demo, monkeypatch):
             raise OperationalError("database is locked")
         return real(**kwargs)
 
-    monkeypatch.setattr(services, "standings_update", busy_once)
+    monkeypatch.setattr(resolution, "standings_update", busy_once)
     job = Job.objects.create(round=stage(demo, 1))
     # Eagerly, apply() runs the retry at once when it does not re-raise.
     assert round_resolve_task.apply(args=(stage(demo, 1).pk, job.pk), throw=False).successful()
@@ -293,9 +293,9 @@ def test_the_task_retries_a_passing_fault_and_then_resolves(demo, monkeypatch):
 
 
 def test_a_stage_that_cannot_be_resolved_yet_fails_its_job_with_the_reason(client, demo):
-    services.rounds_force_lock(season=demo, numbers=[2])
+    lifecycle.rounds_force_lock(season=demo, numbers=[2])
     job = Job.objects.create(round=stage(demo, 2))
-    with pytest.raises(services.RoundError):
+    with pytest.raises(lifecycle.RoundError):
         round_resolve_task.apply(args=(stage(demo, 2).pk, job.pk), throw=True)
     job.refresh_from_db()
     assert (job.status, job.failure) == ("failed", "stage")

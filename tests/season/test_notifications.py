@@ -6,10 +6,11 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 
-from season import services
 from season.demo import demo_load
 from season.models import Round
 from season.notifications import notifications_send
+from season.services import lifecycle, resolution
+from season.services.orders import orders_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +45,7 @@ def test_only_players_without_orders_are_reminded_24_hours_before(demo):
     mail.outbox.clear()
     team = demo.teams.get(owner__username="alice")
     orders = {m.rider_id: {"role": m.role} for m in team.members.all()}
-    services.orders_submit(
+    orders_submit(
         team=team,
         round=first,
         orders=orders,
@@ -63,13 +64,13 @@ def test_only_players_without_orders_are_reminded_24_hours_before(demo):
 def test_players_hear_when_results_are_published(demo):
     first = stage(demo, 1)
     notifications_send(now=first.orders_deadline - timedelta(days=3))
-    services.round_resolve(round_id=first.pk)
+    resolution.round_resolve(round_id=first.pk)
     mail.outbox.clear()
     Round.objects.filter(season=demo, number=2).update(
         orders_opened_notified_at=first.orders_deadline, reminder_sent_at=first.orders_deadline
     )
     assert notifications_send(now=first.orders_deadline) == 0
-    services.round_publish(round=stage(demo, 1))
+    lifecycle.round_publish(round=stage(demo, 1))
     assert notifications_send(now=first.orders_deadline) == 3
     assert "results of stage 1" in mail.outbox[0].subject
 

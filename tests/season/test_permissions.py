@@ -206,3 +206,12 @@ def test_the_permissions_follow_ownership_and_organisation(alice, bob, charlie):
     computer = SeasonTeam.objects.create(season=season, name="Computer", owner=None)
     assert not charlie.has_perm("season.manage_team", computer)
     assert Round.objects.filter(season=season).count() == 3
+
+
+def test_the_season_permissions_are_registered_when_the_app_is_ready():
+    """season.permissions is not a rules.py module that django-rules would autodiscover: the app
+    imports it from ready(), and every view's permission exists from the start."""
+    import rules
+
+    for name in ("season.view_season", "season.manage_season", "season.manage_team"):
+        assert rules.perm_exists(name), name

@@ -9,10 +9,11 @@ from django.utils.translation import override
 
 from races.importing import import_files_read, results_import
 from races.models import Classification, Race, RaceEntry, RaceEvent, Stage, StageResult, Standing
-from season import formation, services
+from season import formation
 from season.computer_teams import computer_teams_fill
 from season.leagues import RouteInvalid
 from season.models import Round, Season, SeasonTeam, SeasonTeamRider
+from season.services import lifecycle, resolution
 from tests.season.builders import joined, league, stage
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +75,7 @@ def test_a_season_on_the_real_tour_races_its_whole_start_list_to_paris(tour2022,
     assert len(players) == 2 * ROSTER
 
     # The organiser opens stage 1: the race starts, everybody else rides for computer teams.
-    services.round_open(round=stage(season, 1))
+    lifecycle.round_open(round=stage(season, 1))
     computer = SeasonTeam.objects.filter(season=season, owner__isnull=True)
     real_names = set(RaceEntry.objects.filter(race=tour2022).values_list("team__name", flat=True))
     assert set(computer.values_list("name", flat=True)) == real_names
@@ -92,10 +93,10 @@ def test_a_season_on_the_real_tour_races_its_whole_start_list_to_paris(tour2022,
     assert len(set(bibs)) == 176
     assert [p.team.owner for p in formation.teams_progress(season=season)] == [alice, bob]
 
-    services.rounds_force_lock(season=season, numbers=list(range(1, 22)))
+    lifecycle.rounds_force_lock(season=season, numbers=list(range(1, 22)))
     out: set[int] = set()
     for number in range(1, 22):
-        resolved = services.round_resolve(round_id=stage(season, number).pk)
+        resolved = resolution.round_resolve(round_id=stage(season, number).pk)
         assert resolved.status == Round.Status.RESOLVED, number
         results = StageResult.objects.filter(stage=resolved.stage)
         assert set(results.values_list("rider_id", flat=True)) == start_list - out, number
@@ -183,7 +184,7 @@ def test_a_stage_the_template_left_without_a_course_gets_one_in_the_league(tour2
 
 def test_resolution_refuses_an_invalid_course_before_the_engine(tour2022, alice, monkeypatch):
     season = _budget_league(alice, tour2022, alice)
-    services.round_open(round=stage(season, 1))
+    lifecycle.round_open(round=stage(season, 1))
     Stage.objects.filter(race=season.race, number=1).update(
         segments=[{"terrain": "plain", "km": 10}]
     )
@@ -191,9 +192,9 @@ def test_resolution_refuses_an_invalid_course_before_the_engine(tour2022, alice,
     def engine_reached(**kwargs):
         raise AssertionError("the engine was reached")
 
-    monkeypatch.setattr(services, "stage_simulate", engine_reached)
-    with override("en"), pytest.raises(services.RoundError, match=r"3\.0 km missing"):
-        services.round_resolve(round_id=stage(season, 1).pk)
+    monkeypatch.setattr(resolution, "stage_simulate", engine_reached)
+    with override("en"), pytest.raises(lifecycle.RoundError, match=r"3\.0 km missing"):
+        resolution.round_resolve(round_id=stage(season, 1).pk)
     failed = stage(season, 1)
     assert failed.status == Round.Status.LOCKED
     assert "Stage 1 (Copenhagen – Copenhagen)" in failed.last_error

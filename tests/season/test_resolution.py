@@ -4,9 +4,10 @@ import pytest
 from django.core.management import call_command
 
 from races.models import Classification, DiceLog, RaceEvent, StageResult, Standing
-from season import services
 from season.models import Job, Round
 from season.replay import stage_replay
+from season.services import jobs, lifecycle, reinstate, resolution
+from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ def stage(season, number):
 
 
 def test_it_resolves_a_stage_with_a_result_for_every_starter(demo):
-    resolved = services.round_resolve(round_id=stage(demo, 1).pk)
+    resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
     assert resolved.status == Round.Status.RESOLVED
     assert resolved.seed is not None
     results = StageResult.objects.filter(stage=resolved.stage)
@@ -37,8 +38,8 @@ def test_it_resolves_a_stage_with_a_result_for_every_starter(demo):
 
 
 def test_resolving_a_resolved_stage_changes_nothing(demo):
-    first = services.round_resolve(round_id=stage(demo, 1).pk)
-    again = services.round_resolve(round_id=first.pk)
+    first = resolution.round_resolve(round_id=stage(demo, 1).pk)
+    again = resolution.round_resolve(round_id=first.pk)
     assert again.seed == first.seed
     assert again.attempts == 1
     assert StageResult.objects.filter(stage=first.stage).count() == 176
@@ -48,10 +49,10 @@ def test_a_failed_resolution_writes_nothing_records_why_and_can_be_retried(demo,
     def broken_standings(**kwargs):
         raise RuntimeError("standings exploded")
 
-    monkeypatch.setattr(services, "standings_update", broken_standings)
+    monkeypatch.setattr(resolution, "standings_update", broken_standings)
     target = stage(demo, 1)
     with pytest.raises(RuntimeError, match="standings exploded"):
-        services.round_resolve(round_id=target.pk)
+        resolution.round_resolve(round_id=target.pk)
     failed = stage(demo, 1)
     assert failed.status == Round.Status.LOCKED
     assert failed.last_error == "RuntimeError: standings exploded"
@@ -61,7 +62,7 @@ def test_a_failed_resolution_writes_nothing_records_why_and_can_be_retried(demo,
     assert not DiceLog.objects.filter(stage=failed.stage).exists()
 
     monkeypatch.undo()
-    retried = services.round_resolve(round_id=target.pk)
+    retried = resolution.round_resolve(round_id=target.pk)
     assert retried.status == Round.Status.RESOLVED
     assert retried.seed == failed.seed
     assert retried.attempts == 2
@@ -69,29 +70,29 @@ def test_a_failed_resolution_writes_nothing_records_why_and_can_be_retried(demo,
 
 
 def test_stages_resolve_in_order(demo):
-    with pytest.raises(services.RoundError, match="Stage 2 is scheduled"):
-        services.round_resolve(round_id=stage(demo, 2).pk)
-    services.rounds_force_lock(season=demo, numbers=[2])
-    with pytest.raises(services.RoundError, match="before stage 1"):
-        services.round_resolve(round_id=stage(demo, 2).pk)
+    with pytest.raises(lifecycle.RoundError, match="Stage 2 is scheduled"):
+        resolution.round_resolve(round_id=stage(demo, 2).pk)
+    lifecycle.rounds_force_lock(season=demo, numbers=[2])
+    with pytest.raises(lifecycle.RoundError, match="before stage 1"):
+        resolution.round_resolve(round_id=stage(demo, 2).pk)
 
 
 def test_abandoned_riders_start_no_further_stage(demo):
-    services.round_resolve(round_id=stage(demo, 1).pk)
+    resolution.round_resolve(round_id=stage(demo, 1).pk)
     first = stage(demo, 1)
     out = StageResult.objects.filter(stage=first.stage).exclude(status="finished")
     victim = StageResult.objects.filter(stage=first.stage, status="finished").last()
     StageResult.objects.filter(pk=victim.pk).update(status="abandoned")
-    entrants, _, _ = services.round_entrants(round=stage(demo, 2))
+    entrants, _, _ = resolution.round_entrants(round=stage(demo, 2))
     starters = {e.rider_id for e in entrants}
     assert victim.rider_id not in starters
     assert not starters & set(out.values_list("rider_id", flat=True))
 
 
 def test_start_order_and_jerseys_follow_the_standings(demo):
-    services.round_resolve(round_id=stage(demo, 1).pk)
+    resolution.round_resolve(round_id=stage(demo, 1).pk)
     after_1 = stage(demo, 1).stage
-    entrants, yellow, green = services.round_entrants(round=stage(demo, 2))
+    entrants, yellow, green = resolution.round_entrants(round=stage(demo, 2))
     leader = Standing.objects.get(stage=after_1, classification="general", rank=1)
     assert yellow == leader.rider_id
     assert entrants[0].rider_id == leader.rider_id
@@ -103,7 +104,7 @@ def test_start_order_and_jerseys_follow_the_standings(demo):
 
 def test_crashes_are_counted_for_the_tour(demo):
     call_command("simulate_season", "demo", "--stages", "1-3", "--in-process", verbosity=0)
-    entrants, _, _ = services.round_entrants(round=stage(demo, 4))
+    entrants, _, _ = resolution.round_entrants(round=stage(demo, 4))
     counted = {e.rider_id: e.tour_crash_count for e in entrants}
     for rider_id, crash_count in counted.items():
         expected = sum(
@@ -124,7 +125,7 @@ def test_every_stage_of_a_simulated_season_replays_identically(demo):
 
 
 def test_replay_notices_a_tampered_result(demo):
-    resolved = services.round_resolve(round_id=stage(demo, 1).pk)
+    resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
     winner = StageResult.objects.get(stage=resolved.stage, rank=1)
     StageResult.objects.filter(pk=winner.pk).update(gap_seconds=99)
     differences = stage_replay(round=stage(demo, 1))
@@ -135,12 +136,12 @@ def test_replay_notices_a_tampered_result(demo):
 def test_a_resolved_stage_keeps_the_version_of_its_ruleset(demo):
     from engine import get_ruleset
 
-    resolved = services.round_resolve(round_id=stage(demo, 1).pk)
+    resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
     assert resolved.engine_inputs["engine_version"] == get_ruleset(demo.ruleset).version
 
 
 def test_replay_says_when_a_difference_comes_from_another_engine_version(demo):
-    resolved = services.round_resolve(round_id=stage(demo, 1).pk)
+    resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
     inputs = dict(resolved.engine_inputs, engine_version=0)
     Round.objects.filter(pk=resolved.pk).update(engine_inputs=inputs)
     # Same outcome: the version alone is no difference.
@@ -157,7 +158,7 @@ def test_resolve_now_queues_the_resolution_and_tracks_a_job(
 ):
     target = stage(demo, 1)
     with django_capture_on_commit_callbacks(execute=True):
-        job = services.round_resolve_request(round=target)
+        job = jobs.round_resolve_request(round=target)
     job.refresh_from_db()
     assert job.status == Job.Status.DONE
     assert job.progress == 100
@@ -168,7 +169,7 @@ def test_deadline_passing_locks_the_stage_and_makes_it_ready(demo):
     from datetime import timedelta
 
     target = stage(demo, 1)
-    ready = services.rounds_lock_due(now=target.orders_deadline + timedelta(seconds=1))
+    ready = lifecycle.rounds_lock_due(now=target.orders_deadline + timedelta(seconds=1))
     assert ready == [target.pk]
     assert stage(demo, 1).status == Round.Status.LOCKED
 
@@ -179,8 +180,8 @@ def test_orders_after_the_deadline_are_refused_with_the_reason(demo):
     target = stage(demo, 1)
     team = demo.teams.get(owner__username="alice")
     orders = {m.rider_id: {"role": m.role} for m in team.members.all()}
-    with pytest.raises(services.OrdersClosed, match="Orders for stage 1 closed at"):
-        services.orders_submit(
+    with pytest.raises(OrdersClosed, match="Orders for stage 1 closed at"):
+        orders_submit(
             team=team,
             round=target,
             orders=orders,
@@ -193,8 +194,8 @@ def test_orders_respect_role_limits(demo):
     target = stage(demo, 1)
     team = demo.teams.get(owner__username="alice")
     orders = {m.rider_id: {"role": "gc_leader"} for m in team.members.all()}
-    with pytest.raises(services.OrdersInvalid, match="At most 1 GC leader per team"):
-        services.orders_submit(team=team, round=target, orders=orders, user=team.owner)
+    with pytest.raises(OrdersInvalid, match="At most 1 GC leader per team"):
+        orders_submit(team=team, round=target, orders=orders, user=team.owner)
 
 
 def test_given_orders_become_the_riders_roles_for_the_stage(demo):
@@ -203,8 +204,8 @@ def test_given_orders_become_the_riders_roles_for_the_stage(demo):
     members = list(team.members.order_by("bib"))
     orders = {m.rider_id: {"role": "domestique"} for m in members}
     orders[members[3].rider_id] = {"role": "gc_leader", "no_breakaway": True}
-    services.orders_submit(team=team, round=target, orders=orders, user=team.owner)
-    entrants, _, _ = services.round_entrants(round=target)
+    orders_submit(team=team, round=target, orders=orders, user=team.owner)
+    entrants, _, _ = resolution.round_entrants(round=target)
     mine = {e.rider_id: e for e in entrants if e.team_id == team.pk}
     assert mine[members[3].rider_id].role == "gc_leader"
     assert mine[members[3].rider_id].no_breakaway
@@ -212,7 +213,7 @@ def test_given_orders_become_the_riders_roles_for_the_stage(demo):
 
 
 def test_the_organiser_reinstates_a_rider_outside_the_time_limit(demo):
-    resolved = services.round_resolve(round_id=stage(demo, 1).pk)
+    resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
     last = StageResult.objects.filter(stage=resolved.stage).order_by("-rank").first()
     StageResult.objects.filter(pk=last.pk).update(status="otl", status_reason="outside")
     from races.standings import standings_update
@@ -221,27 +222,27 @@ def test_the_organiser_reinstates_a_rider_outside_the_time_limit(demo):
     general = Standing.objects.filter(stage=resolved.stage, classification="general")
     assert not general.filter(rider_id=last.rider_id).exists()
 
-    services.rider_reinstate(round=stage(demo, 1), rider_id=last.rider_id)
+    reinstate.rider_reinstate(round=stage(demo, 1), rider_id=last.rider_id)
     last.refresh_from_db()
     assert last.status == "finished"
     assert last.status_reason == "reinstated by the organiser"
     assert general.filter(rider_id=last.rider_id).exists()
-    entrants, _, _ = services.round_entrants(round=stage(demo, 2))
+    entrants, _, _ = resolution.round_entrants(round=stage(demo, 2))
     assert last.rider_id in {e.rider_id for e in entrants}
 
 
 def test_a_rider_cannot_be_reinstated_once_the_next_stage_is_resolved(demo):
-    services.round_resolve(round_id=stage(demo, 1).pk)
-    services.round_resolve(round_id=stage(demo, 2).pk)
+    resolution.round_resolve(round_id=stage(demo, 1).pk)
+    resolution.round_resolve(round_id=stage(demo, 2).pk)
     rider_id = StageResult.objects.filter(stage=stage(demo, 1).stage).first().rider_id
-    with pytest.raises(services.RoundError, match="before the next stage is resolved"):
-        services.rider_reinstate(round=stage(demo, 1), rider_id=rider_id)
+    with pytest.raises(lifecycle.RoundError, match="before the next stage is resolved"):
+        reinstate.rider_reinstate(round=stage(demo, 1), rider_id=rider_id)
 
 
 def test_a_stage_locked_early_waits_for_its_deadline(demo):
     from datetime import timedelta
 
     target = stage(demo, 1)
-    services.round_lock(round=target)
-    assert services.rounds_lock_due(now=target.orders_deadline - timedelta(hours=1)) == []
-    assert services.rounds_lock_due(now=target.orders_deadline) == [target.pk]
+    lifecycle.round_lock(round=target)
+    assert lifecycle.rounds_lock_due(now=target.orders_deadline - timedelta(hours=1)) == []
+    assert lifecycle.rounds_lock_due(now=target.orders_deadline) == [target.pk]

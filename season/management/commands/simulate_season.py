@@ -7,9 +7,10 @@ from tqdm import tqdm
 
 from races.models import Classification
 from season import formatting
-from season.models import Round, Season
+from season.models import DONE_STATUSES, Round, Season
 from season.selectors import standings_table
-from season.services import DONE, RoundError, round_resolve, rounds_force_lock
+from season.services.lifecycle import RoundError, rounds_force_lock
+from season.services.resolution import round_resolve
 from season.tasks import round_resolve_task
 
 
@@ -56,7 +57,7 @@ class Command(BaseCommand):
             stages = [s for s in rounds_force_lock(season=season, numbers=numbers)]
         except RoundError as error:
             raise CommandError(str(error)) from error
-        todo = [s for s in stages if s.status not in DONE]
+        todo = [s for s in stages if s.status not in DONE_STATUSES]
         use_workers = bool(settings.REDIS_URL) and not options["in_process"]
         started = time.monotonic()
         with tqdm(total=len(stages), initial=len(stages) - len(todo), unit="stage") as bar:
@@ -90,7 +91,7 @@ class Command(BaseCommand):
                     f"Timed out after {timeout:.0f} s with {done} stage(s) resolved."
                 )
             rows = Round.objects.filter(pk__in=ids).values_list("status", "number", "last_error")
-            now_done = sum(1 for status, _, _ in rows if status in DONE)
+            now_done = sum(1 for status, _, _ in rows if status in DONE_STATUSES)
             failed = [(n, e) for status, n, e in rows if e and status == Round.Status.LOCKED]
             bar.update(now_done - done)
             done = now_done

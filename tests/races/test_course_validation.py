@@ -1,7 +1,7 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from races.courses import course_errors
+from races.course_validation import course_errors
 from tests.factories import StageFactory
 
 

@@ -1,0 +1,254 @@
+"""The GC chart: the gap of the leading riders to the leader after each stage."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from django.utils.translation import gettext
+
+from svg.markup import (
+    AXIS,
+    GRID,
+    MUTED,
+    attrs,
+    esc,
+    fit,
+    num,
+    placeholder,
+    svg_open,
+    svg_points,
+    svg_text,
+    text_width,
+)
+from svg.wording import merge_texts, text_format
+
+# Tableau 10: distinct, colour-blind friendlier than the default cycles.
+PALETTE = (
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#76b7b2",
+    "#59a14f",
+    "#edc948",
+    "#b07aa1",
+    "#ff9da7",
+    "#9c755f",
+    "#bab0ac",
+)
+DASHES = (None, "6 3", "2 3", "8 3 2 3")
+GAP_STEPS = (5, 10, 15, 30, 60, 120, 180, 300, 600, 900, 1200, 1800, 3600, 5400, 7200, 10800)
+# The words of the GC chart, by key: ``gc_gaps_svg(..., texts={key: translation})``.
+GC_TEXTS: dict[str, str] = {
+    "no_standings": "No standings yet",
+    "stage_axis": "Stage",
+    "gap_axis": "Gap to leader",
+    "description": "GC gaps, stages {first} to {last}: {riders}",
+    "description_titled": "GC gaps: {title}, stages {first} to {last}: {riders}",
+    "rider_gap": "{name} {gap} after stage {stage}",
+    "point": "{name}, stage {stage}: {gap}",
+    "more": "+ {count} more",
+}
+
+
+def format_gap(seconds: float, *, hours: bool = False) -> str:
+    """Seconds as m:ss, or h:mm:ss when ``hours`` or past an hour: 90 -> '1:30'."""
+    seconds = round(seconds)
+    h, rest = divmod(abs(seconds), 3600)
+    m, s = divmod(rest, 60)
+    sign = "-" if seconds < 0 else ""
+    if hours or h:
+        return f"{sign}{h}:{m:02d}:{s:02d}"
+    return f"{sign}{m}:{s:02d}"
+
+
+def _gap(value: object) -> float | None:
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        gap = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    return max(gap, 0.0) if math.isfinite(gap) else None
+
+
+def gc_gaps_svg(
+    series: Sequence[tuple[str, Sequence[int | None]]],
+    *,
+    stage_numbers: Sequence[int],
+    width: int = 720,
+    height: int = 320,
+    title: str = "",
+    texts: Mapping[str, str] | None = None,
+) -> str:
+    """One line per rider: the gap to the GC leader after each stage, the leader along the top.
+
+    ``texts`` overrides the chart's words by key (see ``GC_TEXTS``), for translations.
+    """
+    words = merge_texts(GC_TEXTS, texts)
+    stages = list(stage_numbers)
+    riders = [
+        (str(name), [_gap(gaps[i]) if i < len(gaps) else None for i in range(len(stages))])
+        for name, gaps in (series or [])
+    ]
+    known = [gap for _, gaps in riders for gap in gaps if gap is not None]
+    if not stages or not known:
+        return placeholder(words["no_standings"], width, title, css_class="chart chart-gc")
+
+    legend_w = min(180.0, width * 0.28)
+    step = next((s for s in GAP_STEPS if max(known) / s <= 6), None)
+    if step is None:
+        step = 3600 * math.ceil(max(known) / (3600 * 6))
+    y_max = max(math.ceil(max(known) / step), 1) * step
+    hours = y_max >= 3600
+
+    # Room on the left for the axis title and the widest gap label.
+    left = 30.0 + text_width(format_gap(y_max, hours=hours), 10)
+    right = width - legend_w - 18.0
+    top = 40.0 if title else 16.0
+    bottom = float(height) - 40.0
+    plot_w, plot_h = right - left, bottom - top
+
+    def px(index: int) -> float:
+        if len(stages) == 1:
+            return left + plot_w / 2
+        return left + plot_w * index / (len(stages) - 1)
+
+    def py(gap: float) -> float:
+        return top + plot_h * gap / y_max
+
+    last_gaps = []
+    for name, gaps in riders:
+        known_gaps = [(stages[i], gap) for i, gap in enumerate(gaps) if gap is not None]
+        if known_gaps:
+            at, last = known_gaps[-1]
+            last_gaps.append(
+                text_format(words, GC_TEXTS, "rider_gap", name=name, gap=format_gap(last), stage=at)
+            )
+    label = text_format(
+        words,
+        GC_TEXTS,
+        "description_titled" if title else "description",
+        title=title,
+        first=stages[0],
+        last=stages[-1],
+        riders="; ".join(last_gaps),
+    )
+    out = [svg_open(width, height, label, css_class="chart chart-gc")]
+    if title:
+        out.append(
+            svg_text(left, 22, fit(title, width - left - 8, 13), font_size=13, font_weight=600)
+        )
+
+    # Grid and y axis (gap, growing downwards).
+    out.append(f'<g class="gc-axis" font-size="10" fill="{MUTED}">')
+    tick = 0
+    while tick <= y_max:
+        y = py(tick)
+        out.append(
+            f'<line x1="{num(left)}" y1="{num(y)}" x2="{num(right)}" y2="{num(y)}"'
+            f' stroke="{GRID if tick else AXIS}"/>'
+        )
+        out.append(svg_text(left - 6, y + 3.5, format_gap(tick, hours=hours), text_anchor="end"))
+        tick += step
+    every = max(1, math.ceil(len(stages) * 20 / max(plot_w, 1)))
+    for index, number in enumerate(stages):
+        x = px(index)
+        out.append(
+            f'<line x1="{num(x)}" y1="{num(top)}" x2="{num(x)}" y2="{num(bottom)}"'
+            f' stroke="{GRID}" stroke-dasharray="2 3"/>'
+        )
+        if index % every == 0 or index == len(stages) - 1:
+            out.append(svg_text(x, bottom + 15, str(number), text_anchor="middle"))
+    out.append(svg_text(left + plot_w / 2, bottom + 31, words["stage_axis"], text_anchor="middle"))
+    out.append(
+        svg_text(
+            14,
+            top + plot_h / 2,
+            words["gap_axis"],
+            text_anchor="middle",
+            transform=f"rotate(-90 14 {num(top + plot_h / 2)})",
+        )
+    )
+    out.append("</g>")
+
+    # Lines: broken where a rider was not classified; drawn in reverse so the first is on top.
+    def style(index: int) -> tuple[str, str | None]:
+        return PALETTE[index % len(PALETTE)], DASHES[(index // len(PALETTE)) % len(DASHES)]
+
+    def point_title(name: str, stage: int, gap: float) -> str:
+        return text_format(
+            words, GC_TEXTS, "point", name=name, stage=stage, gap=format_gap(int(gap))
+        )
+
+    out.append('<g class="gc-lines" fill="none" stroke-width="2" stroke-linejoin="round">')
+    for index in reversed(range(len(riders))):
+        name, gaps = riders[index]
+        colour, dash = style(index)
+        out.append(f'<g class="gc-rider" data-rider="{esc(name)}" stroke="{colour}">')
+        out.append(f"<title>{esc(name)}</title>")
+        runs: list[list[tuple[float, float]]] = [[]]
+        for i, gap in enumerate(gaps):
+            if gap is None:
+                if runs[-1]:
+                    runs.append([])
+                continue
+            runs[-1].append((px(i), py(gap)))
+        for run in runs:
+            if len(run) > 1:
+                out.append(
+                    f'<polyline{attrs({"stroke_dasharray": dash})} points="{svg_points(run)}"/>'
+                )
+        for i, gap in enumerate(gaps):
+            if gap is not None:
+                # A point with no line through it (a lone stage, a gap either side) is bigger.
+                alone = (i == 0 or gaps[i - 1] is None) and (
+                    i + 1 >= len(gaps) or gaps[i + 1] is None
+                )
+                marker = "4" if alone else "2.8"
+                out.append(
+                    f'<circle cx="{num(px(i))}" cy="{num(py(gap))}" r="{marker}" fill="{colour}"'
+                    f' stroke="#fff" stroke-width="1" data-stage="{stages[i]}">'
+                    f"<title>{esc(point_title(name, stages[i], gap))}</title>"
+                    "</circle>"
+                )
+        out.append("</g>")
+    out.append("</g>")
+
+    # Legend, in the order given (normally GC order).
+    row = 18.0
+    fits = max(int((bottom - top) // row), 1)
+    shown = riders if len(riders) <= fits else riders[: fits - 1]
+    lx = right + 18
+    out.append('<g class="gc-legend" font-size="11">')
+    for index, (name, _) in enumerate(shown):
+        colour, dash = style(index)
+        y = top + row * index + 6
+        out.append(
+            f'<line x1="{num(lx)}" y1="{num(y)}" x2="{num(lx + 18)}" y2="{num(y)}"'
+            f"{attrs({'stroke': colour, 'stroke_width': '2', 'stroke_dasharray': dash})}/>"
+        )
+        out.append(f'<circle cx="{num(lx + 9)}" cy="{num(y)}" r="2.8" fill="{colour}"/>')
+        fitted = fit(name, width - lx - 24 - 4, 11)
+        out.append(svg_text(lx + 24, y + 4, fitted, tooltip=name if fitted != name else ""))
+    if len(shown) < len(riders):
+        y = top + row * len(shown) + 6
+        more = text_format(words, GC_TEXTS, "more", count=len(riders) - len(shown))
+        out.append(svg_text(lx + 24, y + 4, more, fill=MUTED))
+    out.append("</g>")
+    out.append("</svg>")
+    return "".join(out)
+
+
+def gc_texts() -> dict[str, str]:
+    """The GC chart's words (GC_TEXTS) in the active language."""
+    return {
+        "no_standings": gettext("No standings yet"),
+        "stage_axis": gettext("Stage"),
+        "gap_axis": gettext("Gap to leader"),
+        "description": gettext("GC gaps, stages {first} to {last}: {riders}"),
+        "description_titled": gettext("GC gaps: {title}, stages {first} to {last}: {riders}"),
+        "rider_gap": gettext("{name} {gap} after stage {stage}"),
+        "point": gettext("{name}, stage {stage}: {gap}"),
+        "more": gettext("+ {count} more"),
+    }

@@ -1,0 +1,117 @@
+"""The round lifecycle (ARCHITECTURE "Round lifecycle"): open, lock and publish, the deadline
+lock, and the rule that rounds resolve in order. Each transition is a conditional update, so two
+requests at once move a round once."""
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from season.computer_teams import computer_teams_fill
+from season.models import DONE_STATUSES, Round, Season
+
+
+class RoundError(Exception):
+    """A lifecycle step that is not allowed now; the message says why."""
+
+
+def _round_move(round: Round, *, source: str, target: str, refusal: str) -> Round:
+    # A conditional update: zero rows means the stage was not (or no longer) in `source`.
+    updated = Round.objects.filter(pk=round.pk, status=source).update(status=target)
+    if not updated:
+        raise RoundError(refusal % {"number": round.number})
+    round.refresh_from_db()
+    return round
+
+
+def round_open(*, round: Round) -> Round:
+    """Open orders; opening stage 1 starts the race: the start list's riders that no player
+    took ride for computer teams from then on."""
+    opened = _round_move(
+        round,
+        source=Round.Status.SCHEDULED,
+        target=Round.Status.OPEN,
+        refusal=_("Stage %(number)s is not scheduled: it cannot be opened."),
+    )
+    if opened.number == 1:
+        computer_teams_fill(season=opened.season)
+    return opened
+
+
+def round_lock(*, round: Round) -> Round:
+    return _round_move(
+        round,
+        source=Round.Status.OPEN,
+        target=Round.Status.LOCKED,
+        refusal=_("Stage %(number)s is not open: it cannot be locked."),
+    )
+
+
+def round_publish(*, round: Round) -> Round:
+    """Announce a resolved stage's results (players are emailed by the notifications task)."""
+    return _round_move(
+        round,
+        source=Round.Status.RESOLVED,
+        target=Round.Status.PUBLISHED,
+        refusal=_("Stage %(number)s is not resolved: nothing to publish."),
+    )
+
+
+def rounds_lock_due(*, now: datetime | None = None) -> list[int]:
+    """Lock every open stage whose deadline has passed; return the locked stages whose deadline
+    has passed and that can be resolved now (every earlier stage of their season is resolved),
+    in stage order."""
+    now = now or timezone.now()
+    due = Round.objects.filter(status=Round.Status.OPEN, orders_deadline__lte=now)
+    for pk in due.values_list("pk", flat=True):
+        Round.objects.filter(pk=pk, status=Round.Status.OPEN).update(status=Round.Status.LOCKED)
+    ready = []
+    # A stage the organiser locked early waits for its deadline (or for "resolve now").
+    locked = Round.objects.filter(status=Round.Status.LOCKED, orders_deadline__lte=now).order_by(
+        "season_id", "number"
+    )
+    for stage in locked:
+        pending_before = (
+            Round.objects.filter(season_id=stage.season_id, number__lt=stage.number)
+            .exclude(status__in=DONE_STATUSES)
+            .exists()
+        )
+        if not pending_before:
+            ready.append(stage.pk)
+    return ready
+
+
+def rounds_force_lock(*, season: Season, numbers: list[int]) -> list[Round]:
+    """Close orders now on the given stages (the organiser runs them without waiting)."""
+    with transaction.atomic():
+        stages = list(
+            Round.objects.select_for_update()
+            .filter(season=season, number__in=numbers)
+            .order_by("number")
+        )
+        missing = sorted(set(numbers) - {s.number for s in stages})
+        if missing:
+            raise RoundError(
+                _("Season %(slug)s has no stage %(number)s.")
+                % {"slug": season.slug, "number": missing[0]}
+            )
+        for stage in stages:
+            if stage.status in (Round.Status.SCHEDULED, Round.Status.OPEN):
+                stage.status = Round.Status.LOCKED
+                stage.save(update_fields=["status"])
+    return stages
+
+
+def previous_resolved_check(round: Round) -> None:
+    previous = (
+        Round.objects.filter(season_id=round.season_id, number__lt=round.number)
+        .exclude(status__in=DONE_STATUSES)
+        .order_by("number")
+        .first()
+    )
+    if previous is not None:
+        raise RoundError(
+            _("Stage %(number)s cannot be resolved before stage %(previous)s.")
+            % {"number": round.number, "previous": previous.number}
+        )

@@ -1,0 +1,252 @@
+"""Resolving a round exactly once: who starts with which orders, the engine run outside the lock,
+and every row written in one transaction (STYLE "Stage resolution")."""
+
+import logging
+import secrets
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from races.course_validation import stage_course_errors
+from races.engine_adapter import (
+    EntrantSpec,
+    inputs_to_data,
+    outcome_write,
+    stage_inputs_build,
+    stage_simulate,
+)
+from races.models import Classification, StageResult
+from races.standings import standings_update
+from races.timing import EngineLine, stage_times
+from season.computer_teams import computer_teams_fill
+from season.models import (
+    DONE_STATUSES,
+    RESOLVABLE_STATUSES,
+    Job,
+    Orders,
+    Round,
+    Season,
+    SeasonTeamRider,
+)
+from season.selectors import carried_states, previous_standing, riders_out_of_race
+from season.services.jobs import (
+    PASSING_FAULTS,
+    failure_of,
+    job_failed,
+    job_send_quietly,
+    job_update,
+)
+from season.services.lifecycle import RoundError, previous_resolved_check
+
+logger = logging.getLogger(__name__)
+
+
+def round_entrants(*, round: Round) -> tuple[list[EntrantSpec], int | None, int | None]:
+    """Starters in start order (GC order; stage 1: bib order), with their orders and the
+    state they carry (rules/moreno.md R-T1; ARCHITECTURE "State carried between stages").
+
+    A stage whose course the engine would refuse is refused here, before any engine input is
+    built (RoundError naming the stage). Stage 1 first puts the start-list riders no player
+    took into computer teams, should the race have started without them (docs/league.md).
+    """
+    season = round.season
+    errors = stage_course_errors(round.stage)
+    if errors:
+        raise RoundError(" ".join(errors))
+    if round.number == 1 and round.status not in DONE_STATUSES:
+        computer_teams_fill(season=season)
+    out = riders_out_of_race(season=season, before_number=round.number)
+    members = [
+        m
+        for m in SeasonTeamRider.objects.filter(season=season).order_by("bib", "pk")
+        if m.rider_id not in out
+    ]
+    orders = {o.team_id: o.data for o in Orders.objects.filter(round=round)}
+    crash_counts: dict[int, int] = {}
+    for rider_id, crashes in StageResult.objects.filter(
+        stage__race_id=season.race_id, stage__number__lt=round.number
+    ).values_list("rider_id", "crashes"):
+        crash_counts[rider_id] = crash_counts.get(rider_id, 0) + len(crashes)
+    carried = carried_states(round)
+    cyclosim = season.ruleset == Season.Ruleset.CYCLOSIM
+    general = previous_standing(round, Classification.GENERAL)
+    gc = {line.rider_id: line for line in general}
+    points = previous_standing(round, Classification.POINTS)
+
+    specs = []
+    for member in members:
+        team_orders: dict[str, Any] = orders.get(member.team_id, {})
+        order = team_orders.get(str(member.rider_id), {})
+        standing = gc.get(member.rider_id)
+        specs.append(
+            EntrantSpec(
+                rider_id=member.rider_id,
+                team_id=member.team_id,
+                bib=member.bib or member.pk,
+                role=order.get("role", member.role),
+                no_breakaway=bool(order.get("no_breakaway", False)),
+                tour_crash_count=crash_counts.get(member.rider_id, 0),
+                gc_rank_before=standing.rank if standing else None,
+                gc_time_before=standing.value if standing else 0,
+                orders=order if cyclosim and order else None,
+                pe_consumed=int(carried.get(member.rider_id, {}).get("pe_consumed", 0)),
+            )
+        )
+    big = 10**9
+    specs.sort(key=lambda s: (s.gc_rank_before or big, s.bib))
+    yellow = general[0].rider_id if general else None
+    green = points[0].rider_id if points else None
+    return specs, yellow, green
+
+
+def _next_round_follow(resolved: Round) -> None:
+    """Open the next stage for orders; if it is already locked and its deadline has passed,
+    queue its resolution once this one is committed."""
+    following = Round.objects.filter(
+        season_id=resolved.season_id, number=resolved.number + 1
+    ).first()
+    if following is None:
+        return
+    if following.status == Round.Status.SCHEDULED:
+        following.status = Round.Status.OPEN
+        following.save(update_fields=["status"])
+    elif (
+        following.status == Round.Status.LOCKED
+        and following.orders_deadline is not None
+        and following.orders_deadline <= timezone.now()
+    ):
+        job = Job.objects.create(round=following)
+        # A broker out of reach leaves the job failed; the next deadline check sends it again.
+        transaction.on_commit(lambda: job_send_quietly(job))
+
+
+def round_resolve(
+    *, round_id: int, job_id: int | None = None, retry_in: int | None = None
+) -> Round:
+    """Resolve a stage exactly once (ARCHITECTURE "Stage lifecycle").
+
+    Claim: lock the row, return at once if resolved, draw and store the seed (once, so that a
+    retry replays the same race), mark it resolving. Simulate outside any lock: the engine is
+    pure and its inputs are frozen once the stage is locked. Write: lock again, return if
+    another worker finished first, write results, events, dice and standings in one
+    transaction. A failure leaves nothing half-written and is recorded on the stage and the
+    job before re-raising; the job says a retry is coming only for a passing fault when the
+    task will retry (`retry_in` seconds from now, given by the task).
+    """
+    try:
+        with transaction.atomic():
+            stage = (
+                Round.objects.select_for_update().select_related("season", "stage").get(pk=round_id)
+            )
+            if stage.status in DONE_STATUSES:
+                job_update(
+                    job_id,
+                    status=Job.Status.DONE,
+                    progress=100,
+                    message=gettext_noop("already resolved"),
+                )
+                return stage
+            if stage.status not in RESOLVABLE_STATUSES:
+                raise RoundError(
+                    _("Stage %(number)s is %(status)s.")
+                    % {"number": stage.number, "status": stage.get_status_display()}
+                )
+            previous_resolved_check(stage)
+            if stage.seed is None:
+                stage.seed = secrets.randbits(62)
+            stage.status = Round.Status.RESOLVING
+            stage.attempts += 1
+            stage.save(update_fields=["seed", "status", "attempts"])
+    except RoundError as error:
+        job_failed(job_id, failure=Job.Failure.STAGE, error=error)
+        raise
+    job_update(
+        job_id,
+        status=Job.Status.RUNNING,
+        progress=10,
+        message=gettext_noop("simulating the stage"),
+        failure="",
+        detail="",
+        retry_at=None,
+    )
+
+    try:
+        rules = stage.season.rules
+        entrants, yellow, green = round_entrants(round=stage)
+        inputs = stage_inputs_build(
+            stage=stage.stage,
+            entrants=entrants,
+            **rules.stage_settings(stage.season.ruleset),
+            yellow_jersey=yellow,
+            green_jersey=green,
+        )
+        outcome = stage_simulate(ruleset=stage.season.ruleset, inputs=inputs, seed=stage.seed)
+        sprints = [e.rider_ids for e in outcome.events if e.kind == "intermediate_sprint"]
+        timed = stage_times(
+            lines=[
+                EngineLine(
+                    rider_id=r.rider_id,
+                    rank=r.rank,
+                    gap_seconds=r.gap_seconds,
+                    final_group=r.final_group,
+                    status=r.status,
+                )
+                for r in outcome.results
+            ],
+            stage_type=stage.stage.stage_type,
+            distance_km=float(stage.stage.distance_km),
+            rules=rules.timing_rules(stage.season.ruleset),
+            intermediate_sprints=sprints,
+        )
+        job_update(job_id, progress=60, message=gettext_noop("writing results and standings"))
+        with transaction.atomic():
+            locked = Round.objects.select_for_update().get(pk=stage.pk)
+            if locked.status in DONE_STATUSES:
+                # Another worker wrote this stage first: this job's work is done all the same.
+                job_update(
+                    job_id,
+                    status=Job.Status.DONE,
+                    progress=100,
+                    message=gettext_noop("already resolved"),
+                )
+                return locked
+            outcome_write(
+                stage=stage.stage,
+                outcome=outcome,
+                timed=timed,
+                team_of={e.rider_id: e.team_id for e in entrants},
+            )
+            standings_update(stage=stage.stage)
+            locked.status = Round.Status.RESOLVED
+            locked.resolved_at = timezone.now()
+            locked.engine_inputs = inputs_to_data(inputs, ruleset=stage.season.ruleset)
+            locked.last_error = ""
+            locked.save(update_fields=["status", "resolved_at", "engine_inputs", "last_error"])
+            _next_round_follow(locked)
+            pause = settings.STAGE_RESOLVE_PAUSE_BEFORE_COMMIT
+            if pause:
+                # Fault injection for the worker-kill test only (0 everywhere else).
+                time.sleep(pause)
+    except Exception as error:
+        reason = f"{type(error).__name__}: {error}"[:2000]
+        logger.exception("Stage %s of %s failed", stage.number, stage.season.slug)
+        Round.objects.filter(pk=stage.pk, status=Round.Status.RESOLVING).update(
+            status=Round.Status.LOCKED, last_error=reason
+        )
+        retry = retry_in is not None and isinstance(error, PASSING_FAULTS)
+        job_failed(
+            job_id,
+            failure=failure_of(error),
+            error=error,
+            retry_at=timezone.now() + timedelta(seconds=retry_in) if retry and retry_in else None,
+        )
+        raise
+    job_update(job_id, status=Job.Status.DONE, progress=100, message=gettext_noop("resolved"))
+    locked.refresh_from_db()
+    return locked
