@@ -107,6 +107,8 @@ class Board:
         self.grid = [self.loc_of(*grid_index(s, n)) for s in range(1, 13)]
         self._lines(track)
         self.succ: list[tuple[Step, ...]] = [self._successors(loc) for loc in range(size)]
+        # The move search visits steps in path_lex order and keeps the first path to a state.
+        assert all([s.lex for s in steps] == sorted(s.lex for s in steps) for steps in self.succ)
         #: The same successors as plain ``(to, lex, lane_change, crosses, advance)`` tuples for
         #: the search's hot loop, with the start lanes open (GP-8.4) and without them.
         self.succ_open: list[tuple[tuple[int, int, bool, bool, int], ...]] = [

@@ -85,6 +85,8 @@ class GrandPrixRace:
         self.final_d = [0] * k
         self.finish_order: list[int] = []
         self.occ = 0
+        #: T-5's D of every car, kept by place() and set_crossings() (read by distances()).
+        self.dist = [board.vpos[-1]] * k
         self.piles: dict[int, list[int]] = {lap: [] for lap in (1, 2, 3)}
         self.discards: dict[int, list[int]] = {lap: [] for lap in (1, 2, 3)}
         self.round = 0
@@ -108,9 +110,9 @@ class GrandPrixRace:
         return self.board.lap * self.crossings[i] + self.board.vpos[self.loc[i]]
 
     def distances(self) -> list[int]:
-        """T-5: every car's D at once (a removed car's value means nothing)."""
-        lap, vpos = self.board.lap, self.board.vpos
-        return [lap * c + vpos[loc] for c, loc in zip(self.crossings, self.loc, strict=True)]
+        """T-5: every car's D (a removed car's value means nothing); the live list, not a
+        copy."""
+        return self.dist
 
     def lap_of(self, i: int) -> int:
         """GP-1.4: ``clamp(crossings, 1, laps)``."""
@@ -137,6 +139,7 @@ class GrandPrixRace:
         if old >= 0 and not board.is_runoff[old]:
             self.occ &= ~(1 << old)
         self.loc[i] = loc
+        self.dist[i] = board.lap * self.crossings[i] + board.vpos[loc]
         if loc >= 0 and not board.is_runoff[loc]:
             self.occ |= 1 << loc
 
@@ -160,6 +163,7 @@ class GrandPrixRace:
         """GP-6.6: a crossing; a lap change removes the speed cards of the previous lap."""
         before = self.lap_of(i)
         self.crossings[i] = crossings
+        self.dist[i] = self.board.lap * crossings + self.board.vpos[self.loc[i]]
         if self.lap_of(i) != before and self.cards[i]:
             lap = self.lap_of(i)
             self.cards[i] = [c for c in self.cards[i] if c // 10 == lap]
@@ -193,8 +197,8 @@ class GrandPrixRace:
         board = self.board
         orders = self.orders[i]
         self.status[i] = RUNNING
-        self.place(i, board.grid[0])
         self.crossings[i] = 0
+        self.place(i, board.grid[0])
         self.line[i] = 0
         self.forced_first[i] = False
         self.gear[i] = 4  # P-6: on the first turn g_old + 1 is replaced by 4
@@ -230,9 +234,9 @@ class GrandPrixRace:
                     result = QualifyingRun(i, False, turn, 0, TRACK_EXIT)
                 else:
                     self.exit_track(i, move.corner)
+        self.crossings[i] = 0
         self.place(i, -1)
         self.gear[i] = 1
-        self.crossings[i] = 0
         self.line[i] = 0
         self.forced_first[i] = False
         self.track_exits[i] = []
@@ -272,8 +276,8 @@ class GrandPrixRace:
         """T-9: cars on their grid slots, in gear 1 (GP-4.1), crossings 0."""
         for slot, i in enumerate(self.grid):
             self.status[i] = RUNNING
-            self.place(i, self.board.grid[slot])
             self.crossings[i] = 0
+            self.place(i, self.board.grid[slot])
             self.gear[i] = 1
         self.event("start", self.grid[0], grid=[self.names[i] for i in self.grid])
 

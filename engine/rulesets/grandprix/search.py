@@ -272,10 +272,11 @@ def _search(
                 # One state per (square, line state, lane changes): with the same three, the
                 # futures are the same and the smaller lex wins. Fewer lane changes do not
                 # dominate more: a car out of lane changes may be blocked (a clean end) where
-                # one with a change left must step on, perhaps into an exit (GP-6.3).
+                # one with a change left must step on, perhaps into an exit (GP-6.3). States
+                # and steps are visited in ascending lex (the frontier keeps that order), so
+                # the first path to reach a state is the one to keep.
                 key = (to * 256 + nstate) * 8 + nlc
-                old = new.get(key)
-                if old is None or nlex < old[1]:
+                if key not in new:
                     new[key] = (nlc, nlex, nadv, ncr, to, nstate)
             if not moved:
                 end, eadv = loc, adv

@@ -50,7 +50,7 @@ def placed(
     for i, name in enumerate(names):
         square, crossings, gear = cars[name]
         race.status[i] = RUNNING
-        race.place(i, board.square(square))
         race.crossings[i] = crossings
+        race.place(i, board.square(square))
         race.gear[i] = gear
     return race, {n: i for i, n in enumerate(names)}

@@ -43,6 +43,10 @@ class CheckedRace(GrandPrixRace):
             if self.status[j] == RUNNING and not self.board.is_runoff[self.loc[j]]
         ]
         assert len(on_board) == len(set(on_board))
+        # The D kept by place()/set_crossings() is T-5's D of every car on the board.
+        assert all(
+            self.distances()[j] == self.d(j) for j in range(self.k) if self.status[j] == RUNNING
+        )
         if self.status[i] == RUNNING and not self.board.is_pit[self.loc[i]]:
             assert self.d(i) >= before
 
