@@ -15,12 +15,19 @@ from tests.factories import PASSWORD
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: Not passed on to the production processes: the test run's own settings, and
+#: DJANGO_ALLOW_ASYNC_UNSAFE, which the browser tests set in this process.
+NOT_PASSED_ON = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "DJANGO_SETTINGS_MODULE",
+    "DEBUG",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+}
+
+
 def production_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "DEBUG"}
-    }
+    env = {key: value for key, value in os.environ.items() if key not in NOT_PASSED_ON}
     return env | {
         "DEBUG": "0",
         "SECRET_KEY": "a-production-secret-key-for-this-test-only-0123456789-abcdefghij",
