@@ -442,6 +442,14 @@ class TeamOrdersForm(forms.Form):
             ]
         return lines
 
+    def summary(self) -> list[tuple[SeasonTeamRider, list[tuple[str, str]]]]:
+        """Each starter's orders as given (``current``), as (label, value) pairs in this
+        ruleset's own fields: a choice shows its label, a ticked box a tick."""
+        return [
+            (member, [(str(bound.label), _shown(bound.field, bound.initial)) for bound in fields])
+            for member, fields in self.rows()
+        ]
+
     def orders(self) -> dict[int, dict[str, Any]]:
         result: dict[int, dict[str, Any]] = {}
         for name, value in self.cleaned_data.items():
@@ -449,6 +457,30 @@ class TeamOrdersForm(forms.Form):
             if key:
                 result.setdefault(int(rider), {})[key] = value
         return result
+
+
+def _shown(field: forms.Field, value: Any) -> str:
+    """A stored order's value as the orders form words it."""
+    if isinstance(field, forms.BooleanField):
+        return "✓" if value else ""
+    if value is None or value == "":
+        return ""
+    if isinstance(field, forms.ChoiceField):
+        # After the form's __init__ a ChoiceField's choices are a plain list of pairs.
+        labels: dict[Any, Any] = dict(field.choices)  # type: ignore[arg-type]
+        return str(labels.get(value, value))
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def orders_summary(
+    *, ruleset: str, starters: Sequence[SeasonTeamRider], stored: dict[str, dict[str, Any]]
+) -> list[tuple[SeasonTeamRider, list[tuple[str, str]]]]:
+    """The stored orders of a team (Orders.data) for the page that shows them: per starter
+    who has orders, (label, value) pairs in the fields of the season's ruleset."""
+    form = orders_form_class(ruleset)(starters=starters, current=stored, stage_number=1)
+    return [(member, pairs) for member, pairs in form.summary() if str(member.rider_id) in stored]
 
 
 class MorenoOrdersForm(TeamOrdersForm):

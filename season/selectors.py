@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from races.engine_adapter import cyclosim_energy
 from races.models import Classification, RaceEvent, StageResult, Standing
@@ -72,12 +73,13 @@ class Jersey:
     name: str
 
 
+# The jersey of each classification's leader: its name on the pages and its colour.
 JERSEYS = (
-    (Classification.GENERAL, "yellow", "#f2c200"),
-    (Classification.POINTS, "green", "#2e9e44"),
-    (Classification.MOUNTAINS, "polka dot", "#d7263d"),
-    (Classification.YOUTH, "white", "#ffffff"),
-    (Classification.TEAMS, "best team", "#1d232a"),
+    (Classification.GENERAL, gettext_lazy("Yellow"), "#f2c200"),
+    (Classification.POINTS, gettext_lazy("Green"), "#2e9e44"),
+    (Classification.MOUNTAINS, gettext_lazy("Polka dot"), "#d7263d"),
+    (Classification.YOUTH, gettext_lazy("White"), "#ffffff"),
+    (Classification.TEAMS, gettext_lazy("Best team"), "#1d232a"),
 )
 
 
@@ -103,7 +105,7 @@ def jersey_holders(
             name = team_names.get(line.entry_team_id or 0, "")
         else:
             name = line.rider.name if line.rider else ""
-        jerseys.append(Jersey(classification, label, colour, line.rider_id, name))
+        jerseys.append(Jersey(classification, str(label), colour, line.rider_id, name))
     return jerseys
 
 

@@ -2,6 +2,7 @@
 lock, and the rule that rounds resolve in order. Each transition is a conditional update, so two
 requests at once move a round once."""
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
@@ -9,7 +10,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from season.computer_teams import computer_teams_fill
-from season.models import DONE_STATUSES, Round, Season
+from season.models import DONE_STATUSES, RESOLVABLE_STATUSES, Job, Round, Season
+
+# The status each organiser's transition starts from: the checks below and the conditional
+# updates of the transitions read the same constants.
+OPENS_FROM = Round.Status.SCHEDULED
+LOCKS_FROM = Round.Status.OPEN
+PUBLISHES_FROM = Round.Status.RESOLVED
 
 
 class RoundError(Exception):
@@ -30,7 +37,7 @@ def round_open(*, round: Round) -> Round:
     took ride for computer teams from then on."""
     opened = _round_move(
         round,
-        source=Round.Status.SCHEDULED,
+        source=OPENS_FROM,
         target=Round.Status.OPEN,
         refusal=_("Stage %(number)s is not scheduled: it cannot be opened."),
     )
@@ -42,7 +49,7 @@ def round_open(*, round: Round) -> Round:
 def round_lock(*, round: Round) -> Round:
     return _round_move(
         round,
-        source=Round.Status.OPEN,
+        source=LOCKS_FROM,
         target=Round.Status.LOCKED,
         refusal=_("Stage %(number)s is not open: it cannot be locked."),
     )
@@ -52,7 +59,7 @@ def round_publish(*, round: Round) -> Round:
     """Announce a resolved stage's results (players are emailed by the notifications task)."""
     return _round_move(
         round,
-        source=Round.Status.RESOLVED,
+        source=PUBLISHES_FROM,
         target=Round.Status.PUBLISHED,
         refusal=_("Stage %(number)s is not resolved: nothing to publish."),
     )
@@ -104,14 +111,83 @@ def rounds_force_lock(*, season: Season, numbers: list[int]) -> list[Round]:
 
 
 def previous_resolved_check(round: Round) -> None:
-    previous = (
-        Round.objects.filter(season_id=round.season_id, number__lt=round.number)
-        .exclude(status__in=DONE_STATUSES)
-        .order_by("number")
-        .first()
-    )
+    previous = earlier_round_pending(round)
     if previous is not None:
         raise RoundError(
             _("Stage %(number)s cannot be resolved before stage %(previous)s.")
             % {"number": round.number, "previous": previous.number}
         )
+
+
+def earlier_round_pending(round: Round) -> Round | None:
+    """The first earlier round of the season without results: rounds resolve in order."""
+    return (
+        Round.objects.filter(season_id=round.season_id, number__lt=round.number)
+        .exclude(status__in=DONE_STATUSES)
+        .order_by("number")
+        .first()
+    )
+
+
+def later_round_resolved(round: Round) -> bool:
+    """A later round has results: this round's results are built upon and stay as they are."""
+    return Round.objects.filter(
+        season_id=round.season_id, number__gt=round.number, status__in=DONE_STATUSES
+    ).exists()
+
+
+# --- what the organiser may do now (the stage page shows these actions and no others) ----
+
+
+def can_give_orders(round: Round) -> bool:
+    """Players may send orders (orders_submit still checks the deadline to the second)."""
+    return round.status == Round.Status.OPEN
+
+
+def can_open(round: Round) -> bool:
+    return round.status == OPENS_FROM
+
+
+def can_lock(round: Round) -> bool:
+    return round.status == LOCKS_FROM
+
+
+def can_publish(round: Round) -> bool:
+    return round.status == PUBLISHES_FROM
+
+
+def can_resolve(round: Round, *, job: Job | None) -> bool:
+    """ "Resolve now" starts a resolution: the round takes one, no worker is on it already (a
+    silent job may be handed on), and every earlier round is resolved."""
+    if round.status not in RESOLVABLE_STATUSES:
+        return False
+    if job is not None and job.active and not job.silent:
+        return False
+    return earlier_round_pending(round) is None
+
+
+def can_reinstate(round: Round) -> bool:
+    """A rider outside the time limit can be kept in the race once the round has results and
+    until the next round is resolved (docs/rules-choices.md, ``time_cut_pct``)."""
+    return round.status in DONE_STATUSES and not later_round_resolved(round)
+
+
+@dataclass(frozen=True)
+class RoundActions:
+    """The organiser's actions on a round that the lifecycle allows now, for the pages."""
+
+    open: bool
+    lock: bool
+    resolve: bool
+    publish: bool
+    reinstate: bool
+
+
+def round_actions(round: Round, *, job: Job | None) -> RoundActions:
+    return RoundActions(
+        open=can_open(round),
+        lock=can_lock(round),
+        resolve=can_resolve(round, job=job),
+        publish=can_publish(round),
+        reinstate=can_reinstate(round),
+    )

@@ -8,17 +8,14 @@ from django.utils.translation import gettext_noop
 from races.models import StageResult
 from races.standings import standings_update
 from season.models import DONE_STATUSES, Round
-from season.services.lifecycle import RoundError
+from season.services.lifecycle import RoundError, later_round_resolved
 
 
 def rider_reinstate(*, round: Round, rider_id: int) -> StageResult:
     """The organiser keeps a rider who finished outside the time limit in the race."""
     with transaction.atomic():
         locked = Round.objects.select_for_update().get(pk=round.pk)
-        later = Round.objects.filter(
-            season_id=locked.season_id, number__gt=locked.number, status__in=DONE_STATUSES
-        ).exists()
-        if later:
+        if later_round_resolved(locked):
             raise RoundError(_("A rider can only be reinstated before the next stage is resolved."))
         if locked.status not in DONE_STATUSES:
             raise RoundError(

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from season import formation, leagues, selectors
 from season.forms import CalendarForm, SeasonCreateForm, SeasonSettingsForm
 from season.models import Membership, Season
+from season.services import lifecycle
 from season.tables import CalendarTable, MembersTable, table_configure
 
 
@@ -85,6 +86,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         if export:
             return export
     with timezone.override(season.tz):
+        stage_one = season.rounds.filter(number=1).first()
         return render(
             request,
             "season/organiser/dashboard.html",
@@ -101,7 +103,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 else None,
                 "join_closed": leagues.join_closed_reason(season),
                 "capacity": formation.team_capacity(season=season),
-                "stage_one": season.rounds.filter(number=1).first(),
+                "stage_one_to_open": stage_one is not None and lifecycle.can_open(stage_one),
                 "calendar_table": calendar_table,
             },
         )

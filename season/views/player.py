@@ -19,8 +19,15 @@ from django.views.decorators.http import require_POST
 
 from riders.models import RATING_AXES, Rider
 from season import formation, leagues, selectors
-from season.forms import BudgetTeamForm, DraftPickForm, InviteCodeForm, JoinForm, orders_form_class
-from season.models import Orders, RiderRole, Season, SeasonTeam
+from season.forms import (
+    BudgetTeamForm,
+    DraftPickForm,
+    InviteCodeForm,
+    JoinForm,
+    orders_form_class,
+    orders_summary,
+)
+from season.models import Orders, Season, SeasonTeam
 from season.orders import ROLE_LIMITS
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 
@@ -317,19 +324,12 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
     elif request.method == "POST":
         messages.error(request, window.reason or _("Your team has no riders to give orders to."))
         return redirect(here)
-    submitted = []
-    if existing is not None and form is None:
-        by_rider = {m.rider_id: m for m in starters}
-        for rider_id, order in existing.data.items():
-            member = by_rider.get(int(rider_id))
-            if member is not None:
-                submitted.append(
-                    {
-                        "member": member,
-                        "role": RiderRole(order["role"]).label,
-                        "no_breakaway": order.get("no_breakaway", False),
-                    }
-                )
+    # Orders that can no longer change, worded in the fields of the season's ruleset.
+    submitted = (
+        orders_summary(ruleset=season.ruleset, starters=starters, stored=existing.data)
+        if existing is not None and form is None
+        else []
+    )
     deadline = stage.orders_deadline if stage else None
     energy = (
         selectors.team_energy(round=stage, starters=starters) if form and stage is not None else {}

@@ -6,11 +6,12 @@ from django.utils.translation import gettext as _
 
 from races.charts.gc import gc_gaps_svg, gc_texts
 from races.charts.profile import profile_texts, stage_profile_svg
-from races.models import Classification, DiceLog
+from races.models import Classification, DiceLog, StageResult
 from riders.charts import radar_labels, radar_svg, radar_texts
 from riders.models import RATING_AXES
 from season import selectors
 from season.models import DONE_STATUSES, Round
+from season.services import lifecycle
 from season.tables import (
     CalendarTable,
     DiceTable,
@@ -126,6 +127,19 @@ def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             return export
     events = selectors.stage_events(round=round) if resolved else []
     names = selectors.rider_names(season=season) if events else {}
+    is_organiser = request.user.has_perm("season.manage_season", season)
+    job = round.jobs.first()
+    actions = lifecycle.round_actions(round, job=job) if is_organiser else None
+    # The riders the organiser may keep in the race: outside the time limit, while allowed.
+    reinstatable = (
+        list(
+            selectors.stage_results(round=round).filter(
+                status=StageResult.Status.OUTSIDE_TIME_LIMIT
+            )
+        )
+        if actions is not None and actions.reinstate
+        else []
+    )
     return render(
         request,
         "season/public/stage.html",
@@ -138,8 +152,11 @@ def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             ),
             "table": table,
             "events": [(event, [names.get(i, i) for i in event.rider_ids[:5]]) for event in events],
-            "is_organiser": request.user.has_perm("season.manage_season", season),
-            "job": round.jobs.first(),
+            "is_organiser": is_organiser,
+            "actions": actions,
+            "reinstatable": reinstatable,
+            "orders_open": lifecycle.can_give_orders(round),
+            "job": job,
             "my_team": selectors.team_of_user(season=season, user=request.user),
             "previous": number - 1 if number > 1 else None,
             "next": number + 1 if season.rounds.filter(number=number + 1).exists() else None,

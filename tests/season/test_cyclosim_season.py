@@ -121,6 +121,36 @@ def test_the_orders_page_asks_for_the_cyclosim_orders(client, league):
     )
 
 
+def test_orders_given_show_in_the_cyclosim_fields_once_the_stage_is_locked(client, league):
+    team = league.teams.get(owner__username="alice")
+    orders, leader = alice_orders(
+        team, pace_climb="max", floor_pct=20, attack_from_km=100, attack_to_km=120
+    )
+    orders_submit(team=team, round=stage(league, 1), orders=orders, user=team.owner)
+    Round.objects.filter(pk=stage(league, 1).pk).update(status=Round.Status.LOCKED)
+    client.login(username="alice", password="alice-demo")
+    response = client.get(reverse("player-orders", args=["demo", team.pk]))
+    html = response.content.decode()
+    assert response.context["form"] is None
+    name = team.members.get(rider_id=leader).rider.name
+    row = re.search(rf"<tr><td class=\"num\">\d*</td><td>{re.escape(name)}</td>(.*?)</tr>", html)
+    assert row is not None
+    cells = re.findall(r"<td>(.*?)</td>", row.group(1))
+    assert cells == [
+        "GC leader",
+        "tempo",
+        "all out",
+        "safe",
+        "20",
+        "anyone",
+        "team-mates",
+        "100",
+        "120",
+    ]
+    assert "<th>Pace climbing</th>" in html
+    assert "No breakaway" not in html  # a Moréno field, not one of this ruleset's
+
+
 def test_the_orders_page_shows_each_riders_energy_after_the_nights_recovery(client, league):
     resolution.round_resolve(round_id=stage(league, 1).pk)
     team = league.teams.get(owner__username="alice")
