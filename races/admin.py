@@ -288,8 +288,24 @@ class StageAdmin(admin.ModelAdmin):
         return super().render_change_form(request, context, *args, **kwargs)
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows written only by a service that keeps what depends on them right: results and events
+    by a resolution or an import (which recompute the standings), standings by
+    races.standings.standings_update. Staff read them here; a correction goes through an import
+    (or the organiser's reinstating), never an edit that would leave the standings stale."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(StageResult)
-class StageResultAdmin(admin.ModelAdmin):
+class StageResultAdmin(ReadOnlyAdmin):
     list_display = [
         "stage",
         "rank",
@@ -307,7 +323,7 @@ class StageResultAdmin(admin.ModelAdmin):
 
 
 @admin.register(Standing)
-class StandingAdmin(admin.ModelAdmin):
+class StandingAdmin(ReadOnlyAdmin):
     list_display = ["stage", "classification", "rank", "rider", "team", "value", "gap"]
     list_filter = ["classification", "stage__race__kind", "stage__race"]
     search_fields = ["rider__name", "team__name", "stage__race__name"]
@@ -328,7 +344,7 @@ class RaceEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(RaceEvent)
-class RaceEventAdmin(admin.ModelAdmin):
+class RaceEventAdmin(ReadOnlyAdmin):
     list_display = ["stage", "seq", "turn", "kind", "rider", "case", "detail"]
     list_filter = ["kind", "stage__race"]
     search_fields = ["rider__name", "detail"]
@@ -337,7 +353,7 @@ class RaceEventAdmin(admin.ModelAdmin):
 
 
 @admin.register(DiceLog)
-class DiceLogAdmin(admin.ModelAdmin):
+class DiceLogAdmin(ReadOnlyAdmin):
     list_display = ["stage", "ruleset", "seed", "count", "sha256"]
     list_filter = ["ruleset"]
     search_fields = ["stage__race__name", "sha256"]

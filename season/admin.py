@@ -1,13 +1,39 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from season.models import Membership, Orders, Round, Season, SeasonTeam, SeasonTeamRider
+from season.services import jobs, lifecycle
+
+# What the league's services alone may change on a round: its lifecycle, its seed and the inputs
+# it was resolved with (a replay depends on both). Staff change the status through the actions
+# below, which call the same services as the stage page.
+ROUND_READ_ONLY = [
+    "season",
+    "stage",
+    "number",
+    "status",
+    "seed",
+    "resolved_at",
+    "attempts",
+    "last_error",
+    "engine_inputs",
+    "orders_opened_notified_at",
+    "reminder_sent_at",
+    "results_notified_at",
+]
 
 
 class RoundInline(admin.TabularInline):
     model = Round
     fields = ["number", "stage", "orders_deadline", "status", "seed"]
-    readonly_fields = ["stage", "seed"]
+    readonly_fields = ["number", "stage", "status", "seed"]
     extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 class MembershipInline(admin.TabularInline):
@@ -31,6 +57,46 @@ class RoundAdmin(admin.ModelAdmin):
     list_filter = ["status", "season"]
     search_fields = ["season__name"]
     list_select_related = ["season"]
+    readonly_fields = ROUND_READ_ONLY
+    actions = ["open_orders", "lock_orders", "resolve_now", "publish_results"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # Rounds come with their season (season.leagues.season_create), one per stage.
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def _each(self, request: HttpRequest, queryset: QuerySet[Round], service: object) -> None:
+        done = 0
+        for target in queryset.select_related("season", "stage").order_by("season", "number"):
+            try:
+                service(round=target)  # type: ignore[operator]
+            except lifecycle.RoundError as error:
+                self.message_user(request, f"{target}: {error}", messages.ERROR)
+            else:
+                done += 1
+        if done:
+            self.message_user(request, _("%(count)d round(s) done.") % {"count": done})
+
+    @admin.action(description=_("Open orders"))
+    def open_orders(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
+        self._each(request, queryset, lifecycle.round_open)
+
+    @admin.action(description=_("Lock orders"))
+    def lock_orders(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
+        self._each(request, queryset, lifecycle.round_lock)
+
+    @admin.action(description=_("Resolve now"))
+    def resolve_now(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
+        def request_resolution(*, round: Round) -> None:
+            jobs.round_resolve_request(round=round, user=request.user)
+
+        self._each(request, queryset, request_resolution)
+
+    @admin.action(description=_("Publish results"))
+    def publish_results(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
+        self._each(request, queryset, lifecycle.round_publish)
 
 
 class SeasonTeamRiderInline(admin.TabularInline):
@@ -65,6 +131,15 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Orders)
 class OrdersAdmin(admin.ModelAdmin):
+    """Read only: orders are given through season.services.orders.orders_submit, which checks
+    the deadline, the starters and the ruleset's rules."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
     list_display = ["team", "round", "submitted_by", "updated_at"]
     list_filter = ["round__season"]
     search_fields = ["team__name"]

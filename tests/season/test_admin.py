@@ -1,0 +1,66 @@
+"""The admin cannot move a round's lifecycle by hand: status, seed and stored inputs are read only,
+the status changes through actions that call the lifecycle services; results are read only."""
+
+import pytest
+from django.urls import reverse
+
+from races.models import StageResult
+from season.demo import demo_load
+from season.models import Round
+from season.services import resolution
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo():
+    return demo_load()
+
+
+@pytest.fixture
+def staff(client):
+    client.force_login(UserFactory(username="sam", is_staff=True, is_superuser=True))
+    return client
+
+
+def test_a_rounds_status_seed_and_inputs_cannot_be_edited(staff, demo):
+    target = Round.objects.get(season=demo, number=2)
+    url = reverse("admin:season_round_change", args=[target.pk])
+    page = staff.get(url)
+    assert page.status_code == 200
+    form = page.context["adminform"].form
+    assert not {"status", "seed", "engine_inputs"} & set(form.fields)
+    staff.post(
+        url, {"orders_deadline_0": "", "orders_deadline_1": "", "status": "resolved", "seed": 7}
+    )
+    target.refresh_from_db()
+    assert (target.status, target.seed) == (Round.Status.SCHEDULED, None)
+
+
+def test_the_admin_actions_go_through_the_lifecycle(staff, demo):
+    url = reverse("admin:season_round_changelist")
+    two = Round.objects.get(season=demo, number=2)
+    staff.post(url, {"action": "open_orders", "_selected_action": [two.pk]})
+    two.refresh_from_db()
+    assert two.status == Round.Status.OPEN
+    # Publishing a round without results is refused with the service's reason.
+    response = staff.post(
+        url, {"action": "publish_results", "_selected_action": [two.pk]}, follow=True
+    )
+    assert "Stage 2 is not resolved: nothing to publish." in response.content.decode()
+    two.refresh_from_db()
+    assert two.status == Round.Status.OPEN
+
+
+def test_results_are_read_only_in_the_admin(staff, demo):
+    resolved = resolution.round_resolve(round_id=Round.objects.get(season=demo, number=1).pk)
+    result = StageResult.objects.filter(stage=resolved.stage).first()
+    url = reverse("admin:races_stageresult_change", args=[result.pk])
+    page = staff.get(url)
+    assert page.status_code == 200  # staff read it, with nothing to save
+    assert page.context["has_change_permission"] is False
+    staff.post(url, {"rank": 999, "status": "finished"})
+    result.refresh_from_db()
+    assert result.rank != 999
+    assert staff.get(reverse("admin:races_stageresult_add")).status_code == 403
