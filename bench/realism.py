@@ -1,18 +1,39 @@
-"""Do simulated Tours look like real ones? Complete demo Tours, figures beside the real ones.
+"""Do simulated Tours look like real ones? Complete demo Tours, stage by stage, beside real ones.
 
-    .venv/bin/python bench/realism.py [--tours 20] [--ruleset moreno]
+    .venv/bin/python bench/realism.py [--tours 20] [--ruleset moreno] [--league-tours 20]
 
 Runs the engine, the stage times and the classifications (pure Python, no database) over the
-21 stages of the demo Tour, carrying abandons, crash counts, the GC start order and the jerseys
-from stage to stage as a season does. Prints medians over the tours; the last line is JSON.
+21 stages of the demo Tour, carrying abandons, crash counts, the GC start order, the jerseys and
+the ruleset's carried state (Cyclo Sim's energy) from stage to stage as a season does, with the
+season's default rule settings. Twice: the demo Tour (its 176 riders in their real teams), then
+a 4-player league (4 players' teams of 8 riders drafted from the start list, the other 144
+riders in computer teams named after their real teams, every team with the default roles of
+``season.orders.default_roles``, bibs in blocks after the players', as ``season.computer_teams``
+builds them).
+
+Per stage type (medians over all stages of that type): riders given the winner's time, the
+winning margin (gap of the 2nd), groups at the finish (distinct times), crashes and abandons
+(any rider out after the stage: abandon roll, crash, time cut); the share of road stages won
+from a breakaway (the winner clear of the main group, the largest group on the road, at the
+end of every turn from the one in which the head of the race passes 3/4 of the course until he
+crossed the line); the GC gaps of the 2nd, 10th, 20th, 50th and last; abandons as a share of
+the field; stages won by specialists (rated 3+ on the stage's axis). Real bands beside each.
+The last line is JSON (``demo`` and ``league``, each with ``goals``: the figures of issue 16
+and whether each is in its band).
 """
+
+from __future__ import annotations
 
 import argparse
 import csv
 import json
 import statistics
 import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -38,6 +59,8 @@ SPECIALIST_AXIS = {
     "mountain": "climber",
     "ITT": "time_trialist",
 }
+ROAD = ("flat", "hilly", "mountain")
+STAGE_TYPES = ("flat", "hilly", "mountain", "ITT", "TTT")
 GAP_PLACES = ("2", "10", "20", "50", "last")
 REAL = {
     "abandon_pct": "12-24 % (median ~16 %)",
@@ -46,15 +69,36 @@ REAL = {
     "20": "~1 h",
     "50": "~2 h 15",
     "last": "~5 h (2-7 h)",
-    "flat": "most",
-    "hilly": "-",
-    "mountain": "most",
-    "itt": "most",
+    "on_winner_time": {"flat": "~60 (60-150)", "hilly": "a few", "mountain": "1-3"},
+    "margin_s": {"flat": "0", "hilly": "0-20 s", "mountain": "10-60 s, sometimes minutes"},
+    "crashes": "a few",
+    "breakaway_pct": "30-40 % of road stages",
+    "won": "most",
 }
+#: Issue 16's goals: (figure, low, high), None = no bound.
+GOALS: dict[str, tuple[float | None, float | None]] = {
+    "flat_on_winner_time": (50, None),
+    "mountain_margin_s": (10, 90),
+    "hilly_margin_s": (0, 30),
+    "breakaway_pct": (15, 40),
+    "road_crashes": (None, 3),
+    "road_abandons": (None, 3),
+    "gc_2_s": (60, 600),
+    "gc_10_s": (300, 2400),
+    "gc_last_s": (7200, 25200),
+    "abandon_pct": (10, 30),
+    "flat_won_by_specialist_pct": (60, None),
+    "mountain_won_by_specialist_pct": (60, None),
+}
+LEAGUE_PLAYERS = 4
+LEAGUE_ROSTER = 8
 
 
-def load_demo() -> tuple[list[dict[str, object]], list[Course]]:
-    """The demo riders (as entrants, with birth dates) and the 21 courses, from fixtures/demo."""
+# -- who races -----------------------------------------------------------------------------
+
+
+def load_demo() -> tuple[list[dict[str, Any]], list[Course]]:
+    """The demo riders (with birth dates) and the 21 courses, from fixtures/demo."""
     rows = load_riders(RIDERS)
     with RIDERS.open(encoding="utf-8") as handle:
         births = {int(row["id"]): row["birth_date"] for row in csv.DictReader(handle)}
@@ -65,15 +109,170 @@ def load_demo() -> tuple[list[dict[str, object]], list[Course]]:
             "role": row.role,
             "profile": row.profile,
             "birth": births[row.rider_id],
+            "bib": row.rider_id,
         }
         for row in rows
     ]
     return riders, [inputs.course for inputs in load_tour(STAGES, RIDERS)]
 
 
-def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, object]:
-    from datetime import date
+def default_roles(members: Sequence[dict[str, Any]]) -> dict[int, str]:
+    """``season.orders.default_roles`` on plain rows (moreno.md §5): the best climber (time
+    trial breaks ties) leads, the best sprinter if rated 2+ sprints, up to two riders of
+    baroudeur 1+ go in breakaways."""
+    riders = sorted(members, key=lambda r: r["id"])
+    roles = {r["id"]: "domestique" for r in riders}
+    p = {r["id"]: r["profile"] for r in riders}
+    leader = max(riders, key=lambda r: (p[r["id"]].climber, p[r["id"]].time_trialist, -r["id"]))
+    roles[leader["id"]] = "gc_leader"
+    others = [r for r in riders if r["id"] != leader["id"]]
+    sprinter = max(others, key=lambda r: (p[r["id"]].sprinter, -r["id"]), default=None)
+    if sprinter is not None and p[sprinter["id"]].sprinter >= 2:
+        roles[sprinter["id"]] = "sprinter"
+    free = [r for r in others if roles[r["id"]] == "domestique" and p[r["id"]].baroudeur >= 1]
+    for r in sorted(free, key=lambda r: (-p[r["id"]].baroudeur, r["id"]))[:2]:
+        roles[r["id"]] = "breakaway"
+    return roles
 
+
+def league_riders(riders: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A 4-player league: a snake draft of 8 riders each (best sum of ratings first), the
+    rest in computer teams after their real teams; default roles; bibs in blocks of 10, the
+    players' teams first (season.computer_teams)."""
+    pool = sorted(riders, key=lambda r: (-sum(vars_of(r["profile"])), r["id"]))
+    picks: list[list[dict[str, Any]]] = [[] for _ in range(LEAGUE_PLAYERS)]
+    for round_ in range(LEAGUE_ROSTER):
+        seats = range(LEAGUE_PLAYERS) if round_ % 2 == 0 else reversed(range(LEAGUE_PLAYERS))
+        for seat in seats:
+            picks[seat].append(pool.pop(0))
+    teams: list[tuple[str, list[dict[str, Any]]]] = [
+        (f"Player {i + 1}", team) for i, team in enumerate(picks)
+    ]
+    taken = {r["id"] for team in picks for r in team}
+    by_team: dict[str, list[dict[str, Any]]] = {}
+    for r in riders:
+        if r["id"] not in taken:
+            by_team.setdefault(str(r["team"]), []).append(r)
+    teams += list(by_team.items())
+    block = 10 * ((max(len(t) for _, t in teams) + 10) // 10)
+    out = []
+    for index, (name, members) in enumerate(teams):
+        roles = default_roles(members)
+        ordered = sorted(members, key=lambda r: (roles[r["id"]] != "gc_leader", r["id"]))
+        for offset, r in enumerate(ordered):
+            out.append(
+                r | {"team": name, "role": roles[r["id"]], "bib": index * block + 1 + offset}
+            )
+    return sorted(out, key=lambda r: r["bib"])
+
+
+def vars_of(profile: Any) -> list[int]:
+    return [getattr(profile, axis) for axis in profile.__dataclass_fields__]
+
+
+# -- breakaways: who was clear of the main group over the last quarter ---------------------
+
+
+class Trace:
+    """Snapshots of the road at the end of each turn once the head of the race has passed 3/4
+    of the course (road stages only): ``(positions, still racing)`` per turn, indexed like the
+    ruleset's own rider lists."""
+
+    def __init__(self) -> None:
+        self.snaps: list[tuple[list[int], list[bool]]] = []
+        self.ids: list[int] = []
+        self.gap = 2
+
+
+@contextmanager
+def traced(ruleset: str, trace: Trace) -> Iterator[None]:
+    """Wrap the ruleset's end of turn to record the road (the engine is not changed)."""
+    if ruleset == "moreno":
+        from engine.rulesets.moreno import stage as mstage
+
+        original: Callable[..., Any] = mstage.end_of_turn
+
+        def moreno_end(race: Any, lines: Any) -> Any:
+            order = original(race, lines)
+            trace.ids = race.ids
+            # R-G1: 2 free cases chain riders into one group.
+            trace.gap = 3
+            pos = race.pos
+            if pos[order[0]] * 4 >= race.N * 3:
+                trace.snaps.append((list(pos), [True] * race.n_riders))
+            return order
+
+        mstage.end_of_turn = moreno_end
+        try:
+            yield
+        finally:
+            mstage.end_of_turn = original
+    elif ruleset == "cyclosim":
+        from engine.rulesets.cyclosim import stage as cstage
+        from engine.rulesets.cyclosim.sheet import ACTIVE
+
+        original = cstage.end_of_turn
+
+        def cyclosim_end(race: Any) -> None:
+            original(race)
+            if race.time_trial:
+                return
+            trace.ids = race.ids
+            # Rows with nobody on them separate groups (consecutive rows chain).
+            trace.gap = 1
+            head = max(race.pos)
+            if (head - race.off) * 4 >= race.N * 3:
+                trace.snaps.append((list(race.pos), [s == ACTIVE for s in race.status]))
+
+        cstage.end_of_turn = cyclosim_end
+        try:
+            yield
+        finally:
+            cstage.end_of_turn = original
+    else:
+        yield
+
+
+def won_from_breakaway(trace: Trace, winner_id: int) -> bool:
+    """The winner ahead of the main group (largest chain of riders on the road, ties: the one
+    ahead) in every snapshot until he left the road; False without snapshots."""
+    if not trace.snaps or winner_id not in trace.ids:
+        return False
+    w = trace.ids.index(winner_id)
+    checked = 0
+    for pos, racing in trace.snaps:
+        if not racing[w]:
+            break
+        on_road = sorted((p for p, on in zip(pos, racing, strict=True) if on), reverse=True)
+        best_size, best_front, size, front, prev = 0, 0, 0, 0, None
+        for p in on_road:
+            if prev is None or prev - p > trace.gap:
+                size, front = 0, p
+            size += 1
+            if size > best_size:
+                best_size, best_front = size, front
+            prev = p
+        if pos[w] <= best_front:
+            return False
+        # The winner must not be chained to the main group: some hole between them.
+        below = [p for p in on_road if p < pos[w]]
+        chain_end = pos[w]
+        for p in below:
+            if chain_end - p > trace.gap:
+                break
+            chain_end = p
+            if p == best_front:
+                return False
+        checked += 1
+    return checked > 0
+
+
+# -- one Tour ------------------------------------------------------------------------------
+
+
+def simulate_tour(
+    riders: list[dict[str, Any]], courses: list[Course], *, ruleset: str, tour: int
+) -> dict[str, Any]:
     teams = {name: index for index, name in enumerate(dict.fromkeys(r["team"] for r in riders))}
     by_id = {r["id"]: r for r in riders}
     birth_dates = {r["id"]: date.fromisoformat(r["birth"]) for r in riders}
@@ -88,10 +287,11 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
     gc_rank: dict[int, tuple[int, int]] = {}
     yellow = green = None
     winners: dict[str, list[bool]] = {key: [] for key in SPECIALIST_AXIS}
+    stages: list[dict[str, Any]] = []
     for number, course in enumerate(courses, start=1):
         starters = sorted(
             (r for r in riders if r["id"] not in out),
-            key=lambda r: (gc_rank.get(r["id"], (10**9, 0))[0], r["id"]),
+            key=lambda r: (gc_rank.get(r["id"], (10**9, 0))[0], r["bib"]),
         )
         inputs = StageInputs(
             course=course,
@@ -99,7 +299,7 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
                 Entrant(
                     rider_id=r["id"],
                     team_id=teams[r["team"]],
-                    bib=r["id"],
+                    bib=r["bib"],
                     profile=r["profile"],
                     role=r["role"],
                     tour_crash_count=crashes.get(r["id"], 0),
@@ -117,7 +317,13 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
             yellow_jersey=yellow,
             green_jersey=green,
         )
-        outcome = simulate(ruleset, inputs, tour * 1000 + number)
+        trace = Trace()
+        road = course.stage_type in ROAD
+        if road:
+            with traced(ruleset, trace):
+                outcome = simulate(ruleset, inputs, tour * 1000 + number)
+        else:
+            outcome = simulate(ruleset, inputs, tour * 1000 + number)
         timed = stage_times(
             lines=[
                 EngineLine(r.rider_id, r.rank, r.gap_seconds, r.final_group, r.status)
@@ -130,10 +336,24 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
                 e.rider_ids for e in outcome.events if e.kind == "intermediate_sprint"
             ],
         )
+        stage_crashes = 0
         for result in outcome.results:
             if result.carried:
                 carried[result.rider_id] = dict(result.carried)
             crashes[result.rider_id] = crashes.get(result.rider_id, 0) + len(result.crashes)
+            stage_crashes += len(result.crashes)
+        winner_id = outcome.results[0].rider_id
+        stages.append(
+            {
+                "type": course.stage_type,
+                "on_winner_time": sum(1 for t in timed if t.gap_seconds == 0),
+                "margin_s": timed[1].gap_seconds if len(timed) > 1 else 0,
+                "groups": len({t.gap_seconds for t in timed}),
+                "crashes": stage_crashes,
+                "abandons": sum(1 for t in timed if t.status != "finished"),
+                "breakaway": won_from_breakaway(trace, winner_id) if road else None,
+            }
+        )
         climbs = [
             ClimbRecord(terrain=str(e.data["terrain"]), crossing_order=e.rider_ids)
             for e in outcome.events
@@ -148,7 +368,7 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
                 results=tuple(
                     ResultRecord(
                         rider_id=t.rider_id,
-                        team_id=by_id_team(by_id, teams, t.rider_id),
+                        team_id=teams[by_id[t.rider_id]["team"]],
                         rank=t.rank,
                         time_seconds=t.time_seconds,
                         bonus_seconds=t.bonus_seconds,
@@ -164,9 +384,8 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
         )
         out |= {t.rider_id for t in timed if t.status != "finished"}
         if course.stage_type in SPECIALIST_AXIS:
-            winner = by_id[outcome.results[0].rider_id]
             axis = SPECIALIST_AXIS[course.stage_type]
-            winners[course.stage_type].append(getattr(winner["profile"], axis) >= 3)
+            winners[course.stage_type].append(getattr(by_id[winner_id]["profile"], axis) >= 3)
         tables = all_classifications(records, birth_dates=birth_dates, season_year=2023)
         gc_rank = {line.rider_id: (line.rank, line.value) for line in tables["general"]}
         yellow = tables["general"][0].rider_id if tables["general"] else None
@@ -178,11 +397,77 @@ def simulate_tour(riders, courses, *, ruleset: str, tour: int) -> dict[str, obje
         if place != "last"
     }
     gaps["last"] = general[-1].gap
-    return {"abandon_pct": 100 * len(out) / len(riders), "gaps": gaps, "winners": winners}
+    return {
+        "abandon_pct": 100 * len(out) / len(riders),
+        "gaps": gaps,
+        "winners": winners,
+        "stages": stages,
+    }
 
 
-def by_id_team(by_id, teams, rider_id: int) -> int:
-    return teams[by_id[rider_id]["team"]]
+# -- figures -------------------------------------------------------------------------------
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values) if values else 0.0
+
+
+def summarise(tours: list[dict[str, Any]]) -> dict[str, Any]:
+    stages = [s for t in tours for s in t["stages"]]
+    per_type: dict[str, dict[str, float]] = {}
+    for stage_type in STAGE_TYPES:
+        of_type = [s for s in stages if s["type"] == stage_type]
+        if not of_type:
+            continue
+        per_type[stage_type] = {
+            key: round(median([s[key] for s in of_type]), 1)
+            for key in ("on_winner_time", "margin_s", "groups", "crashes", "abandons")
+        }
+        per_type[stage_type]["stages"] = len(of_type)
+        if stage_type in ROAD:
+            per_type[stage_type]["crashes_p90"] = sorted(s["crashes"] for s in of_type)[
+                int(0.9 * (len(of_type) - 1))
+            ]
+            per_type[stage_type]["breakaway_pct"] = round(
+                100 * sum(bool(s["breakaway"]) for s in of_type) / len(of_type), 1
+            )
+    road = [s for s in stages if s["type"] in ROAD]
+    won = {}
+    for stage_type in SPECIALIST_AXIS:
+        flags = [flag for t in tours for flag in t["winners"][stage_type]]
+        won[stage_type.lower()] = round(100 * sum(flags) / len(flags), 1) if flags else None
+    gaps = {p: int(median([t["gaps"][p] for t in tours])) for p in GAP_PLACES}
+    figures = {
+        "abandon_pct": round(median([t["abandon_pct"] for t in tours]), 1),
+        "gc_gap_s": gaps,
+        "won_by_specialist_pct": won,
+        "stages": per_type,
+        "breakaway_pct": round(100 * sum(bool(s["breakaway"]) for s in road) / len(road), 1),
+        "road_crashes": median([s["crashes"] for s in road]),
+        "road_abandons": median([s["abandons"] for s in road]),
+    }
+    values = {
+        "flat_on_winner_time": per_type["flat"]["on_winner_time"],
+        "mountain_margin_s": per_type["mountain"]["margin_s"],
+        "hilly_margin_s": per_type["hilly"]["margin_s"],
+        "breakaway_pct": figures["breakaway_pct"],
+        "road_crashes": figures["road_crashes"],
+        "road_abandons": figures["road_abandons"],
+        "gc_2_s": gaps["2"],
+        "gc_10_s": gaps["10"],
+        "gc_last_s": gaps["last"],
+        "abandon_pct": figures["abandon_pct"],
+        "flat_won_by_specialist_pct": won["flat"],
+        "mountain_won_by_specialist_pct": won["mountain"],
+    }
+    figures["goals"] = {
+        name: {
+            "value": values[name],
+            "ok": (low is None or values[name] >= low) and (high is None or values[name] <= high),
+        }
+        for name, (low, high) in GOALS.items()
+    }
+    return figures
 
 
 def hms(seconds: float) -> str:
@@ -190,39 +475,65 @@ def hms(seconds: float) -> str:
     return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
 
 
+def report(title: str, figures: dict[str, Any]) -> None:
+    print(f"== {title} (medians)")
+    print(f"abandons             {figures['abandon_pct']:6.1f} %          {REAL['abandon_pct']}")
+    for place in GAP_PLACES:
+        gap = figures["gc_gap_s"][place]
+        print(f"GC gap of {place:<5}      {hms(gap):>10}          {REAL[place]}")
+    for stage_type, pct in figures["won_by_specialist_pct"].items():
+        axis = SPECIALIST_AXIS["ITT" if stage_type == "itt" else stage_type]
+        print(f"{stage_type:<9} won by {axis} >= 3: {pct} %   {REAL['won']}")
+    print(
+        "stage type | stages | on winner's time | margin s | groups | crashes (p90) | "
+        "abandons | breakaway wins"
+    )
+    for stage_type, row in figures["stages"].items():
+        real_on = REAL["on_winner_time"].get(stage_type, "-")  # type: ignore[union-attr]
+        real_margin = REAL["margin_s"].get(stage_type, "-")  # type: ignore[union-attr]
+        print(
+            f"{stage_type:<10} | {row['stages']:>6} | {row['on_winner_time']:>6} ({real_on}) | "
+            f"{row['margin_s']:>6} ({real_margin}) | {row['groups']:>5} | "
+            f"{row['crashes']:>4} ({row.get('crashes_p90', '-')}) | {row['abandons']:>4} | "
+            f"{row.get('breakaway_pct', '-')} %"
+        )
+    print(
+        f"road stages: breakaway wins {figures['breakaway_pct']} % ({REAL['breakaway_pct']}), "
+        f"crashes {figures['road_crashes']} ({REAL['crashes']}), abandons "
+        f"{figures['road_abandons']} a stage"
+    )
+    misses = [name for name, goal in figures["goals"].items() if not goal["ok"]]
+    print("goals missed: " + (", ".join(misses) if misses else "none"))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tours", type=int, default=20)
+    parser.add_argument("--league-tours", type=int, default=20, help="0: no league")
     parser.add_argument("--ruleset", default="moreno")
     args = parser.parse_args()
     riders, courses = load_demo()
-    tours = [
+    result: dict[str, Any] = {"ruleset": args.ruleset, "tours": args.tours}
+    demo = [
         simulate_tour(riders, courses, ruleset=args.ruleset, tour=t)
         for t in range(1, args.tours + 1)
     ]
-    abandon = statistics.median(t["abandon_pct"] for t in tours)
-    gaps = {p: statistics.median(t["gaps"][p] for t in tours) for p in GAP_PLACES}
-    won = {}
-    for stage_type in SPECIALIST_AXIS:
-        flags = [flag for t in tours for flag in t["winners"][stage_type]]
-        won[stage_type.lower()] = round(100 * sum(flags) / len(flags), 1) if flags else None
-    print(f"ruleset {args.ruleset}, {args.tours} demo Tours (median over tours)   real Tours")
-    print(f"abandons            {abandon:6.1f} %                  {REAL['abandon_pct']}")
-    for place in GAP_PLACES:
-        print(f"GC gap of {place:<5}     {hms(gaps[place]):>10}                {REAL[place]}")
-    for stage_type, pct in won.items():
-        axis = SPECIALIST_AXIS["ITT" if stage_type == "itt" else stage_type]
-        print(f"{stage_type:<9} won by {axis} >= 3: {pct} %   {REAL[stage_type]}")
-    print(
-        json.dumps(
-            {
-                "tours": args.tours,
-                "abandon_pct": round(abandon, 1),
-                "gc_gap_s": {p: int(gaps[p]) for p in GAP_PLACES},
-                "won_by_specialist_pct": won,
-            }
+    result["demo"] = summarise(demo)
+    report(f"{args.ruleset}: {args.tours} demo Tours", result["demo"])
+    if args.league_tours:
+        league = league_riders(riders)
+        tours = [
+            simulate_tour(league, courses, ruleset=args.ruleset, tour=t)
+            for t in range(1, args.league_tours + 1)
+        ]
+        result["league_tours"] = args.league_tours
+        result["league"] = summarise(tours)
+        report(
+            f"{args.ruleset}: {args.league_tours} Tours of a {LEAGUE_PLAYERS}-player league "
+            f"({LEAGUE_ROSTER} riders each, the rest in computer teams)",
+            result["league"],
         )
-    )
+    print(json.dumps(result))
     return 0
 
 
