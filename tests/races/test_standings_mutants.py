@@ -299,6 +299,22 @@ def test_a_summit_finish_without_summit_events_is_no_error(cast, race):
     assert [(value, gap) for _, value, gap in mountains] == [(5, 0), (3, 2)]
 
 
+def test_a_single_summit_at_the_finish_is_the_summit_finish(cast, race):
+    r, _, _ = cast
+    _, s2 = race
+    # Stage 2 without its col1: its one summit, the HC at the line, is doubled.
+    RaceEvent.objects.filter(stage=s2, data__terrain="col1").delete()
+    standings_update(stage=s2)
+    a1, a3, b1, b3 = (r[n].pk for n in ("a1", "a3", "b1", "b3"))
+    # b1 40, a1 30, b3 5 + 24 = 29, a3 3.
+    assert written(s2)[Classification.MOUNTAINS] == [
+        (b1, 40, 0),
+        (a1, 30, 10),
+        (b3, 29, 11),
+        (a3, 3, 37),
+    ]
+
+
 def test_a_summit_without_a_category_is_refused_naming_the_stage(race):
     s1, s2 = race
     RaceEvent.objects.filter(stage=s1, kind=RaceEvent.Kind.SUMMIT).update(data={"climb": "Col"})
