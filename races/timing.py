@@ -42,6 +42,11 @@ def _default_time_cut_pct() -> Mapping[str, float]:
 UNSCALED_GAPS: Mapping[str, float] = MappingProxyType({t: 1.0 for t in STAGE_TYPES})
 
 
+#: Moréno seasons: engine gaps up to this many seconds are not scaled (docs/rules-choices.md,
+#: "Gap scale"): the gap scale stretches the back of the race, not the winning margins.
+MORENO_GAP_SCALE_AFTER_S = 60
+
+
 def _default_gap_scale() -> Mapping[str, float]:
     return UNSCALED_GAPS
 
@@ -61,8 +66,16 @@ class TimingRules:
     time_cut_enabled: bool = True
     time_cut_pct: Mapping[str, float] = field(default_factory=_default_time_cut_pct)
     gap_scale: Mapping[str, float] = field(default_factory=_default_gap_scale)
+    #: Gaps up to this many seconds keep the engine's value; only the part beyond is scaled
+    #: (0: the whole gap). The front of a race, what fans read first, is not stretched.
+    gap_scale_after_s: int = 0
 
     def __post_init__(self) -> None:
+        if type(self.gap_scale_after_s) is not int or self.gap_scale_after_s < 0:
+            raise ValueError(
+                f"gap_scale_after_s must be a whole number of seconds >= 0, "
+                f"got {self.gap_scale_after_s!r}"
+            )
         for name in ("reference_speed_kmh", "time_cut_pct", "gap_scale"):
             table: Mapping[str, float] = getattr(self, name)
             unknown = sorted(set(table) - set(STAGE_TYPES))
@@ -179,8 +192,8 @@ def _validate(lines: Sequence[EngineLine]) -> list[EngineLine]:
 def _official_gaps(
     ordered: Sequence[EngineLine], *, stage_type: str, rules: TimingRules
 ) -> list[int]:
-    """Gaps after the league's scale by stage type and the same-time rule (§4), never
-    decreasing with rank.
+    """Gaps after the league's scale by stage type (beyond ``gap_scale_after_s``) and the
+    same-time rule (§4), never decreasing with rank.
 
     Same time applies to road stages only: in a time trial everyone rides alone, and a TTT's
     gaps already carry the team time (R-TT4), so grouping them would be wrong.
@@ -189,11 +202,13 @@ def _official_gaps(
     """
     same_time = rules.same_group_same_time and stage_type in ROAD_STAGE_TYPES
     scale = rules.gap_scale.get(stage_type, 1.0)
+    after = rules.gap_scale_after_s
     group_gap: dict[int, int] = {}
     gaps: list[int] = []
     floor = 0
     for line in ordered:
-        gap = _round_half_up(line.gap_seconds * scale)
+        raw = line.gap_seconds
+        gap = raw if raw <= after else after + _round_half_up((raw - after) * scale)
         if same_time:
             gap = group_gap.setdefault(line.final_group, gap)
         floor = max(floor, gap)

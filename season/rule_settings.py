@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from races.engine_settings import engine_settings
-from races.timing import UNSCALED_GAPS, TimingRules
+from races.timing import MORENO_GAP_SCALE_AFTER_S, UNSCALED_GAPS, TimingRules
 
 STAGE_TYPES = ("flat", "hilly", "mountain", "ITT", "TTT")
 
@@ -122,6 +122,7 @@ class RuleSettings:
             time_cut_enabled=self.time_cut_enabled,
             time_cut_pct=self.time_cut_pct,
             gap_scale=self.gap_scale_of(ruleset),
+            gap_scale_after_s=MORENO_GAP_SCALE_AFTER_S if ruleset == "moreno" else 0,
         )
 
     def gap_scale_of(self, ruleset: str) -> Mapping[str, float]:

@@ -257,16 +257,27 @@ def test_v10_on_a_climb_a_relay_reaches_one_row_only() -> None:
     assert (k.cell("X"), k.cell("L"), k.cell("F1")) == ((80, 1), (79, 1), (78, 1))
 
 
-def test_gaps_count_the_holes_between_groups_not_the_length_of_the_bunch() -> None:
-    """§5 [D] bunch gaps: 3 rows (135 s at turn_s 450) chain riders into one group; a group's
-    gap is the one ahead plus the hole in front of it."""
-    k = Kit([("A", 1, 0, 60), ("B", 2, 0, 60), ("C", 3, 0, 60), ("D", 4, 0, 60)])
+def _crossed(k: Kit, times: tuple[int, ...]) -> list[tuple[int, int]]:
     race = k.race
-    for seq, (name, t) in enumerate((("A", 13000), ("B", 13100), ("C", 13500), ("D", 13600))):
+    for seq, (name, t) in enumerate(zip("ABCD", times, strict=True)):
         r = k[name]
         race.status[r] = FINISHED
         race.finish_time[r] = race.cross_time[r] = t
         race.finish_seq[r] = seq
     out = outcome([race], ruleset="cyclosim", seed=0, log=[], events=[], turns=31)
-    assert [r.gap_seconds for r in out.results] == [0, 0, 400, 400]
-    assert [r.final_group for r in out.results] == [0, 0, 1, 1]
+    return [(r.gap_seconds, r.final_group) for r in out.results]
+
+
+def test_gaps_count_the_holes_between_groups_not_the_length_of_the_bunch() -> None:
+    """§5 [D] bunch gaps: 6 rows (270 s at turn_s 450) chain riders into one group; a group's
+    gap is the one ahead plus the part of the hole in front of it beyond those 270 s."""
+    k = Kit([("A", 1, 0, 60), ("B", 2, 0, 60), ("C", 3, 0, 60), ("D", 4, 0, 60)])
+    # 13500 - 13100 = 400 s > 270 s: a new group, 400 - 270 = 130 s down.
+    assert _crossed(k, (13000, 13100, 13500, 13600)) == [(0, 0), (0, 0), (130, 1), (130, 1)]
+
+
+def test_on_a_climb_finish_one_row_chains_riders_and_gaps_start_at_one_second() -> None:
+    """§5 [D]: up a climb, riders at most 1 row (45 s) apart share a time; a 46 s hole costs 1 s."""
+    board = board_from_cases([("plain", 280), ("col1", 20)])
+    k = Kit([("A", 1, 0, 60), ("B", 2, 0, 60), ("C", 3, 0, 60), ("D", 4, 0, 60)], board=board)
+    assert _crossed(k, (13000, 13045, 13091, 13491)) == [(0, 0), (0, 0), (1, 1), (356, 2)]

@@ -8,7 +8,7 @@ from engine.cycling.events import RawEvent
 from engine.cycling.outcome import ABANDONED, CRASHED_OUT, FINISHED, Crash, Outcome, RiderResult
 from engine.outcome import DiceLog, DiceRow, Event
 from engine.rulesets.cyclosim.race import Race
-from engine.rulesets.cyclosim.sheet import ELIMINATED
+from engine.rulesets.cyclosim.sheet import CLIMB, ELIMINATED
 from engine.rulesets.cyclosim.sheet import FINISHED as DONE
 
 
@@ -40,7 +40,12 @@ def outcome(
     winner_time = (
         order[0][0].finish_time[order[0][1]] if order[0][0].status[order[0][1]] == DONE else 0
     )
-    chain_s = first.turn_s * first.settings.group_chain_rows / first.settings.rows_per_turn
+    settings = first.settings
+    # §5 [D]: a bunch reaches a flat (or descent) finish together; up a climb riders come in
+    # one by one, so only riders a row apart share a time there.
+    climb_finish = first.terr[first.off + n_rows - 1] == CLIMB
+    rows = settings.group_chain_rows_climb if climb_finish else settings.group_chain_rows
+    chain_s = first.turn_s * rows // settings.rows_per_turn
     compress = first.settings.bunch_gaps and len(races) == 1 and not first.time_trial
     results: list[RiderResult] = []
     gap = 0
@@ -53,11 +58,13 @@ def outcome(
             if compress:
                 # §5 [D] bunch gaps: a new group starts where the riders crossing the line (R-FT1
                 # times, before R-FT2) leave a hole of more than ``group_chain_rows`` rows'
-                # time; its gap is the one ahead plus that hole, however long the bunch.
+                # time; its gap is the one ahead plus the part of that hole beyond the chain
+                # (the spacing of riders inside a group costs nothing, so gaps start at 1 s,
+                # not at the chain's length), however long the bunch.
                 t = rc.cross_time[r]
                 if prev is not None and t - prev > chain_s:
                     group += 1
-                    gap += t - prev
+                    gap += t - prev - chain_s
                 prev = t if prev is None or t > prev else prev
             else:
                 t = rc.finish_time[r]

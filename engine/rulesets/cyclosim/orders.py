@@ -29,10 +29,11 @@ TERRAIN_KEYS: tuple[str, ...] = ("flat", "climb", "descent")
 
 #: §4.6 default AI [D], tuned with bench/realism.py (docs/rules-choices.md, "Cyclo Sim engine").
 #: A sprinter rides ``tempo`` on the flat (a ``free`` leader drags his whole file at 6 rows a
-#: turn) and starts his ``max`` final this many rows out (a longer final at ``max`` let the
-#: first sprinter ride away from the bunch by minutes on 8 lanes).
+#: turn) and starts his ``max`` final this many rows (3 km) out: a longer final at ``max``
+#: let the first sprinters ride away from the bunch by minutes on 8 lanes (20 rows: a median
+#: of 3 riders on the winner's time on flat stages, issue 16; 6 rows: 70).
 SPRINTER_PACE_FLAT = "tempo"
-SPRINT_FINAL_ROWS = 20
+SPRINT_FINAL_ROWS = 6
 #: A breakaway rider rides ``tempo`` on the flat after his attack, so the bunch can catch him.
 BREAKAWAY_PACE_FLAT = "tempo"
 #: A GC leader climbs at ``safe`` (his climber rating counts) and attacks on the last climb

@@ -22,7 +22,8 @@ class CyclosimSettings:
     ``lanes`` is W (§2.1); ``profiles`` the advanced game (§2.3); ``rows_per_turn`` and
     ``turn_kmh`` give ``turn_s`` (R-FT1); ``overnight_recovery`` the points recovered between
     two stages; ``group_chain_rows`` chains finishers into one ``final_group`` when each crossed
-    at most that many rows' time after the one ahead (§5 ``gap_chain_rows``); ``bunch_gaps``
+    at most that many rows' time after the one ahead (§5 ``gap_chain_rows``), and
+    ``group_chain_rows_climb`` on a finish up a climb; ``bunch_gaps``
     measures a mass-start group's gap as the group ahead's plus the hole between them, so the
     length of a bunch on the board (one rider per cell) costs no time (docs/rules-choices.md,
     "Cyclo Sim engine"). ``lanes = 8`` and ``group_chain_rows = 6`` are tuned with
@@ -38,6 +39,7 @@ class CyclosimSettings:
     same_unit_time: bool = True
     overnight_recovery: int = 40
     group_chain_rows: int = 6
+    group_chain_rows_climb: int = 1
     relay_pe_margin: int = 8
     ttt_counting_rider: int = 3
     max_turns: int = 1000
@@ -48,7 +50,11 @@ class CyclosimSettings:
             raise ValueError("lanes, rows_per_turn and max_turns must be >= 1")
         if self.pe_base < 10 or not self.turn_kmh > 0:
             raise ValueError("pe_base must be >= 10 and turn_kmh > 0")
-        if self.overnight_recovery < 0 or self.group_chain_rows < 0 or self.ttt_counting_rider < 1:
+        if (
+            self.overnight_recovery < 0
+            or min(self.group_chain_rows, self.group_chain_rows_climb) < 0
+            or self.ttt_counting_rider < 1
+        ):
             raise ValueError(
                 "overnight_recovery and group_chain_rows must be >= 0, ttt_counting_rider >= 1"
             )
@@ -88,6 +94,13 @@ SETTINGS_SPEC: Spec = dataclass_spec(
         "group_chain_rows": About(
             "Rows inside a group",
             "§5: finishers at most this many rows' time apart finish in one group.",
+            0,
+            30,
+        ),
+        "group_chain_rows_climb": About(
+            "Rows inside a group (climb finish)",
+            "§5 [D]: on a finish up a climb, finishers at most this many rows' time apart "
+            "finish in one group (climbers ride alone there).",
             0,
             30,
         ),

@@ -341,8 +341,11 @@ def crash(race: Race, r: int, k: int) -> None:
     race.lift(r)
     race.crashed_turn[r] = race.turn
     race.crashes[r].append((race.turn, ri - race.off, k))
-    if race.fol[r] >= 0:
-        race.orphans.append(race.fol[r])  # R-X2: his followers are dropped
+    f = race.fol[r]
+    if f >= 0:
+        # R-X2, R-F1: his follower is dropped ("P crashed this turn"), so R-F7 applies.
+        race.orphans.append(f)
+        race.dropped_turn[f] = race.turn
     _unlink(race, r)
     if k > MAX_OUT_TURNS:
         race.status[r] = ELIMINATED
@@ -448,6 +451,14 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
         if cd <= FREE_FOLLOW or (descent and cd <= FREE_FOLLOW + race.pi(f, first)):
             move(race, f, path, sit)
             result = 0
+        elif descent and cd > pace_cap(
+            race.orders[f].pace_descent, DESCENT, race.pi(f, first), BONUS
+        ):
+            # R-F5 [D]: downhill, a follower lets the wheel go rather than take a risk his
+            # descent pace would not take (docs/rules-choices.md, "Followers may decline").
+            _drop(race, f)
+            back.append(f)
+            return back
         else:
             result = contract(race, f, path, BONUS, "follow", sit)
         if result == 0:
@@ -707,8 +718,8 @@ def end_of_turn(race: Race) -> None:
     moved, crashed_turn, paths = race.moved, race.crashed_turn, race.path
     for r in range(race.n):
         st = status[r]
-        if st in (OUT, ELIMINATED) or (st == FINISHED and moved[r] != t):
-            continue
+        if st != ACTIVE:
+            continue  # R-RC: out, eliminated and finished riders (this turn too) recover nothing
         if crashed_turn[r] == t:
             continue
         if moved[r] == t:

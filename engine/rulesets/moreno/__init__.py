@@ -21,7 +21,7 @@ from engine.outcome import JsonValue
 from engine.ruleset import CYCLING, Ruleset
 from engine.rulesets.moreno.finish import (
     abandons,
-    chain_groups,
+    finish_groups,
     neutralise,
     outcome,
     stage_gaps,
@@ -40,7 +40,8 @@ from engine.rulesets.moreno.timetrial import run_itt, run_ttt
 
 NAME = "moreno"
 #: Bumped whenever the same inputs and seed give another outcome (rules, [D] values).
-VERSION = 1
+#: 2: groups at the line (sprint, climbs), no-breakaway riders never trigger (issue 16).
+VERSION = 2
 DESCRIPTION = "Moréno: 8-axis profiles, climbs, descents, the d20 bunch table, crashes, sprint"
 
 MorenoInputs = StageInputs[MorenoSettings, MorenoRider]
@@ -87,7 +88,7 @@ def finish_mass_start(race: Race, order: list[int], seed: int) -> Outcome:
     gaps = stage_gaps(race, order)
     neutralise(race, gaps)
     pos = race.pos
-    groups = chain_groups([pos[r] for r in order], race.settings.group_free_cases)
+    groups = finish_groups(race, order)
     quits = abandons(race, order, gaps)
     return outcome(
         race,

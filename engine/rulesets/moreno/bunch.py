@@ -353,7 +353,8 @@ def _d6_pokers(race: Race, members: list[int], face: int, unit_index: int) -> No
                 target, _ = _capped(race, r, 100)
                 race.place(r, target)
                 continue
-            if face == 20 or (_eligible(race, r) and not race.no_breakaway[r]):
+            # R-P20.19/20: a no-breakaway rider never triggers (on 20 either).
+            if not race.no_breakaway[r] and (face == 20 or _eligible(race, r)):
                 triggers.append(r)
         if a == ONE_INDEX and b == POKER_A:
             move = crash_check(race, r, D6)

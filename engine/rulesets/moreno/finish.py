@@ -8,6 +8,7 @@ from engine.cycling.events import ABANDON, abandon_data
 from engine.cycling.outcome import ABANDONED, CRASHED_OUT, FINISHED, Outcome, RiderResult
 from engine.dice import D6
 from engine.rulesets.moreno.state import Race
+from engine.rulesets.moreno.tables import DESCENT, PLAIN
 
 ABANDON_REASONS: dict[int, str] = {
     1: "last arrived",
@@ -52,6 +53,31 @@ def chain_groups(positions: Sequence[int], free: int) -> list[int]:
         if i and positions[i - 1] - p - 1 > free:
             g += 1
         groups.append(g)
+    return groups
+
+
+def finish_groups(race: Race, order: Sequence[int]) -> list[int]:
+    """§4 ``same_group_same_time`` groups at the line (race order): a new group starts after
+    more than ``group_free_cases`` free cases on plain and descent cases, after any free case
+    on a climb (riders on one case only: climbers ride alone, R-C, and a case there is 3 to 6
+    seconds), but never inside a group that entered the sprint zone together (R-SP1: one sprint,
+    one time, however the sprint table spread it)."""
+    pos = race.pos
+    free = race.settings.group_free_cases
+    sprint = race.sprint_group
+    terr = race.terr
+    off = race.off
+    groups: list[int] = []
+    g = 0
+    prev = -1
+    for r in order:
+        if prev >= 0:
+            p = pos[r]
+            limit = free if terr[p + off] in (PLAIN, DESCENT) else -1
+            if pos[prev] - p - 1 > limit and (sprint[r] < 0 or sprint[r] != sprint[prev]):
+                g += 1
+        groups.append(g)
+        prev = r
     return groups
 
 

@@ -153,6 +153,10 @@ def play_turn(race: Race, order: list[int]) -> None:
         if not live:
             continue
         if tstart[members[0]] >= zs:
+            sprint_group = race.sprint_group
+            for m in members:
+                if sprint_group[m] < 0:
+                    sprint_group[m] = unit.serial
             resolve_sprint(race, live)
         elif len(live) >= 3:
             resolve_bunch(race, live, ui)

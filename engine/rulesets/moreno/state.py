@@ -124,6 +124,9 @@ class Race:
         self.tstart = [0] * n  # position at turn start
         self.unit_of = [-1] * n  # serial of the rider's unit this turn
         self.in_breakaway = [-1] * n  # turn in which he joined a breakaway
+        #: Serial of the group with which the rider entered the sprint zone (R-SP1), -1 before:
+        #: one sprint, one time at the line (docs/rules-choices.md, "Final groups").
+        self.sprint_group = [-1] * n
         self.fallen_turns = [0] * n
         self.open_crash: list[tuple[int, int] | None] = [None] * n
         self.crashes: list[list[Crash]] = [[] for _ in range(n)]
