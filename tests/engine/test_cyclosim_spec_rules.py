@@ -89,3 +89,19 @@ def test_ttt_the_team_time_is_its_third_rider_and_the_riders_behind_keep_their_o
 
 def test_ttt_counting_the_fourth_rider_gives_the_whole_team_his_time() -> None:
     assert ttt(4) == [(1, 0), (2, 0), (3, 0), (4, 0)]
+
+
+def test_r_f5_downhill_a_follower_lets_go_a_wheel_his_safe_pace_would_not_risk() -> None:
+    """[D] L goes 20 descent cells; F (PI 6) follows free up to 10 + 6 = 16 and his `safe`
+    descent cap with +2 is max(2 + 2 + 6, 12) + 6 = 18 < 20: dropped before moving, no dice."""
+    from engine.rulesets.cyclosim.stage import resolve_file
+
+    k = Kit([("L", 60, 1, 60), ("F", 59, 1, 60)], board=DESCENT)
+    p, f = k["L"], k["F"]
+    k.race.pred[f], k.race.fol[p] = p, f
+    move(k.race, p, k.path("L", 20), SIT_A)
+    assert resolve_file(k.race, p, set()) == [f]
+    assert k.cell("F") == (59, 1)
+    assert k.race.pred[f] == -1
+    assert k.dice.remaining == 0
+    assert k.race.crashes[f] == []

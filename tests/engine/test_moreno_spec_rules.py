@@ -138,3 +138,29 @@ def test_abandon_criterion_6_takes_the_next_one_up_when_second_to_last_is_chosen
         ("P7", 5),
         ("P4", 6),
     ]
+
+
+def test_riders_who_entered_the_sprint_zone_together_finish_in_one_group() -> None:
+    # The sprint table spread one group over 301..292 (4+ free cases between 301 and 295):
+    # one group at the line. A rider of another group 3 free cases behind is not in it.
+    from engine.rulesets.moreno.finish import finish_groups
+
+    kit = Kit([rider("S1", 301), rider("S2", 295), rider("S3", 292), rider("B", 288)])
+    for name in ("S1", "S2", "S3"):
+        kit.race.sprint_group[kit[name]] = 7
+    kit.race.sprint_group[kit["B"]] = 8
+    order = kit.race.race_order()
+    assert finish_groups(kit.race, order) == [0, 0, 0, 1]
+    # Without the sprint rule: 5 free cases split S1 from S2, 2 keep S3 with S2, 3 split B.
+    kit.race.sprint_group[kit["S2"]] = -1
+    assert finish_groups(kit.race, order) == [0, 1, 1, 2]
+
+
+def test_on_a_climb_finish_only_riders_on_one_case_share_a_group() -> None:
+    from engine.rulesets.moreno.finish import finish_groups
+
+    summit = board_from_cases([("plain", 250), ("col1", 50)])
+    kit = Kit([rider("A", 301), rider("B", 301), rider("C", 300), rider("D", 297)], board=summit)
+    assert finish_groups(kit.race, kit.race.race_order()) == [0, 0, 1, 2]
+    flat = Kit([rider("A", 281), rider("B", 281), rider("C", 280), rider("D", 277)])
+    assert finish_groups(flat.race, flat.race.race_order()) == [0, 0, 0, 0]
