@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "accounts",
     "riders",
     "races",
+    "motor",
     "season",
 ]
 

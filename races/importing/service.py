@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 from django.db import DataError, IntegrityError, transaction
 
+from races.importing.foreign import foreign_import, importer_for
 from races.importing.layouts import layout_detect
 from races.importing.parsing import AnyRow, table_parse
 from races.importing.plan import doubts_report, plan_build, plan_load
@@ -28,6 +29,7 @@ def results_import(
     rows: list[AnyRow] = []
     file_order: dict[str, int] = {}
     summaries: dict[str, FileSummary] = {}
+    foreign: dict[int, tuple[object, list]] = {}  # another app's tables (motor's F1 files)
     refused = size_errors(files)
     report.errors.extend(refused)
     too_large = {error.file for error in refused}
@@ -48,6 +50,10 @@ def results_import(
             if not table.header:
                 summary.layout = "unreadable header"
                 continue
+            other = importer_for(table.header)
+            if other is not None:
+                foreign.setdefault(id(other), (other, []))[1].append(table)
+                continue
             try:
                 layout = layout_detect(header=table.header, file_name=table.name)
             except ValueError as error:
@@ -59,6 +65,26 @@ def results_import(
             report.errors.extend(parsed.errors)
             report.notes.extend(parsed.notes)
             rows.extend(parsed.rows)
+    if foreign and not rows:
+        # A call of F1 files only: the other app checks and writes them, all or nothing.
+        report.files = list(summaries.values())
+        # After an unreadable file the tables are still checked, but nothing is written.
+        check_only = dry_run or bool(report.errors)
+        for other, tables in foreign.values():
+            foreign_import(other, tables, report, summaries, dry_run=check_only)
+        _count_bad_rows(report)
+        report.valid_rows_only = False
+        report.written = not dry_run and not report.errors and report.changed
+        return report
+    if foreign:
+        report.errors.append(
+            RowError(
+                "(all files)",
+                WHOLE_FILE,
+                "",
+                "motor and cycling files cannot be imported in one call: import them apart",
+            )
+        )
     plan = plan_load(rows=rows)
     report.errors.extend(plan_build(plan=plan, rows=rows, file_order=file_order))
     report.doubts.extend(doubts_report(plan))

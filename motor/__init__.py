@@ -1,0 +1,1 @@
+"""Motor racing: drivers, constructors, tracks, championships, Grands Prix, results, standings."""

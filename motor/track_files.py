@@ -1,0 +1,83 @@
+"""Track files into Track rows: the engine's loader validates them (V1..V6 / V-1..V-4), the
+content hash decides whether an upload is a new version (the admin upload and the shipped files
+of ``motor/tracks/`` go through :func:`track_store`)."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from engine.motor import TrackError, parse_document
+from engine.registry import ruleset_for_game
+from motor.models import Track
+
+MAX_TRACK_BYTES = 1024 * 1024  # a track file is a few KB; a larger one is refused unread
+SHIPPED = Path(__file__).resolve().parent / "tracks"
+
+
+@dataclass(frozen=True)
+class TrackFaults(Exception):
+    """Every fault of a refused file, one line each (file, line, rule, place, field)."""
+
+    lines: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines)
+
+
+def track_validate(text: str, file_name: str) -> tuple[str, object, object]:
+    """(game, parsed document, the engine's track) or :class:`TrackFaults` with every fault."""
+    try:
+        doc = parse_document(text, file_name, json_format=file_name.lower().endswith(".json"))
+        game = doc.data.get("game") if isinstance(doc.data, dict) else None
+        ruleset = ruleset_for_game(game)
+        if ruleset is None or ruleset.motor is None:
+            line = doc.line("game")
+            where = f"{file_name} line {line}" if line else file_name
+            raise TrackFaults((f"{where}: SCHEMA, field game: {game!r} is not a motor game",))
+        return str(game), doc, ruleset.motor.load_track(doc)
+    except TrackError as error:
+        raise TrackFaults(tuple(str(error).splitlines())) from None
+
+
+def track_store(*, content: bytes, file_name: str, slug: str = "") -> tuple[Track, bool]:
+    """The Track for this file: the stored version with the same content, or a new version.
+
+    Returns (track, created). :class:`TrackFaults` when the file is refused: nothing written.
+    """
+    if len(content) > MAX_TRACK_BYTES:
+        raise TrackFaults((f"{file_name}: FILE: {len(content):,} bytes, at most 1 MB is read",))
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise TrackFaults((f"{file_name}: FILE: not UTF-8 text (byte {error.start})",)) from None
+    game, doc, track = track_validate(text, file_name)
+    data = doc.data  # type: ignore[attr-defined]
+    slug = slug or slugify(str(data.get("id") or Path(file_name).stem))
+    content_hash = doc.content_hash  # type: ignore[attr-defined]
+    summary = ruleset_for_game(game).motor.track_summary(track)  # type: ignore[union-attr]
+    with transaction.atomic():
+        same = Track.objects.filter(slug=slug, content_hash=content_hash).first()
+        if same is not None:
+            return same, False
+        last = Track.objects.filter(slug=slug).order_by("-version").first()
+        stored = Track.objects.create(
+            slug=slug,
+            version=(last.version + 1) if last else 1,
+            game=game,
+            name=str(data.get("name") or slug),
+            file_name=Path(file_name).name,
+            content=data,
+            content_hash=content_hash,
+            summary=summary[:300],
+        )
+    return stored, True
+
+
+def shipped_tracks_load() -> list[tuple[Track, bool]]:
+    """Store every shipped track file of ``motor/tracks/<game>/`` (unchanged ones are kept)."""
+    return [
+        track_store(content=path.read_bytes(), file_name=path.name)
+        for path in sorted(SHIPPED.glob("*/*.yaml"))
+    ]
