@@ -11,6 +11,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from plugins import adapter_for, ruleset_choices
 from races.course_generation import route_problems
 from races.models import Race
 from season.formation import Candidate
@@ -24,7 +25,6 @@ from season.leagues import (
 from season.models import (
     BUDGET_MAX,
     ROSTER_MAX,
-    RiderRole,
     Round,
     Season,
     SeasonTeamRider,
@@ -82,7 +82,7 @@ class SeasonSettingsForm(forms.Form):
     """The season's settings: the create form adds the slug, the route and the calendar."""
 
     name = forms.CharField(label=_("Name"), max_length=120, validators=[validate_display_name])
-    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=Season.Ruleset.choices)
+    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=ruleset_choices)
     is_public = forms.BooleanField(
         label=_("Public"),
         required=False,
@@ -376,8 +376,11 @@ class DraftPickForm(forms.Form):
 
 class TeamOrdersForm(forms.Form):
     """A team's orders for one stage: a row of fields per starting rider, as the ruleset's
-    orders model asks. A ruleset's subclass declares its fields in `rider_fields`; the form
-    gives `orders()` in the shape season.services.orders_submit takes."""
+    orders spec asks (its adapter generates them, see `orders_form_class`); the form gives
+    `orders()` in the shape season.services.orders_submit takes."""
+
+    adapter: ClassVar[Any] = None
+    legend: ClassVar[Any] = None
 
     STAGE_MISSING = _(
         "These orders do not say which stage they are for: reload the page and give them again."
@@ -415,7 +418,22 @@ class TeamOrdersForm(forms.Form):
     def rider_fields(
         self, member: SeasonTeamRider, given: dict[str, Any]
     ) -> dict[str, forms.Field]:
-        raise NotImplementedError
+        return dict(self.adapter.rider_fields(given))
+
+    def clean(self) -> dict[str, Any]:
+        """The ruleset's checks across one rider's fields (e.g. an attack window's ends)."""
+        cleaned = super().clean() or {}
+        for member in self.starters:
+            prefix = f"{member.rider_id}-"
+            values = {
+                name.removeprefix(prefix): value
+                for name, value in cleaned.items()
+                if name.startswith(prefix)
+            }
+            errors = self.adapter.rider_clean(values, distance_km=self.distance_km)
+            for key, message in errors.items():
+                self.add_error(prefix + key, message)
+        return cleaned
 
     def rows(self) -> list[tuple[SeasonTeamRider, list[forms.BoundField]]]:
         return [
@@ -483,126 +501,12 @@ def orders_summary(
     return [(member, pairs) for member, pairs in form.summary() if str(member.rider_id) in stored]
 
 
-class MorenoOrdersForm(TeamOrdersForm):
-    """rules/moreno.md §5: a role per rider, and riders told never to join a breakaway."""
-
-    def rider_fields(
-        self, member: SeasonTeamRider, given: dict[str, Any]
-    ) -> dict[str, forms.Field]:
-        return {
-            "role": forms.ChoiceField(
-                label=_("Role"), choices=RiderRole.choices, initial=given.get("role")
-            ),
-            "no_breakaway": forms.BooleanField(
-                label=_("No breakaway"),
-                required=False,
-                initial=bool(given.get("no_breakaway", False)),
-            ),
-        }
-
-
-PACE_CHOICES = [
-    ("free", _("free")),
-    ("tempo", _("tempo")),
-    ("safe", _("safe")),
-    ("expected", _("expected")),
-    ("max", _("all out")),
-]
-
-
-class CyclosimOrdersForm(TeamOrdersForm):
-    """rules/cyclosim.md §4.1: role, pace per terrain, energy floor, whose wheel to take,
-    relay consent and an attack window (in km from the start)."""
-
-    legend = _(
-        "Paces: free = as fast as the dice allow; tempo = a steady effort; safe = never beyond "
-        "what costs no contract; expected = the likely roll; all out = everything left. "
-        "Energy kept: the share of energy the rider never spends before the final. "
-        "The attack window is given in km from the start."
-    )
-
-    def rider_fields(
-        self, member: SeasonTeamRider, given: dict[str, Any]
-    ) -> dict[str, forms.Field]:
-        def pace(key: str, label: Any, default: str) -> forms.ChoiceField:
-            return forms.ChoiceField(
-                label=label, choices=PACE_CHOICES, initial=given.get(key, default)
-            )
-
-        return {
-            "role": forms.ChoiceField(
-                label=_("Role"), choices=RiderRole.choices, initial=given.get("role")
-            ),
-            "pace_flat": pace("pace_flat", _("Pace on the flat"), "tempo"),
-            "pace_climb": pace("pace_climb", _("Pace climbing"), "tempo"),
-            "pace_descent": pace("pace_descent", _("Pace descending"), "safe"),
-            "floor_pct": forms.IntegerField(
-                label=_("Energy kept (%)"),
-                min_value=0,
-                max_value=100,
-                initial=given.get("floor_pct", 0),
-                widget=forms.NumberInput(attrs={"style": "width: 5em"}),
-            ),
-            "wheel": forms.ChoiceField(
-                label=_("Takes the wheel of"),
-                choices=[("any", _("anyone")), ("team", _("team-mates only"))],
-                initial=given.get("wheel", "any"),
-            ),
-            "relay": forms.ChoiceField(
-                label=_("Relays with"),
-                choices=[("all", _("anyone")), ("team", _("team-mates")), ("none", _("nobody"))],
-                initial=given.get("relay", "team"),
-            ),
-            "attack_from_km": forms.FloatField(
-                label=_("Attack from km"),
-                required=False,
-                min_value=0,
-                initial=given.get("attack_from_km"),
-                widget=forms.NumberInput(attrs={"style": "width: 5em", "step": "0.5"}),
-            ),
-            "attack_to_km": forms.FloatField(
-                label=_("to km"),
-                required=False,
-                min_value=0,
-                initial=given.get("attack_to_km"),
-                widget=forms.NumberInput(attrs={"style": "width: 5em", "step": "0.5"}),
-            ),
-        }
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        for member in self.starters:
-            start = cleaned.get(f"{member.rider_id}-attack_from_km")
-            end = cleaned.get(f"{member.rider_id}-attack_to_km")
-            if (start is None) != (end is None):
-                self.add_error(
-                    f"{member.rider_id}-attack_to_km",
-                    _("Give both ends of the attack window, or neither."),
-                )
-            elif start is not None and end is not None and end <= start:
-                self.add_error(
-                    f"{member.rider_id}-attack_to_km",
-                    _("The window must end after it starts."),
-                )
-            elif start is not None and self.distance_km and start >= self.distance_km:
-                self.add_error(
-                    f"{member.rider_id}-attack_from_km",
-                    _("The stage is %(km)s km long: the attack must start before the finish.")
-                    % {"km": f"{self.distance_km:g}"},
-                )
-        return cleaned
-
-
-ORDERS_FORMS: dict[str, type[TeamOrdersForm]] = {
-    Season.Ruleset.MORENO: MorenoOrdersForm,
-    Season.Ruleset.CYCLOSIM: CyclosimOrdersForm,
-}
-
-
 def orders_form_class(ruleset: str) -> type[TeamOrdersForm]:
-    try:
-        return ORDERS_FORMS[ruleset]
-    except KeyError:
-        raise ValueError(
-            f"No orders form for ruleset {ruleset!r}; known: {', '.join(ORDERS_FORMS)}"
-        ) from None
+    """The orders form of a ruleset: its rows generated by the ruleset's adapter from the
+    engine's orders spec (UnknownRuleset names the known ones)."""
+    adapter = adapter_for(ruleset)
+    return type(
+        "TeamOrdersForm",
+        (TeamOrdersForm,),
+        {"adapter": adapter, "legend": adapter.orders_legend},
+    )

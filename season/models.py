@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from plugins import adapter_names, ruleset_choices
 from races.models import Race, Stage
 from riders.models import Rider
 from season.rule_settings import RuleSettings, default_rule_settings
@@ -31,6 +32,12 @@ def default_time_zone() -> str:
     return settings.TIME_ZONE
 
 
+def default_ruleset() -> str:
+    """The first registered ruleset (the registry's order: races registers its own first)."""
+    names = adapter_names()
+    return names[0] if names else ""
+
+
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
         raise ValidationError(_("%(value)s is not a time zone."), params={"value": value})
@@ -43,10 +50,6 @@ class FormationMode(models.TextChoices):
 
 class Season(models.Model):
     """A league's running of a race across weeks."""
-
-    class Ruleset(models.TextChoices):
-        MORENO = "moreno", _("Moréno (8-axis profiles, dice)")
-        CYCLOSIM = "cyclosim", _("Cyclo Sim (energy, contracts, drafting)")
 
     FormationMode = FormationMode
 
@@ -61,8 +64,9 @@ class Season(models.Model):
     race = models.OneToOneField(
         Race, verbose_name=_("race"), on_delete=models.PROTECT, related_name="season"
     )
+    # The registered rulesets (plugins): a new game needs no migration of this field.
     ruleset = models.CharField(
-        _("ruleset"), max_length=20, choices=Ruleset.choices, default=Ruleset.MORENO
+        _("ruleset"), max_length=20, choices=ruleset_choices, default=default_ruleset
     )
     rule_settings = models.JSONField(_("rule settings"), default=default_rule_settings, blank=True)
     is_public = models.BooleanField(_("public"), default=True)

@@ -1,52 +1,41 @@
 """Re-simulate a resolved stage from its stored seed and inputs and compare with what is stored."""
 
 from collections.abc import Sequence
+from typing import Any
 
-from races.engine_adapter import (
-    dice_rows,
-    dice_sha256,
-    inputs_from_data,
-    ruleset_version,
-    stage_simulate,
-    stored_engine_version,
-)
+from plugins import adapter_for
+from races.adapters.base import REINSTATED_REASON
 from races.models import DiceLog, RaceEvent, StageResult
-from races.timing import EngineLine, stage_times
 from season.models import DONE_STATUSES, Round
-
-REINSTATED = "reinstated by the organiser"
 
 
 def stage_replay(*, round: Round) -> list[str]:
     """Differences between a fresh simulation and the stored stage; empty when identical."""
     if round.status not in DONE_STATUSES or round.engine_inputs is None or round.seed is None:
         return [f"Stage {round.number} is not resolved: nothing to replay."]
-    inputs = inputs_from_data(round.engine_inputs, ruleset=round.season.ruleset)
-    outcome = stage_simulate(ruleset=round.season.ruleset, inputs=inputs, seed=round.seed)
+    adapter = adapter_for(round.season.ruleset)
+    inputs = adapter.inputs_from_data(round.engine_inputs)
+    outcome = adapter.simulate(inputs, seed=round.seed)
     differences = []
 
     log = DiceLog.objects.get(stage_id=round.stage_id)
-    rows = dice_rows(outcome)
-    if (log.count, log.sha256, log.seed) != (len(rows), dice_sha256(rows), round.seed):
+    replayed_log = adapter.dice_log(outcome)
+    if (log.count, log.sha256, log.seed) != (*replayed_log, round.seed):
         differences.append(
-            f"dice log: stored {log.count} rolls ({log.sha256[:12]}), replay {len(rows)} rolls "
-            f"({dice_sha256(rows)[:12]})"
+            f"dice log: stored {log.count} rolls ({log.sha256[:12]}), replay "
+            f"{replayed_log[0]} rolls ({replayed_log[1][:12]})"
         )
 
-    timed = stage_times(
-        lines=[
-            EngineLine(r.rider_id, r.rank, r.gap_seconds, r.final_group, r.status)
-            for r in outcome.results
-        ],
-        stage_type=round.stage.stage_type,
-        distance_km=float(round.stage.distance_km),
-        rules=round.season.rules.timing_rules(round.season.ruleset),
-        intermediate_sprints=[
-            e.rider_ids for e in outcome.events if e.kind == "intermediate_sprint"
-        ],
-    )
     engine = {r.rider_id: r for r in outcome.results}
     stored = {r.rider_id: r for r in StageResult.objects.filter(stage_id=round.stage_id)}
+    # The riders the organiser kept in the race after the time cut: the same timing as the
+    # resolution, with them reinstated.
+    reinstated = {
+        rider_id for rider_id, row in stored.items() if row.status_reason == REINSTATED_REASON
+    }
+    timed = adapter.stage_times(
+        stage=round.stage, outcome=outcome, rules=round.season.rules, reinstated=reinstated
+    )
     if set(stored) != set(engine):
         differences.append(
             f"riders: {len(stored)} stored, {len(engine)} replayed "
@@ -58,12 +47,9 @@ def stage_replay(*, round: Round) -> list[str]:
         if row is None:
             continue
         result = engine[line.rider_id]
-        status = line.status
-        if row.status_reason == REINSTATED and status == StageResult.Status.OUTSIDE_TIME_LIMIT:
-            status = StageResult.Status.FINISHED
         replayed = (
             line.rank,
-            status,
+            line.status,
             line.time_seconds,
             line.gap_seconds,
             line.bonus_seconds,
@@ -100,16 +86,17 @@ def stage_replay(*, round: Round) -> list[str]:
             f"difference at #{_first_difference(stored_events, replayed_events) + 1}"
         )
     if differences:
-        why = _version_change(round.season.ruleset, round.engine_inputs)
+        why = _version_change(adapter, round.engine_inputs)
         if why:
             differences.insert(0, why)
     return differences
 
 
-def _version_change(ruleset: str, stored_inputs: dict[str, object]) -> str:
+def _version_change(adapter: Any, stored_inputs: dict[str, object]) -> str:
     """Why a replay may differ: the stage was resolved by another version of its ruleset."""
-    stored = stored_engine_version(stored_inputs)
-    current = ruleset_version(ruleset)
+    ruleset = adapter.name
+    stored = adapter.stored_version(stored_inputs)
+    current = adapter.version
     if stored == current:
         return ""
     when = f"version {stored}" if stored is not None else "a version older than version numbers"

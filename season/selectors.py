@@ -9,7 +9,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from races.engine_adapter import cyclosim_energy
+from plugins import adapter_for
 from races.models import Classification, RaceEvent, StageResult, Standing
 from riders.models import Rider
 from season.models import DONE_STATUSES, Round, Season, SeasonTeam, SeasonTeamRider
@@ -251,18 +251,9 @@ def carried_states(round: Round) -> dict[int, dict[str, Any]]:
 
 
 def team_energy(*, round: Round, starters: Sequence[SeasonTeamRider]) -> dict[int, tuple[int, int]]:
-    """Cyclo Sim: each starter's energy at the start of the stage, ``(pe, pe_max)``, after
-    the night's recovery (empty for a Moréno season)."""
+    """Each starter's energy at the start of the stage, ``(left, max)``, after the night's
+    recovery, for a ruleset that counts one (empty otherwise)."""
     season = round.season
-    if season.ruleset != Season.Ruleset.CYCLOSIM:
-        return {}
-    settings = season.rules.stage_settings(season.ruleset)["settings"]
-    carried = carried_states(round)
-    return {
-        m.rider_id: cyclosim_energy(
-            rider=m.rider,
-            pe_consumed=int(carried.get(m.rider_id, {}).get("pe_consumed", 0)),
-            settings=settings,
-        )
-        for m in starters
-    }
+    return adapter_for(season.ruleset).team_energy(
+        rules=season.rules, starters=starters, carried=carried_states(round)
+    )

@@ -20,6 +20,13 @@ from engine.cycling.course import Course
 from engine.cycling.profile import Profile
 
 ROLES: tuple[str, ...] = ("gc_leader", "sprinter", "breakaway", "domestique")
+#: (role, label) of every role, as the orders specs offer them.
+ROLE_CHOICES: tuple[tuple[str, str], ...] = (
+    ("gc_leader", "GC leader"),
+    ("sprinter", "sprinter"),
+    ("breakaway", "breakaway"),
+    ("domestique", "domestique"),
+)
 
 S = TypeVar("S")
 X = TypeVar("X")

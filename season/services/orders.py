@@ -8,40 +8,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from races.engine_adapter import cyclosim_orders_errors
-from season.models import Orders, Round, Season, SeasonTeam
+from plugins import adapter_for
+from season.models import Orders, Round, SeasonTeam
 from season.orders import orders_errors
 from season.selectors import team_starters
 from season.services.lifecycle import RoundError
-
-# What a team's orders hold per rider, by ruleset (the orders form's fields).
-ORDER_KEYS = {
-    "moreno": ("role", "no_breakaway"),
-    "cyclosim": (
-        "role",
-        "pace_flat",
-        "pace_climb",
-        "pace_descent",
-        "floor_pct",
-        "wheel",
-        "relay",
-        "attack_from_km",
-        "attack_to_km",
-    ),
-}
-
-
-ORDER_DEFAULTS: dict[str, Any] = {
-    "no_breakaway": False,
-    "pace_flat": "tempo",
-    "pace_climb": "tempo",
-    "pace_descent": "safe",
-    "floor_pct": 0,
-    "wheel": "any",
-    "relay": "team",
-    "attack_from_km": None,
-    "attack_to_km": None,
-}
 
 
 class OrdersClosed(RoundError):
@@ -79,13 +50,15 @@ def orders_submit(
             )
         starters = {m.rider_id for m in team_starters(team=team, round=locked)}
         errors = orders_errors(orders=orders, rider_ids=starters)
-        keys = ORDER_KEYS[team.season.ruleset]
+        # Each rider's orders in the fields of the ruleset's orders spec (its defaults for
+        # those not given), then the ruleset's own check of them on the stage's course.
+        adapter = adapter_for(team.season.ruleset)
         data = {
-            str(rider_id): {key: order.get(key, ORDER_DEFAULTS.get(key)) for key in keys}
+            str(rider_id): adapter.orders_stored(order)
             for rider_id, order in sorted(orders.items())
         }
-        if not errors and team.season.ruleset == Season.Ruleset.CYCLOSIM:
-            errors = cyclosim_orders_errors(
+        if not errors:
+            errors = adapter.orders_errors(
                 orders={int(k): v for k, v in data.items()}, stage=locked.stage
             )
         if errors:

@@ -3,8 +3,8 @@ time cut), while the next round is not resolved."""
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
+from races.adapters.base import REINSTATED_REASON
 from races.models import StageResult
 from races.standings import standings_update
 from season.models import DONE_STATUSES, Round
@@ -37,7 +37,7 @@ def rider_reinstate(*, round: Round, rider_id: int) -> StageResult:
                 _("%(rider)s did not finish outside the time limit.") % {"rider": result.rider}
             )
         result.status = StageResult.Status.FINISHED
-        result.status_reason = gettext_noop("reinstated by the organiser")
+        result.status_reason = REINSTATED_REASON
         result.save(update_fields=["status", "status_reason"])
         standings_update(stage=locked.stage)
     return result

@@ -13,17 +13,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from plugins import adapter_for
+from races.adapters.base import EntrantSpec
 from races.course_validation import stage_course_errors
-from races.engine_adapter import (
-    EntrantSpec,
-    inputs_to_data,
-    outcome_write,
-    stage_inputs_build,
-    stage_simulate,
-)
 from races.models import Classification, StageResult
 from races.standings import standings_update
-from races.timing import EngineLine, stage_times
 from season.computer_teams import computer_teams_fill
 from season.models import (
     DONE_STATUSES,
@@ -31,7 +25,6 @@ from season.models import (
     Job,
     Orders,
     Round,
-    Season,
     SeasonTeamRider,
 )
 from season.selectors import carried_states, previous_standing, riders_out_of_race
@@ -49,7 +42,8 @@ logger = logging.getLogger(__name__)
 
 def round_entrants(*, round: Round) -> tuple[list[EntrantSpec], int | None, int | None]:
     """Starters in start order (GC order; stage 1: bib order), with their orders and the
-    state they carry (rules/moreno.md R-T1; ARCHITECTURE "State carried between stages").
+    state they carry (the GC order of the rules, R-T1; ARCHITECTURE "State carried between
+    stages"): the orders as stored and the carried state go to the ruleset's adapter as they are.
 
     A stage whose course the engine would refuse is refused here, before any engine input is
     built (RoundError naming the stage). Stage 1 first puts the start-list riders no player
@@ -74,7 +68,6 @@ def round_entrants(*, round: Round) -> tuple[list[EntrantSpec], int | None, int 
     ).values_list("rider_id", "crashes"):
         crash_counts[rider_id] = crash_counts.get(rider_id, 0) + len(crashes)
     carried = carried_states(round)
-    cyclosim = season.ruleset == Season.Ruleset.CYCLOSIM
     general = previous_standing(round, Classification.GENERAL)
     gc = {line.rider_id: line for line in general}
     points = previous_standing(round, Classification.POINTS)
@@ -90,12 +83,11 @@ def round_entrants(*, round: Round) -> tuple[list[EntrantSpec], int | None, int 
                 team_id=member.team_id,
                 bib=member.bib or member.pk,
                 role=order.get("role", member.role),
-                no_breakaway=bool(order.get("no_breakaway", False)),
                 tour_crash_count=crash_counts.get(member.rider_id, 0),
                 gc_rank_before=standing.rank if standing else None,
                 gc_time_before=standing.value if standing else 0,
-                orders=order if cyclosim and order else None,
-                pe_consumed=int(carried.get(member.rider_id, {}).get("pe_consumed", 0)),
+                orders=order,
+                carried=carried.get(member.rider_id) or {},
             )
         )
     big = 10**9
@@ -178,32 +170,17 @@ def round_resolve(
 
     try:
         rules = stage.season.rules
+        adapter = adapter_for(stage.season.ruleset)
         entrants, yellow, green = round_entrants(round=stage)
-        inputs = stage_inputs_build(
+        inputs = adapter.inputs_build(
             stage=stage.stage,
             entrants=entrants,
-            **rules.stage_settings(stage.season.ruleset),
+            rules=rules,
             yellow_jersey=yellow,
             green_jersey=green,
         )
-        outcome = stage_simulate(ruleset=stage.season.ruleset, inputs=inputs, seed=stage.seed)
-        sprints = [e.rider_ids for e in outcome.events if e.kind == "intermediate_sprint"]
-        timed = stage_times(
-            lines=[
-                EngineLine(
-                    rider_id=r.rider_id,
-                    rank=r.rank,
-                    gap_seconds=r.gap_seconds,
-                    final_group=r.final_group,
-                    status=r.status,
-                )
-                for r in outcome.results
-            ],
-            stage_type=stage.stage.stage_type,
-            distance_km=float(stage.stage.distance_km),
-            rules=rules.timing_rules(stage.season.ruleset),
-            intermediate_sprints=sprints,
-        )
+        outcome = adapter.simulate(inputs, seed=stage.seed)
+        timed = adapter.stage_times(stage=stage.stage, outcome=outcome, rules=rules)
         job_update(job_id, progress=60, message=gettext_noop("writing results and standings"))
         with transaction.atomic():
             locked = Round.objects.select_for_update().get(pk=stage.pk)
@@ -216,7 +193,7 @@ def round_resolve(
                     message=gettext_noop("already resolved"),
                 )
                 return locked
-            outcome_write(
+            adapter.outcome_write(
                 stage=stage.stage,
                 outcome=outcome,
                 timed=timed,
@@ -225,7 +202,7 @@ def round_resolve(
             standings_update(stage=stage.stage)
             locked.status = Round.Status.RESOLVED
             locked.resolved_at = timezone.now()
-            locked.engine_inputs = inputs_to_data(inputs, ruleset=stage.season.ruleset)
+            locked.engine_inputs = adapter.inputs_to_data(inputs)
             locked.last_error = ""
             locked.save(update_fields=["status", "resolved_at", "engine_inputs", "last_error"])
             _next_round_follow(locked)

@@ -35,7 +35,7 @@ def league(
 ) -> Season:
     values: dict[str, Any] = {
         "name": "Friends' Tour",
-        "ruleset": Season.Ruleset.MORENO,
+        "ruleset": "moreno",
         "is_public": True,
         "rule_settings": RuleSettings(),
         "roster_size": 2,

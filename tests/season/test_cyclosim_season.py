@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def league():
     season = demo_load()
-    Season.objects.filter(pk=season.pk).update(ruleset=Season.Ruleset.CYCLOSIM)
+    Season.objects.filter(pk=season.pk).update(ruleset="cyclosim")
     season.refresh_from_db()
     return season
 
@@ -45,7 +45,7 @@ def test_energy_spent_on_one_stage_is_carried_to_the_next(league):
 
     entrants, _, _ = resolution.round_entrants(round=stage(league, 2))
     for entrant in entrants:
-        assert entrant.pe_consumed == spent[entrant.rider_id]["pe_consumed"]
+        assert entrant.carried["pe_consumed"] == spent[entrant.rider_id]["pe_consumed"]
 
 
 def test_a_cyclosim_stage_replays_identically(league):
@@ -174,7 +174,7 @@ def test_the_orders_page_shows_each_riders_energy_after_the_nights_recovery(clie
 def test_a_moreno_orders_page_has_no_energy_column(client, league):
     from season.models import Season
 
-    Season.objects.filter(pk=league.pk).update(ruleset=Season.Ruleset.MORENO)
+    Season.objects.filter(pk=league.pk).update(ruleset="moreno")
     team = league.teams.get(owner__username="alice")
     client.login(username="alice", password="alice-demo")
     html = client.get(reverse("player-orders", args=["demo", team.pk])).content.decode()

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.celery import app as celery_app
+from races.adapters.base import CyclingAdapter
 from races.models import StageResult
 from season.demo import demo_load
 from season.models import Job, Round
@@ -115,16 +116,16 @@ def test_a_job_that_lost_the_race_to_another_worker_is_done_not_running(demo, mo
     lifecycle.round_lock(round=target)
     winner = Job.objects.create(round=target)
     loser = Job.objects.create(round=target)
-    real_simulate = resolution.stage_simulate
+    real_simulate = CyclingAdapter.simulate
     raced = []
 
-    def simulate_while_the_other_worker_writes(**kwargs):
+    def simulate_while_the_other_worker_writes(self, inputs, **kwargs):
         if not raced:
             raced.append(True)
             resolution.round_resolve(round_id=target.pk, job_id=winner.pk)
-        return real_simulate(**kwargs)
+        return real_simulate(self, inputs, **kwargs)
 
-    monkeypatch.setattr(resolution, "stage_simulate", simulate_while_the_other_worker_writes)
+    monkeypatch.setattr(CyclingAdapter, "simulate", simulate_while_the_other_worker_writes)
     resolution.round_resolve(round_id=target.pk, job_id=loser.pk)
     for job in (winner, loser):
         job.refresh_from_db()

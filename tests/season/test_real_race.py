@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from django.utils.translation import override
 
+from races.adapters.base import CyclingAdapter
 from races.importing import import_files_read, results_import
 from races.models import Classification, Race, RaceEntry, RaceEvent, Stage, StageResult, Standing
 from season import formation
@@ -189,10 +190,10 @@ def test_resolution_refuses_an_invalid_course_before_the_engine(tour2022, alice,
         segments=[{"terrain": "plain", "km": 10}]
     )
 
-    def engine_reached(**kwargs):
+    def engine_reached(self, inputs, **kwargs):
         raise AssertionError("the engine was reached")
 
-    monkeypatch.setattr(resolution, "stage_simulate", engine_reached)
+    monkeypatch.setattr(CyclingAdapter, "simulate", engine_reached)
     with override("en"), pytest.raises(lifecycle.RoundError, match=r"3\.0 km missing"):
         resolution.round_resolve(round_id=stage(season, 1).pk)
     failed = stage(season, 1)

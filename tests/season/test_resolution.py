@@ -208,7 +208,7 @@ def test_given_orders_become_the_riders_roles_for_the_stage(demo):
     entrants, _, _ = resolution.round_entrants(round=target)
     mine = {e.rider_id: e for e in entrants if e.team_id == team.pk}
     assert mine[members[3].rider_id].role == "gc_leader"
-    assert mine[members[3].rider_id].no_breakaway
+    assert mine[members[3].rider_id].orders["no_breakaway"] is True
     assert mine[members[0].rider_id].role == "domestique"
 
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.cycling.course import Course, segment_cases
-from engine.cycling.inputs import ROLES
+from engine.cycling.inputs import ROLE_CHOICES
 from engine.rulesets.cyclosim.orders import (
     CONSENTS,
     PACES,
@@ -54,7 +54,7 @@ ORDERS_SPEC = Spec(
             "Role",
             "§1: GC leader, sprinter, breakaway or domestique; a rider with no other order "
             "rides the default AI of his role (§4.6).",
-            choices=tuple((r, r.replace("_", " ")) for r in ROLES),
+            choices=ROLE_CHOICES,
         ),
         _pace("pace_flat", _D.pace_flat, "Pace on the flat"),
         _pace("pace_climb", _D.pace_climb, "Pace climbing"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cycling.inputs import ROLES
+from engine.cycling.inputs import ROLE_CHOICES
 from engine.spec import CHOICE, About, Field, Spec, dataclass_codec, dataclass_spec
 
 SPRINT_SELECTIONS: tuple[str, ...] = ("best_sprinters", "race_order")
@@ -155,7 +155,7 @@ ORDERS_SPEC = Spec(
             "Role",
             "The rider's base: GC leader (yellow), sprinter (green), breakaway (red) or "
             "domestique (white).",
-            choices=tuple((r, r.replace("_", " ")) for r in ROLES),
+            choices=ROLE_CHOICES,
         ),
         Field(
             "no_breakaway",

@@ -1,0 +1,106 @@
+"""The Cyclo Sim adapter (rules/cyclosim.md): energy, contracts and drafting; a player gives
+each rider his §4.1 orders (pace per terrain, energy kept, wheel, relays, an attack window in
+km), and each rider carries his energy consumed to the next stage."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from engine.rulesets.cyclosim.sheet import consumed_at_start, pe_max_of
+from races.adapters.base import CyclingAdapter, profile_of
+
+#: The words of Cyclo Sim's orders spec (engine/rulesets/cyclosim/player_orders.py), for the
+#: French catalogue: the generated forms say them through gettext.
+WORDS = (
+    gettext_noop("Role"),
+    pgettext_lazy("orders", "GC leader"),
+    pgettext_lazy("orders", "sprinter"),
+    pgettext_lazy("orders", "breakaway"),
+    pgettext_lazy("orders", "domestique"),
+    gettext_noop("Pace on the flat"),
+    gettext_noop("Pace climbing"),
+    gettext_noop("Pace descending"),
+    pgettext_lazy("orders", "free"),
+    pgettext_lazy("orders", "tempo"),
+    pgettext_lazy("orders", "safe"),
+    pgettext_lazy("orders", "expected"),
+    pgettext_lazy("orders", "all out"),
+    gettext_noop("Energy kept (%)"),
+    gettext_noop("Takes the wheel of"),
+    pgettext_lazy("orders", "anyone"),
+    pgettext_lazy("orders", "team-mates only"),
+    gettext_noop("Relays with"),
+    pgettext_lazy("orders", "team-mates"),
+    pgettext_lazy("orders", "nobody"),
+    gettext_noop("Attack from km"),
+    gettext_noop("to km"),
+)
+
+
+class CyclosimAdapter(CyclingAdapter):
+    name = "cyclosim"
+    label = _("Cyclo Sim (energy, contracts, drafting)")
+    how_it_works = _(
+        "Cyclo Sim: each rider has a store of energy points and, every turn, an instantaneous "
+        "potential; riders bid for the road in an auction of contracts, shelter in drafting "
+        "files, relay each other, attack and sit up. Energy spent is carried to the next "
+        "stage, less a night's recovery. A player gives each rider a pace per terrain, the "
+        "energy he keeps for the final, whose wheel he takes, whom he relays with and one "
+        "attack window; riders without orders follow the default plan of their role."
+    )
+    orders_legend = _(
+        "Paces: free = as fast as the dice allow; tempo = a steady effort; safe = never beyond "
+        "what costs no contract; expected = the likely roll; all out = everything left. "
+        "Energy kept: the share of energy the rider never spends before the final. "
+        "The attack window is given in km from the start."
+    )
+
+    def season_values(self, rules: Any) -> dict[str, Any]:
+        return dict(rules.engine_values(self.name))
+
+    def rider_clean(
+        self, values: Mapping[str, Any], *, distance_km: float | None
+    ) -> dict[str, Any]:
+        """The attack window (R-AT): both ends or neither, the end after the start, the start
+        before the finish."""
+        start, end = values.get("attack_from_km"), values.get("attack_to_km")
+        if (start is None) != (end is None):
+            return {"attack_to_km": gettext("Give both ends of the attack window, or neither.")}
+        if start is not None and end is not None and end <= start:
+            return {"attack_to_km": gettext("The window must end after it starts.")}
+        if start is not None and distance_km and start >= distance_km:
+            return {
+                "attack_from_km": gettext(
+                    "The stage is %(km)s km long: the attack must start before the finish."
+                )
+                % {"km": f"{distance_km:g}"}
+            }
+        return {}
+
+    def team_energy(
+        self, *, rules: Any, starters: Sequence[Any], carried: Mapping[int, Mapping[str, Any]]
+    ) -> dict[int, tuple[int, int]]:
+        """A rider's energy at the start of a stage, ``(pe, pe_max)`` (cyclosim.md §2.3), from
+        the points he had consumed at the previous finish, as the engine counts it."""
+        settings = self.engine_settings(rules)
+        energy = {}
+        for member in starters:
+            pe_max = pe_max_of(
+                profile_of(member.rider),
+                profiles=settings.profiles,
+                base=settings.pe_base,
+                per_rouleur=settings.pe_per_rouleur,
+            )
+            consumed = int(carried.get(member.rider_id, {}).get("pe_consumed", 0))
+            energy[member.rider_id] = (
+                pe_max - consumed_at_start(consumed, pe_max, settings.overnight_recovery),
+                pe_max,
+            )
+        return energy
+
+
+ADAPTER = CyclosimAdapter()

@@ -1,0 +1,42 @@
+"""The Moréno adapter (rules/moreno.md): 8-axis profiles and dice; a player gives each rider a
+role and, if he likes, the no-breakaway order (R-P20)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop, pgettext_lazy
+
+from races.adapters.base import CyclingAdapter
+
+#: The words of Moréno's orders and settings specs (engine/rulesets/moreno/settings.py), for
+#: the French catalogue: the generated forms say them through gettext.
+WORDS = (
+    gettext_noop("Role"),
+    pgettext_lazy("orders", "GC leader"),
+    pgettext_lazy("orders", "sprinter"),
+    pgettext_lazy("orders", "breakaway"),
+    pgettext_lazy("orders", "domestique"),
+    gettext_noop("No breakaway"),
+)
+
+
+class MorenoAdapter(CyclingAdapter):
+    name = "moreno"
+    label = _("Moréno (8-axis profiles, dice)")
+    how_it_works = _(
+        "Moréno: each rider has eight ratings (rouleur, sprinter, baroudeur, finisseur, "
+        "descender, time trialist, puncheur, climber). Every turn the riders move along the "
+        "road's squares by dice read through their ratings and the terrain; bunches form and "
+        "break up on the d20 table, climbs and descents sort the riders, crashes and abandons "
+        "happen on the dice, and the sprint settles the finish. Each square behind the winner "
+        "costs time. A player gives each rider a role and may tell him never to join a "
+        "breakaway."
+    )
+
+    def season_values(self, rules: Any) -> dict[str, Any]:
+        return dict(rules.engine_values(self.name))
+
+
+ADAPTER = MorenoAdapter()

@@ -1,0 +1,112 @@
+"""Form fields generated from an engine spec (engine/spec.py): one source of every default,
+bound, choice and help text. The spec's words are English; each adapter lists them for the
+French catalogue (``WORDS``: labels and help with gettext_noop, choices' labels with
+pgettext_lazy in the "orders" context), and the fields say them in the active language."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from engine.spec import BOOL, CHOICE, FLOAT, INT, INT_PAIRS, Field, Spec
+
+_NUMBER_STYLE = "width: 5em"
+
+
+#: The translation context of every choice's label (a role and an event share English words).
+CHOICE_CONTEXT = "orders"
+
+
+def _choices(spec_field: Field) -> list[tuple[str, str]]:
+    return [(value, pgettext(CHOICE_CONTEXT, label)) for value, label in spec_field.choices]
+
+
+def field_from_spec(
+    spec_field: Field, initial: Any, *, help_text: bool = False, float_step: str = "any"
+) -> forms.Field:
+    """One Django field of a spec field: its kind, its bounds as the field's bounds (a value
+    past a bound is refused naming the bound), None allowed when the spec allows it."""
+    label = _(spec_field.label)
+    helps = _(spec_field.help) if help_text and spec_field.help else ""
+    required = not spec_field.nullable
+    kind = spec_field.kind
+    if kind == BOOL:
+        return forms.BooleanField(
+            label=label, required=False, initial=bool(initial), help_text=helps
+        )
+    if kind == CHOICE:
+        return forms.ChoiceField(
+            label=label, choices=_choices(spec_field), initial=initial, help_text=helps
+        )
+    if kind in (INT, FLOAT):
+        attrs = {"style": _NUMBER_STYLE}
+        bounds: dict[str, Any] = {"min_value": spec_field.minimum, "max_value": spec_field.maximum}
+        if kind == INT:
+            return forms.IntegerField(
+                label=label,
+                required=required,
+                initial=initial,
+                help_text=helps,
+                widget=forms.NumberInput(attrs=attrs),
+                **bounds,
+            )
+        return forms.FloatField(
+            label=label,
+            required=required,
+            initial=initial,
+            help_text=helps,
+            widget=forms.NumberInput(attrs=attrs | {"step": float_step}),
+            **bounds,
+        )
+    if kind == INT_PAIRS:
+        return IntPairsField(spec_field, label=label, initial=initial, help_text=helps)
+    raise ValueError(f"{spec_field.name}: no form field for kind {kind!r}")
+
+
+class IntPairsField(forms.CharField):
+    """A list of ``[int, int]`` rows typed as ``4:1, 5:2``, each number within the spec's
+    bounds."""
+
+    def __init__(self, spec_field: Field, *, initial: Any, **kwargs: Any) -> None:
+        self.spec_field = spec_field
+        shown = ", ".join(f"{a}:{b}" for a, b in initial) if initial else ""
+        super().__init__(initial=shown, **kwargs)
+
+    def to_python(self, value: Any) -> Any:
+        text = super().to_python(value) or ""
+        rows = []
+        for part in (p.strip() for p in text.split(",")):
+            if not part:
+                continue
+            left, sep, right = part.partition(":")
+            try:
+                if not sep:
+                    raise ValueError
+                rows.append([int(left), int(right)])
+            except ValueError:
+                raise ValidationError(
+                    _("%(part)r is not a pair of whole numbers such as 4:1.") % {"part": part}
+                ) from None
+        why = self.spec_field.error(rows)
+        if why:
+            raise ValidationError(why)
+        return rows
+
+
+def rider_fields_from_spec(spec: Spec, given: Mapping[str, Any]) -> dict[str, forms.Field]:
+    """One rider's row of an orders form: a field per orders-spec field, showing his stored
+    order (or the spec's default)."""
+    return {
+        f.name: field_from_spec(f, given.get(f.name, f.default), float_step="0.5") for f in spec
+    }
+
+
+def settings_fields_from_spec(spec: Spec, values: Mapping[str, Any]) -> dict[str, forms.Field]:
+    """A ruleset's settings form: every setting of its spec, with its help text, showing
+    ``values`` (the spec's default for a missing one)."""
+    return {f.name: field_from_spec(f, values.get(f.name, f.default), help_text=True) for f in spec}
