@@ -29,8 +29,9 @@ def test_itt_riders_start_in_reverse_order_and_the_fewest_turns_wins() -> None:
     # Rider 1: 2+9, 2+9 -> 22 (turn 2 too, smaller overshoot).
     out = run(ITT_10, [entrant(1), entrant(2)], [6, 10, 6, 10, 2, 9, 2, 9])
     assert [r.rider_id for r in out.results] == [2, 1]
-    # 3 x (10 cases past the line at 2 s).
-    assert [r.gap_seconds for r in out.results] == [0, 60]
+    # [D] exact times: rider 2 reaches case 20 a quarter into his turn 2 (16 -> 32), when
+    # rider 1 (11 -> 22) is at 11 + 11/4 = 13.75: 6.25 cases at 2 s, x 3 = 37.5 -> 38 s.
+    assert [r.gap_seconds for r in out.results] == [0, 38]
     assert [d.unit for d in out.dice] == [0, 0, 0, 0, 1, 1, 1, 1]
 
 
@@ -39,17 +40,19 @@ def test_itt_court_cards_are_worth_the_time_trialist_value() -> None:
     assert out.results[0].final_case == 32
 
 
-def test_itt_gap_uses_positions_after_the_winners_turn() -> None:
-    # Rider 2 crosses in turn 2 at 24; rider 1 is at 8 after turn 2 and crosses in turn 3.
+def test_itt_gap_uses_positions_at_the_winners_exact_crossing() -> None:
+    # Rider 2 crosses in turn 2 (12 -> 24) two thirds into it; rider 1 is then two thirds
+    # into his turn 2 (3 -> 8): 3 + 10/3, 13.67 cases from the line at 2 s, x 3 = 82 s.
     out = run(
         ITT_10,
         [entrant(1), entrant(2)],
         [2, 10, 2, 10, 2, "A", 4, "A", 6, 10],
     )
     assert [r.rider_id for r in out.results] == [2, 1]
-    assert out.results[1].final_case == 8
-    assert out.results[1].squares_behind == 16
-    assert out.results[1].gap_seconds == 3 * 16 * 2
+    # His case when the winner crossed (6.33 -> 6); the winner's is his after that turn (24).
+    assert out.results[1].final_case == 6
+    assert out.results[1].squares_behind == 18
+    assert out.results[1].gap_seconds == 82
 
 
 def test_itt_descent_counts_green_as_two() -> None:
@@ -68,7 +71,9 @@ def test_ttt_rotates_the_front_in_bib_order_and_times_the_fourth_rider() -> None
     out = run(TTT_10, team_a + team_b, [6, 10, 6, 10, 1, 9, 1, 9])
     assert [d.rider_id for d in out.dice] == [5, 5, 6, 6, 1, 1, 2, 2]
     assert [r.rider_id for r in out.results] == [5, 6, 7, 8, 1, 2, 3, 4]
-    assert {r.gap_seconds for r in out.results[4:]} == {3 * 12 * 2}
+    # [D] exact times: team B's 4th crosses a quarter into turn 2 (16 -> 32); team A is then
+    # at 10 + 10/4 = 12.5: 7.5 cases at 2 s, x 3 = 45 s.
+    assert {r.gap_seconds for r in out.results[4:]} == {45}
     assert {r.gap_seconds for r in out.results[:4]} == {0}
 
 

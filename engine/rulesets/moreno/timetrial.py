@@ -6,6 +6,7 @@ order; the dice log's ``turn`` is the rider's (team's) own turn and ``unit`` his
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from engine.cycling.events import line_data
@@ -130,6 +131,46 @@ def _position_at(path: list[int], turn: int) -> int:
     return path[min(turn, len(path)) - 1]
 
 
+def crossing_time(path: list[int], n: int) -> float:
+    """R-TT3 [D]: the fraction of turns a rider took to reach the line ``n``: ``k - 1 + f``,
+    ``f`` the part of his turn-``k`` move needed to reach it (infinite if he never did)."""
+    before = 0
+    for k, p in enumerate(path, start=1):
+        if p >= n:
+            return k - 1 + (n - before) / (p - before)
+        before = p
+    return float("inf")
+
+
+def _place_at_time(path: list[int], t: float) -> float:
+    """[D] Where a rider was at time ``t`` (turns), moving evenly through each turn's move."""
+    if not path or t <= 0:
+        return 0.0
+    k = math.ceil(t)
+    if k > len(path):
+        return float(path[-1])
+    before = path[k - 2] if k >= 2 else 0
+    return before + (t - (k - 1)) * (path[k - 1] - before)
+
+
+def exact_behind(race: Race, paths: list[list[int]], t_w: float) -> list[float]:
+    """[D] R-TT3 at the winner's exact crossing time ``t_w`` (not the end of his turn): the
+    seconds (R-F3, before ``tt_multiplier``) from where each rider was then to the line, the
+    case he was on counted pro rata. Gaps come to the second, not in steps of a case."""
+    n_line = race.N
+    board = race.board
+    s = seconds_before(race, 0, n_line)
+    out = []
+    for path in paths:
+        x = min(_place_at_time(path, t_w), float(n_line))
+        c = max(0, math.floor(x))
+        if c >= n_line:
+            out.append(0.0)
+            continue
+        out.append(s[n_line] - s[c] - (x - c) * board.seconds_at(c))
+    return out
+
+
 def run_itt(race: Race) -> TimeTrialResult:
     """R-TT1, R-TT2, R-TT3: riders start one after the other in reverse order of the given
     (GC or bib) order and ride to the line; ranking and gaps from the winner's turn ``n_w``."""
@@ -164,25 +205,41 @@ def _rank_individuals(
     crossed: list[int],
     lines: _Crossings,
 ) -> TimeTrialResult:
-    """R-TT3: rank by position after the winner's turn, gaps times ``tt_multiplier``."""
+    """R-TT3 [D] at the winner's exact crossing time: rank by the road each rider still had to
+    ride then (then own crossing time, ``time_trialist``, bib), gaps ``tt_multiplier`` times its
+    seconds, rounded to the second."""
     n = race.n_riders
     n_w = min(crossed)
     if n_w == FAR:
         n_w = max(len(p) for p in paths)
     at_nw = [_position_at(paths[r], n_w) for r in range(n)]
+    times = [crossing_time(paths[r], race.N) for r in range(n)]
+    t_w = min(times)
+    if t_w == float("inf"):
+        behind = _unfinished_behind(race, at_nw)
+    else:
+        behind = exact_behind(race, paths, t_w)
     order = sorted(
         range(n),
-        key=lambda r: (
-            -at_nw[r],
-            crossed[r],
-            -_position_at(paths[r], crossed[r]),
-            -race.time_trialist[r],
-            race.bib[r],
-        ),
+        key=lambda r: (behind[r], times[r], -race.time_trialist[r], race.bib[r]),
     )
-    gaps = _gaps(race, at_nw, at_nw[order[0]])
+    mult = race.settings.tt_multiplier
+    gaps = [math.floor(mult * (behind[r] - behind[order[0]]) + 0.5) for r in range(n)]
+    if t_w != float("inf"):
+        # Each rider's case when the winner crossed (the winner's own: after his turn).
+        w = order[0]
+        at_nw = [
+            at_nw[w] if r == w else min(at_nw[w], math.floor(_place_at_time(paths[r], t_w)))
+            for r in range(n)
+        ]
     lines.emit(race, order)
     return TimeTrialResult(order, gaps, _groups_by_gap(order, gaps), at_nw, n_w)
+
+
+def _unfinished_behind(race: Race, at_nw: list[int]) -> list[float]:
+    """Nobody reached the line (turn cap): seconds from each final case to the line."""
+    s = seconds_before(race, min(at_nw), max(race.N, max(at_nw)))
+    return [float(s[race.N] - s[p]) if p < race.N else 0.0 for p in at_nw]
 
 
 def _gaps(race: Race, at_nw: list[int], lead: int) -> list[int]:
@@ -294,9 +351,11 @@ def _rank_teams(
         )
         in_team_order[team_id] = ordered
         count_rider[team_id] = ordered[min(counting, len(ordered)) - 1]
+    times = [crossing_time(paths[r], race.N) for r in range(n)]
     team_rank = sorted(
         teams,
         key=lambda t: (
+            times[count_rider[t]],
             crossed[count_rider[t]],
             -_position_at(paths[count_rider[t]], crossed[count_rider[t]]),
             min(bib[r] for r in teams[t]),
@@ -307,7 +366,20 @@ def _rank_teams(
     if n_w == FAR:
         n_w = max(len(p) for p in paths)
     at_nw = [_position_at(paths[r], n_w) for r in range(n)]
-    own = _gaps(race, at_nw, at_nw[winner])
+    if times[winner] == float("inf"):
+        own = _gaps(race, at_nw, at_nw[winner])
+    else:
+        # [D] R-TT3 at the counting rider's exact crossing time: gaps to the second; each
+        # rider's case is where he was then (the counting rider's: after his turn).
+        t_w = times[winner]
+        behind = exact_behind(race, paths, t_w)
+        mult = race.settings.tt_multiplier
+        own = [max(0, math.floor(mult * behind[r] + 0.5)) for r in range(n)]
+        lead = at_nw[winner]
+        at_nw = [
+            lead if r == winner else min(lead, math.floor(_place_at_time(paths[r], t_w)))
+            for r in range(n)
+        ]
     gaps = [0] * n
     final_case = list(at_nw)
     sort_key: dict[int, tuple[int, int, int]] = {}
