@@ -196,7 +196,8 @@ def _official_gaps(
     same-time rule (§4), never decreasing with rank.
 
     Same time applies to road stages only: in a time trial everyone rides alone, and a TTT's
-    gaps already carry the team time (R-TT4), so grouping them would be wrong.
+    gaps already carry the team time (R-TT4), so grouping them would be wrong. Without it,
+    a rider the engine timed slower than the one ahead is at least one second behind him.
     A rider ranked behind another never gets less time than him: the engine's order is the
     order of the results sheet (R-TT3 gaps, measured after the winner's turn, can dip).
     """
@@ -206,12 +207,18 @@ def _official_gaps(
     group_gap: dict[int, int] = {}
     gaps: list[int] = []
     floor = 0
+    last_raw = 0
     for line in ordered:
         raw = line.gap_seconds
         gap = raw if raw <= after else after + _round_half_up((raw - after) * scale)
         if same_time:
             gap = group_gap.setdefault(line.final_group, gap)
+        elif gaps and raw > last_raw and gap <= floor:
+            # Each rider his own time: a scale below 1 and its rounding must not give "s.t."
+            # to a rider the engine timed slower (only true ties share a time).
+            gap = floor + 1
         floor = max(floor, gap)
+        last_raw = max(last_raw, raw)
         gaps.append(floor)
     return gaps
 
