@@ -350,6 +350,10 @@ def simulate_tour(
                 "margin_s": timed[1].gap_seconds if len(timed) > 1 else 0,
                 "groups": len({t.gap_seconds for t in timed}),
                 "crashes": stage_crashes,
+                # One crash with its chain (R-X2) is one incident, as a fan counts crashes.
+                "crash_incidents": sum(
+                    1 for e in outcome.events if e.kind == "crash" and e.data.get("rule") != "R-X2"
+                ),
                 "abandons": sum(1 for t in timed if t.status != "finished"),
                 "breakaway": won_from_breakaway(trace, winner_id) if road else None,
             }
@@ -421,7 +425,14 @@ def summarise(tours: list[dict[str, Any]]) -> dict[str, Any]:
             continue
         per_type[stage_type] = {
             key: round(median([s[key] for s in of_type]), 1)
-            for key in ("on_winner_time", "margin_s", "groups", "crashes", "abandons")
+            for key in (
+                "on_winner_time",
+                "margin_s",
+                "groups",
+                "crashes",
+                "crash_incidents",
+                "abandons",
+            )
         }
         per_type[stage_type]["stages"] = len(of_type)
         if stage_type in ROAD:
@@ -444,6 +455,7 @@ def summarise(tours: list[dict[str, Any]]) -> dict[str, Any]:
         "stages": per_type,
         "breakaway_pct": round(100 * sum(bool(s["breakaway"]) for s in road) / len(road), 1),
         "road_crashes": median([s["crashes"] for s in road]),
+        "road_crash_incidents": median([s["crash_incidents"] for s in road]),
         "road_abandons": median([s["abandons"] for s in road]),
     }
     values = {
@@ -499,7 +511,8 @@ def report(title: str, figures: dict[str, Any]) -> None:
         )
     print(
         f"road stages: breakaway wins {figures['breakaway_pct']} % ({REAL['breakaway_pct']}), "
-        f"crashes {figures['road_crashes']} ({REAL['crashes']}), abandons "
+        f"riders crashed {figures['road_crashes']} ({REAL['crashes']}; crashes counting a "
+        f"chain as one: {figures['road_crash_incidents']}), abandons "
         f"{figures['road_abandons']} a stage"
     )
     misses = [name for name, goal in figures["goals"].items() if not goal["ok"]]

@@ -62,11 +62,12 @@ TTT_5 = Course("ttt", "TTT", 5, (Segment("plain", 5),))
 def ttt(counting: int) -> list[tuple[int, int]]:
     """One team of four, profiles off, every die a 6. 10 rows, turn_s = 450.
 
-    Turn 1: the leader (row 0, PI 6) bids `expected` = 13 rows: 12 + 6 >= 13, over the line
-    after 10 of 13 rows: 346 s. Riders 2 and 3 follow beyond 10 cost points with +2 (14 >= 13)
+    Turn 1: the leader (row 0, PI 6) bids `expected` = 13 rows: 12 + 6 >= 13 (spends 1), over
+    the line after 10 cost points of the 18 his roll and PI could pay (R-FT1 [D] in a time
+    trial): 10/18 · 450 = 250 s. Riders 2 and 3 follow beyond 10 cost points with +2 (14 >= 13)
     in his unit: his time (R-FT2). Rider 4, with 10 PE (PI 2), cannot pay the 13 of the wheel
     (R-F2): dropped, he bids 9 rows (7 + 2) and rolls 12: row 6. Turn 2: 9 rows more, over the
-    line after 4 of them: (1 + 4/9) · 450 = 650 s.
+    line after 4 of the 12 his roll pays: (1 + 4/12) · 450 = 600 s.
     """
     entrants = tuple(Entrant(rider_id=i, team_id=1, bib=i, profile=Profile()) for i in (1, 2, 3, 4))
     settings = CyclosimSettings(
@@ -84,7 +85,7 @@ def ttt(counting: int) -> list[tuple[int, int]]:
 
 
 def test_ttt_the_team_time_is_its_third_rider_and_the_riders_behind_keep_their_own() -> None:
-    assert ttt(3) == [(1, 0), (2, 0), (3, 0), (4, 650 - 346)]
+    assert ttt(3) == [(1, 0), (2, 0), (3, 0), (4, 600 - 250)]
 
 
 def test_ttt_counting_the_fourth_rider_gives_the_whole_team_his_time() -> None:

@@ -189,6 +189,9 @@ class Race:
         #: R-FT1 time at which the rider crossed the line (``finish_time`` before R-FT2).
         self.cross_time = [0] * n
         self.finish_seq = [0] * n
+        #: Time trials: the cost the rider's last contract roll could pay (0: none), for the
+        #: fraction of his crossing turn (R-FT1 [D]).
+        self.capacity = [0] * n
         self.crashes: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
         #: Riders moved in the current auction unit, and riders orphaned by a crash (R-X2).
         self.recent: list[int] = []

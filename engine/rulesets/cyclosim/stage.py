@@ -269,6 +269,13 @@ def move(race: Race, r: int, path: list[Cell], sit: int) -> None:
         pos[r], race.lane[r] = ri, lane
         x = line - ri0
         rows = ri - ri0
+        cap = race.capacity[r]
+        if cap > 0:
+            # R-FT1 [D] in a time trial: the fraction of the turn is the cost to the line over
+            # what his roll could pay (rslt, or rslt + PI when he spent): a better roll crosses
+            # earlier, so riders are not tied by whole rows (docs/rules-choices.md).
+            x = race.cum[line + 1] - race.cum[ri0 + 1]
+            rows = cap
         # R-FT1: t = (k - 1 + x / rows) · turn_s, half up.
         num = ((race.turn - 1) * rows + x) * race.turn_s
         race.finish_time[r] = race.cross_time[r] = (2 * num + rows) // (2 * rows)
@@ -314,19 +321,29 @@ def contract(race: Race, r: int, path: list[Cell], b: int, purpose: str, sit: in
     d = race.roll2d6(r, purpose) + b
     descent = race.terr[first] == DESCENT
     rslt = (d + pi if d >= pi else 2 * pi) if descent else d if d >= pi else pi
+    tt = race.time_trial and first > race.pos[r]
     if rslt >= cd:
+        if tt:
+            race.capacity[r] = rslt
         move(race, r, path, sit)
+        race.capacity[r] = 0
         return 0
     if rslt + pi >= cd:
         race.spend(r, cd - rslt)
+        if tt:
+            race.capacity[r] = rslt + pi
         move(race, r, path, sit)
+        race.capacity[r] = 0
         return 0
     race.spend(r, pi)
     limit = rslt + pi
     k = bisect_right(cum, base + limit) - 1 - first
     if k > len(path):
         k = len(path)
+    if tt:
+        race.capacity[r] = limit
     move(race, r, path[:k], SIT_A)
+    race.capacity[r] = 0
     if not descent:
         return 1
     crash(race, r, cd - limit)
