@@ -192,3 +192,19 @@ def test_the_time_cut_is_measured_on_the_scaled_gap():
         (2880, "finished"),
         (2882, "otl"),
     ]
+
+
+def test_a_time_trial_rider_one_second_slower_is_never_given_the_same_time():
+    # x 0.25: the engine's 1 s becomes 0.25 s, rounded to 0: "s.t." with the winner, though
+    # the engine timed him slower. He is one second behind instead.
+    scaled = rules(gap_scale={"ITT": 0.25})
+    timed = stage_times(
+        lines=[line(1, 1, 0), line(2, 2, 1)], stage_type="ITT", distance_km=24, rules=scaled
+    )
+    assert [t.gap_seconds for t in timed] == [0, 1]
+
+
+@pytest.mark.parametrize("knee", [1.5, True, -1])
+def test_the_gap_scale_knee_is_a_whole_number_of_seconds_from_zero(knee):
+    with raises_exactly(f"gap_scale_after_s must be a whole number of seconds >= 0, got {knee!r}"):
+        rules(gap_scale_after_s=knee)
