@@ -10,7 +10,7 @@ tests that reach the changed function against each change. A change that no test
 ``--survivors``, the name of each survivor (``.venv/bin/mutmut show NAME`` prints its diff).
 
 Starts from an empty ``mutants/`` every time, so the figures never come from an older run.
-One module at a time, under ``nice``: the whole run takes about 20 minutes on 2 cores.
+One module at a time, under ``nice``: the whole run takes 7 to 15 minutes on 2 cores.
 """
 
 from __future__ import annotations
@@ -77,14 +77,14 @@ def main() -> None:
         run_module(module, args.max_children)
     counts = results()
 
-    print(f"{'module':<18} {'killed':>7} {'total':>6} {'score':>7}  other")
+    print(f"{'module':<26} {'killed':>7} {'total':>6} {'score':>7}  other")
     for module in modules:
         c = counts.get(module, Counter())
         total = sum(c.values())
         killed = c["killed"]
         others = ", ".join(f"{n} {s}" for s, n in sorted(c.items()) if s != "killed")
         score = f"{100 * killed / total:.1f} %" if total else "-"
-        print(f"races/{module + '.py':<12} {killed:>7} {total:>6} {score:>7}  {others}")
+        print(f"{'races/' + module + '.py':<26} {killed:>7} {total:>6} {score:>7}  {others}")
     if args.survivors:
         for module in modules:
             for name in sorted(counts.get(f"survivors:{module}", Counter())):
