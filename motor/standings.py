@@ -65,6 +65,21 @@ def final_table(
     )
 
 
+def _comparable(row: tuple) -> tuple:
+    grand_prix, table, position, driver, constructor, engine, points, wins, countback = row
+    return (
+        grand_prix,
+        table,
+        -1 if position is None else position,
+        driver or 0,
+        constructor or 0,
+        engine,
+        Decimal(str(points)),
+        wins,
+        tuple(countback),
+    )
+
+
 def championship_standings_write(championship: Championship) -> bool:
     """Store the tables after every round; True when they changed (re-import: unchanged)."""
     scoring = championship.points_system.scoring()
@@ -117,9 +132,10 @@ def championship_standings_write(championship: Championship) -> bool:
             "wins",
             "countback",
         ),
-        key=lambda row: (row[0], row[1], row[2]),
     )
-    if have == sorted(wanted, key=lambda row: (row[0], row[1], row[2])):
+    # Compared as sets of whole lines: tied drivers share a position, and the database returns
+    # them in no particular order (PostgreSQL), so a sort on the position alone is not enough.
+    if sorted(map(_comparable, have)) == sorted(map(_comparable, wanted)):
         return False
     with transaction.atomic():
         existing.delete()
