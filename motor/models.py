@@ -194,6 +194,10 @@ class GrandPrix(models.Model):
     lap_km = models.DecimalField(
         _("lap length (km)"), max_digits=6, decimal_places=3, null=True, blank=True
     )
+    # A league's Grand Prix raced by a motor ruleset: the outcome's position trace as the
+    # engine gives it (cars by their car number as text), for the replay page; None for a
+    # real Grand Prix or one not raced yet.
+    trace = models.JSONField(_("position trace"), null=True, blank=True)
 
     class Meta:
         ordering = ["championship", "round"]
@@ -341,3 +345,41 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.grand_prix} {self.table} {self.position}"
+
+
+class EventPhase(models.TextChoices):
+    QUALIFYING = "qualifying", _("qualifying")
+    RACE = "race", _("race")
+
+
+class GrandPrixEvent(models.Model):
+    """One structured event of a Grand Prix raced by a motor ruleset (qualifying run, start,
+    lead change, incident, pit stop, retirement, finish...), in the engine's order ``seq``;
+    ``data`` holds the event's typed details as the engine gives them."""
+
+    Phase = EventPhase
+
+    grand_prix = models.ForeignKey(GrandPrix, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField(_("order"))
+    phase = models.CharField(_("phase"), max_length=12, choices=EventPhase.choices)
+    round = models.PositiveIntegerField(_("game round"))
+    kind = models.CharField(_("kind"), max_length=30)
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+    )
+    data = models.JSONField(_("details"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["grand_prix", "seq"]
+        verbose_name = _("Grand Prix event")
+        verbose_name_plural = _("Grand Prix events")
+        constraints = [
+            models.UniqueConstraint(fields=["grand_prix", "seq"], name="motor_event_unique_seq"),
+            models.CheckConstraint(
+                condition=models.Q(phase__in=[c.value for c in EventPhase]),
+                name="motor_event_phase_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.grand_prix} #{self.seq} {self.kind}"

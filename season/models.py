@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from motor.models import Championship, Entry, GrandPrix, PointsSystem
 from plugins import adapter_names, ruleset_choices
 from races.models import Race, Stage
 from riders.models import Rider
@@ -49,7 +50,8 @@ class FormationMode(models.TextChoices):
 
 
 class Season(models.Model):
-    """A league's running of a race across weeks."""
+    """A league's running of a race across weeks: a stage race (``race``, cycling) or a
+    championship of Grands Prix (``championship``, motor racing), exactly one of them."""
 
     FormationMode = FormationMode
 
@@ -62,7 +64,22 @@ class Season(models.Model):
         related_name="organised_seasons",
     )
     race = models.OneToOneField(
-        Race, verbose_name=_("race"), on_delete=models.PROTECT, related_name="season"
+        Race,
+        verbose_name=_("race"),
+        on_delete=models.PROTECT,
+        related_name="season",
+        null=True,
+        blank=True,
+    )
+    # The league's own copy of a championship (motor.Championship kind "league"): its Grands
+    # Prix are the rounds, its points system the season's choice.
+    championship = models.OneToOneField(
+        Championship,
+        verbose_name=_("championship"),
+        on_delete=models.PROTECT,
+        related_name="season",
+        null=True,
+        blank=True,
     )
     # The registered rulesets (plugins): a new game needs no migration of this field.
     ruleset = models.CharField(
@@ -125,10 +142,20 @@ class Season(models.Model):
                 condition=models.Q(budget__gte=1, budget__lte=BUDGET_MAX),
                 name="season_budget_range",
             ),
+            models.CheckConstraint(
+                condition=models.Q(race__isnull=False, championship__isnull=True)
+                | models.Q(race__isnull=True, championship__isnull=False),
+                name="season_race_or_championship",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def points_system(self) -> PointsSystem | None:
+        """A motor season's points system: its championship's (None for a stage race)."""
+        return self.championship.points_system if self.championship_id else None
 
     def clean(self) -> None:
         try:
@@ -161,7 +188,8 @@ RESOLVABLE_STATUSES = (RoundStatus.OPEN, RoundStatus.LOCKED, RoundStatus.RESOLVI
 
 
 class Round(models.Model):
-    """One round of a league: a stage of its stage race (later one Grand Prix of a championship).
+    """One round of a league: a stage of its stage race, or one Grand Prix of its championship
+    (exactly one of ``stage`` and ``grand_prix``).
 
     It carries what the league adds to the race: the orders deadline, the lifecycle (changed only
     by the services in season.services.lifecycle and season.services.resolution), the seed drawn
@@ -171,7 +199,12 @@ class Round(models.Model):
     Status = RoundStatus
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rounds")
-    stage = models.OneToOneField(Stage, on_delete=models.CASCADE, related_name="round")
+    stage = models.OneToOneField(
+        Stage, on_delete=models.CASCADE, related_name="round", null=True, blank=True
+    )
+    grand_prix = models.OneToOneField(
+        GrandPrix, on_delete=models.CASCADE, related_name="league_round", null=True, blank=True
+    )
     number = models.PositiveSmallIntegerField(_("number"))
     orders_deadline = models.DateTimeField(_("orders deadline"), null=True, blank=True)
     status = models.CharField(
@@ -196,6 +229,11 @@ class Round(models.Model):
             models.CheckConstraint(
                 condition=models.Q(status__in=[c.value for c in RoundStatus]),
                 name="round_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(stage__isnull=False, grand_prix__isnull=True)
+                | models.Q(stage__isnull=True, grand_prix__isnull=False),
+                name="round_stage_or_grand_prix",
             ),
         ]
         indexes = [
@@ -305,6 +343,44 @@ class SeasonTeamRider(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rider} ({self.team})"
+
+
+#: The game's grid (grandprix.md S-4, ludicitude.md): twelve cars, two per team.
+CARS_PER_TEAM = 2
+GRID_MAX = 12
+
+
+class SeasonTeamCar(models.Model):
+    """One car of a motor season: an entry of the league's championship (a driver in a
+    constructor's car) driven for a league team. ``slot`` (1 or 2) and ``seat`` (1..12, a
+    place of the game's grid) let the database hold the limits: two cars a team, twelve a
+    season."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="cars")
+    team = models.ForeignKey(SeasonTeam, on_delete=models.CASCADE, related_name="cars")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
+    slot = models.PositiveSmallIntegerField(_("car of the team"))
+    seat = models.PositiveSmallIntegerField(_("place on the grid"))
+    number = models.PositiveSmallIntegerField(_("car number"))
+
+    class Meta:
+        ordering = ["season", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "entry"], name="car_entry_once_per_season"),
+            models.UniqueConstraint(fields=["season", "number"], name="car_number_per_season"),
+            models.UniqueConstraint(fields=["season", "seat"], name="car_seat_per_season"),
+            models.UniqueConstraint(fields=["team", "slot"], name="car_slot_per_team"),
+            models.CheckConstraint(
+                condition=models.Q(slot__gte=1, slot__lte=CARS_PER_TEAM), name="car_slot_range"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(seat__gte=1, seat__lte=GRID_MAX), name="car_seat_range"
+            ),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="car_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.entry} ({self.team})"
 
 
 class Orders(models.Model):
