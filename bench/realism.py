@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import statistics
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -35,8 +36,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import django
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# The league's timing and settings of each ruleset come from its adapter (Django, no database).
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django.setup()
 
 from bench.engine import RIDERS, STAGES, load_tour  # noqa: E402
 from engine import simulate  # noqa: E402
@@ -44,6 +50,7 @@ from engine.cli import load_riders  # noqa: E402
 from engine.cycling.course import CLIMB_TERRAINS, Course  # noqa: E402
 from engine.cycling.inputs import Entrant, StageInputs  # noqa: E402
 from engine.registry import cycling_ruleset  # noqa: E402
+from plugins import adapter_for  # noqa: E402
 from races.classifications import (  # noqa: E402
     ClimbRecord,
     ResultRecord,
@@ -233,36 +240,51 @@ def traced(ruleset: str, trace: Trace) -> Iterator[None]:
         yield
 
 
-def won_from_breakaway(trace: Trace, winner_id: int) -> bool:
-    """The winner ahead of the main group (largest chain of riders on the road, ties: the one
-    ahead) in every snapshot until he left the road; False without snapshots."""
+def won_from_breakaway(
+    trace: Trace, winner_id: int, favourites: Sequence[int] = ()
+) -> bool:
+    """The winner clear of the main group in every snapshot until he left the road; False
+    without snapshots.
+
+    Groups are chains of riders on the road (``trace.gap``). The main group is the group of
+    the favourites: the one holding most of ``favourites`` (the GC top 10 before the stage,
+    the winner left out; ties: the one ahead), else, with none of them on the road (stage 1),
+    the largest group (ties: the one ahead). On a mountain stage the largest group at 3/4 of
+    the course is the gruppetto, and a climber who wins from the favourites' group is not a
+    breakaway winner; on a flat stage the favourites ride in the bunch, which is the largest
+    group."""
     if not trace.snaps or winner_id not in trace.ids:
         return False
     w = trace.ids.index(winner_id)
+    watched = [trace.ids.index(f) for f in favourites if f != winner_id and f in trace.ids]
     checked = 0
     for pos, racing in trace.snaps:
         if not racing[w]:
             break
-        on_road = sorted((p for p, on in zip(pos, racing, strict=True) if on), reverse=True)
-        best_size, best_front, size, front, prev = 0, 0, 0, 0, None
-        for p in on_road:
+        on_road = sorted(
+            ((p, i) for i, (p, on) in enumerate(zip(pos, racing, strict=True)) if on),
+            reverse=True,
+        )
+        # group index of every rider on the road, front group 0
+        group_of: dict[int, int] = {}
+        sizes: list[int] = []
+        prev = None
+        for p, i in on_road:
             if prev is None or prev - p > trace.gap:
-                size, front = 0, p
-            size += 1
-            if size > best_size:
-                best_size, best_front = size, front
+                sizes.append(0)
+            sizes[-1] += 1
+            group_of[i] = len(sizes) - 1
             prev = p
-        if pos[w] <= best_front:
+        counts = [0] * len(sizes)
+        for f in watched:
+            if f in group_of:
+                counts[group_of[f]] += 1
+        if any(counts):
+            main = max(range(len(sizes)), key=lambda g: (counts[g], -g))
+        else:
+            main = max(range(len(sizes)), key=lambda g: (sizes[g], -g))
+        if group_of[w] >= main:
             return False
-        # The winner must not be chained to the main group: some hole between them.
-        below = [p for p in on_road if p < pos[w]]
-        chain_end = pos[w]
-        for p in below:
-            if chain_end - p > trace.gap:
-                break
-            chain_end = p
-            if p == best_front:
-                return False
         checked += 1
     return checked > 0
 
@@ -277,7 +299,8 @@ def simulate_tour(
     by_id = {r["id"]: r for r in riders}
     birth_dates = {r["id"]: date.fromisoformat(r["birth"]) for r in riders}
     rules = RuleSettings()
-    timing = rules.timing_rules(ruleset)
+    adapter = adapter_for(ruleset)
+    timing = adapter.timing_rules(rules)
     hooks = cycling_ruleset(ruleset).cycling
     assert hooks is not None
     carried: dict[int, dict[str, object]] = {}
@@ -308,7 +331,7 @@ def simulate_tour(
                 )
                 for r in starters
             ),
-            settings=rules.stage_settings(ruleset)["settings"],
+            settings=adapter.engine_settings(rules),
             extras={
                 r["id"]: hooks.rider_of({}, carried[r["id"]], course)
                 for r in starters
@@ -319,6 +342,7 @@ def simulate_tour(
         )
         trace = Trace()
         road = course.stage_type in ROAD
+        favourites = [rid for rid, (rank, _) in gc_rank.items() if rank <= 10]
         if road:
             with traced(ruleset, trace):
                 outcome = simulate(ruleset, inputs, tour * 1000 + number)
@@ -355,7 +379,7 @@ def simulate_tour(
                     1 for e in outcome.events if e.kind == "crash" and e.data.get("rule") != "R-X2"
                 ),
                 "abandons": sum(1 for t in timed if t.status != "finished"),
-                "breakaway": won_from_breakaway(trace, winner_id) if road else None,
+                "breakaway": won_from_breakaway(trace, winner_id, favourites) if road else None,
             }
         )
         climbs = [

@@ -22,10 +22,11 @@ CRASHED_OUT = "crashed_out"
 OUTSIDE_TIME_LIMIT = "otl"
 ENGINE_STATUSES: tuple[str, ...] = (FINISHED, ABANDONED, CRASHED_OUT)
 
-#: R-F4 speeds (km/h). R-F4 names no TTT speed: 50 km/h is our choice, faster than an ITT as
-#: a team rides in its own draft.
-MORENO_REFERENCE_SPEED_KMH: Mapping[str, float] = MappingProxyType(
-    {"flat": 44.0, "hilly": 41.0, "mountain": 37.0, "ITT": 48.0, "TTT": 50.0}
+#: The winner's average speed by stage type, km/h (R-F4): a season's default. R-F4 names no TTT
+#: speed: 52 km/h is our choice, faster than an ITT as a team rides in its own draft
+#: (docs/rules-choices.md).
+REFERENCE_SPEED_KMH: Mapping[str, float] = MappingProxyType(
+    {"flat": 44.0, "hilly": 41.0, "mountain": 37.0, "ITT": 48.0, "TTT": 52.0}
 )
 
 #: Time cut, % of the winner's time by stage type (close to the Tour de France's lower bands).
@@ -40,11 +41,6 @@ def _default_time_cut_pct() -> Mapping[str, float]:
 
 #: No scaling: the engine's gaps as the rules spec counts them (R-F3).
 UNSCALED_GAPS: Mapping[str, float] = MappingProxyType({t: 1.0 for t in STAGE_TYPES})
-
-
-#: Moréno seasons: engine gaps up to this many seconds are not scaled (docs/rules-choices.md,
-#: "Gap scale"): the gap scale stretches the back of the race, not the winning margins.
-MORENO_GAP_SCALE_AFTER_S = 60
 
 
 def _default_gap_scale() -> Mapping[str, float]:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from motor.models import Championship, Entry, GrandPrix, PointsSystem
-from plugins import adapter_names, ruleset_choices
+from plugins import adapter_for, adapter_names, ruleset_choices
 from races.models import Race, Stage
 from riders.models import Rider
 from season.rule_settings import RuleSettings, default_rule_settings
@@ -159,7 +159,10 @@ class Season(models.Model):
 
     def clean(self) -> None:
         try:
-            RuleSettings.from_data(self.rule_settings)
+            rules = RuleSettings.from_data(self.rule_settings)
+            if self.ruleset in adapter_names():
+                # The ruleset's own settings, against its spec (the field and bound named).
+                adapter_for(self.ruleset).engine_settings(rules)
         except (ValueError, TypeError) as error:
             raise ValidationError({"rule_settings": str(error)}) from error
 

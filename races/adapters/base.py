@@ -11,6 +11,7 @@ import hashlib
 import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from django import forms
@@ -28,7 +29,7 @@ from engine.ruleset import Ruleset
 from engine.spec import Spec
 from races.adapters.spec_forms import rider_fields_from_spec, settings_fields_from_spec
 from races.models import DiceLog, RaceEvent, Stage, StageResult
-from races.timing import EngineLine, TimedLine, TimingRules, stage_times
+from races.timing import UNSCALED_GAPS, EngineLine, TimedLine, TimingRules, stage_times
 from riders.models import RATING_AXES, Rider
 
 #: Key of the ruleset version in a stage's stored inputs.
@@ -101,6 +102,14 @@ class CyclingAdapter:
     how_it_works: Any = ""
     #: Shown above the orders table (None: nothing).
     orders_legend: Any = None
+    #: The league's defaults of some of the ruleset's settings, where they differ from the
+    #: engine's (docs/rules-choices.md); the organiser's values come on top.
+    season_defaults: Mapping[str, Any] = MappingProxyType({})
+    #: How the ruleset's gaps are stretched into times, by stage type, and the seconds of a
+    #: gap left as they are before the scale applies (races.timing.TimingRules); a season's
+    #: own gap scale overrides it per stage type.
+    gap_scale: Mapping[str, float] = UNSCALED_GAPS
+    gap_scale_after_s: int = 0
 
     # --- the ruleset -------------------------------------------------------------------
 
@@ -169,9 +178,9 @@ class CyclingAdapter:
         return settings_fields_from_spec(self.settings_spec, values)
 
     def season_values(self, rules: Any) -> dict[str, Any]:
-        """The ruleset's settings a season holds: ``rules.engine_settings`` (what the
-        organiser set in the generated form)."""
-        return dict(rules.engine_settings)
+        """The ruleset's settings a season holds: the league's defaults, with what the
+        organiser set in the generated form (``rules.engine``) on top."""
+        return {**self.season_defaults, **rules.engine}
 
     def engine_settings(self, rules: Any) -> Any:
         """The ruleset's own settings object of a season: its defaults, with the season's
@@ -182,7 +191,9 @@ class CyclingAdapter:
 
     def timing_rules(self, rules: Any) -> TimingRules:
         """How the engine's gaps become times in this ruleset (the season's rules)."""
-        return rules.timing_rules(self.name)
+        return rules.timing_rules(
+            gap_scale=self.gap_scale, gap_scale_after_s=self.gap_scale_after_s
+        )
 
     # --- inputs, simulation, outcome ---------------------------------------------------
 

@@ -3,7 +3,7 @@ role and, if he likes, the no-breakaway order (R-P20)."""
 
 from __future__ import annotations
 
-from typing import Any
+from types import MappingProxyType
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, pgettext_lazy
@@ -35,8 +35,17 @@ class MorenoAdapter(CyclingAdapter):
         "breakaway."
     )
 
-    def season_values(self, rules: Any) -> dict[str, Any]:
-        return dict(rules.engine_values(self.name))
+    #: R-F3's seconds per case keep the back of the field 4-5 times closer than in real Tours:
+    #: the gaps of hilly and mountain stages are stretched beyond their first 60 s, so the GC
+    #: lands in the real bands and the winning margins stay as raced (docs/rules-choices.md,
+    #: "Gap scale"; bench/realism.py).
+    gap_scale = MappingProxyType(
+        {"flat": 1.0, "hilly": 1.5, "mountain": 3.0, "ITT": 1.0, "TTT": 1.0}
+    )
+    gap_scale_after_s = 60
+    #: The league neutralises the gaps of the final kilometre's cases, as real races do
+    #: (docs/rules-choices.md); the engine's own default is none.
+    season_defaults = MappingProxyType({"final_km_neutralisation_cases": 6})
 
 
 ADAPTER = MorenoAdapter()

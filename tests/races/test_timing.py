@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from races.timing import (
     DEFAULT_TIME_CUT_PCT,
-    MORENO_REFERENCE_SPEED_KMH,
+    REFERENCE_SPEED_KMH,
     STAGE_TYPES,
     EngineLine,
     TimedLine,
@@ -16,7 +16,7 @@ from races.timing import (
     winner_time_seconds,
 )
 
-RULES = TimingRules(reference_speed_kmh=MORENO_REFERENCE_SPEED_KMH)
+RULES = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH)
 # 176 km at 44 km/h: the flat-stage winner rides exactly 4:00:00 = 14400 s.
 FLAT_KM = 176
 FLAT_WINNER = 14_400
@@ -103,7 +103,7 @@ def test_same_group_gets_the_time_of_its_first_rider():
 
 
 def test_same_time_off_keeps_the_engine_gaps():
-    rules = TimingRules(reference_speed_kmh=MORENO_REFERENCE_SPEED_KMH, same_group_same_time=False)
+    rules = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH, same_group_same_time=False)
     timed = flat([line(1, 1, 0), line(2, 2, 2), line(3, 3, 6)], rules=rules)
     assert [t.gap_seconds for t in timed] == [0, 2, 6]
 
@@ -203,7 +203,7 @@ def test_abandoned_and_crashed_out_riders_keep_their_status_beyond_the_cut():
 
 
 def test_no_time_cut_when_it_is_off():
-    rules = TimingRules(reference_speed_kmh=MORENO_REFERENCE_SPEED_KMH, time_cut_enabled=False)
+    rules = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH, time_cut_enabled=False)
     timed = flat([line(1, 1, 0), line(2, 2, 9000, group=1)], rules=rules)
     assert timed[1].status == "finished"
 
@@ -294,7 +294,7 @@ def engine_stages(draw):
 )
 def test_stage_times_properties(lines, stage_type, distance_km, same_time):
     rules = TimingRules(
-        reference_speed_kmh=MORENO_REFERENCE_SPEED_KMH, same_group_same_time=same_time
+        reference_speed_kmh=REFERENCE_SPEED_KMH, same_group_same_time=same_time
     )
     timed = stage_times(lines=lines, stage_type=stage_type, distance_km=distance_km, rules=rules)
     winner = winner_time_seconds(distance_km=distance_km, stage_type=stage_type, rules=rules)

@@ -2,8 +2,7 @@
 
 import pytest
 
-from races.timing import MORENO_REFERENCE_SPEED_KMH, EngineLine, TimingRules, stage_times
-from season.rule_settings import RuleSettings
+from races.timing import REFERENCE_SPEED_KMH, EngineLine, TimingRules, stage_times
 
 
 def times(rules, gaps):
@@ -16,7 +15,7 @@ def times(rules, gaps):
 
 def test_gaps_up_to_the_knee_keep_the_engine_value_and_only_the_rest_is_scaled():
     rules = TimingRules(
-        reference_speed_kmh=MORENO_REFERENCE_SPEED_KMH,
+        reference_speed_kmh=REFERENCE_SPEED_KMH,
         gap_scale={"mountain": 3.0},
         gap_scale_after_s=60,
     )
@@ -25,16 +24,10 @@ def test_gaps_up_to_the_knee_keep_the_engine_value_and_only_the_rest_is_scaled()
 
 
 def test_without_a_knee_the_whole_gap_is_scaled():
-    rules = TimingRules(reference_speed_kmh=MORENO_REFERENCE_SPEED_KMH, gap_scale={"mountain": 3.0})
+    rules = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH, gap_scale={"mountain": 3.0})
     assert times(rules, [0, 48]) == [0, 144]
 
 
 def test_a_negative_knee_is_refused():
     with pytest.raises(ValueError, match="gap_scale_after_s must be a whole number"):
-        TimingRules(reference_speed_kmh=MORENO_REFERENCE_SPEED_KMH, gap_scale_after_s=-1)
-
-
-def test_moreno_seasons_scale_only_beyond_60_seconds_and_cyclo_sim_seasons_everything():
-    settings = RuleSettings()
-    assert settings.timing_rules("moreno").gap_scale_after_s == 60
-    assert settings.timing_rules("cyclosim").gap_scale_after_s == 0
+        TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH, gap_scale_after_s=-1)

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from races.timing import (
-    MORENO_REFERENCE_SPEED_KMH,
+    REFERENCE_SPEED_KMH,
     EngineLine,
     TimingRules,
     stage_times,
@@ -32,7 +32,7 @@ def raises_exactly(message):
 
 
 def rules(**settings):
-    return TimingRules(reference_speed_kmh=MORENO_REFERENCE_SPEED_KMH, **settings)
+    return TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH, **settings)
 
 
 # --- the settings: what is accepted, what is refused and how it is said -------------------

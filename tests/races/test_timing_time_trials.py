@@ -1,10 +1,10 @@
 """Time trials: each rider his own time, "s.t." only for true ties (issue 16)."""
 
-from races.timing import MORENO_REFERENCE_SPEED_KMH, EngineLine, TimingRules, stage_times
+from races.timing import REFERENCE_SPEED_KMH, EngineLine, TimingRules, stage_times
 
 
 def gaps(stage_type, engine_gaps, scale):
-    rules = TimingRules(reference_speed_kmh=MORENO_REFERENCE_SPEED_KMH, gap_scale=scale)
+    rules = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH, gap_scale=scale)
     lines = [EngineLine(i + 1, i + 1, g, i, "finished") for i, g in enumerate(engine_gaps)]
     timed = stage_times(lines=lines, stage_type=stage_type, distance_km=24, rules=rules)
     return [t.gap_seconds for t in timed]
@@ -22,7 +22,7 @@ def test_a_team_time_trial_keeps_its_team_times():
 
 def test_road_stages_keep_the_same_time_of_their_groups():
     # Two riders of one group at the line: one time (same_group_same_time), not +1 s.
-    rules = TimingRules(reference_speed_kmh=MORENO_REFERENCE_SPEED_KMH, gap_scale={"flat": 0.75})
+    rules = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH, gap_scale={"flat": 0.75})
     lines = [EngineLine(1, 1, 0, 0, "finished"), EngineLine(2, 2, 4, 0, "finished")]
     timed = stage_times(lines=lines, stage_type="flat", distance_km=150, rules=rules)
     assert [t.gap_seconds for t in timed] == [0, 0]
