@@ -293,9 +293,7 @@ def engine_stages(draw):
     same_time=st.booleans(),
 )
 def test_stage_times_properties(lines, stage_type, distance_km, same_time):
-    rules = TimingRules(
-        reference_speed_kmh=REFERENCE_SPEED_KMH, same_group_same_time=same_time
-    )
+    rules = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH, same_group_same_time=same_time)
     timed = stage_times(lines=lines, stage_type=stage_type, distance_km=distance_km, rules=rules)
     winner = winner_time_seconds(distance_km=distance_km, stage_type=stage_type, rules=rules)
     assert [t.rank for t in timed] == list(range(1, len(lines) + 1))
