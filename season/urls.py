@@ -20,6 +20,11 @@ urlpatterns = [
     # The organiser's stage actions and the progress of a resolution.
     path("seasons/<slug:slug>/stages/<int:number>/job/", stages.stage_job, name="season-stage-job"),
     path(
+        "seasons/<slug:slug>/stages/<int:number>/<str:action>/confirm/",
+        stages.stage_action_confirm,
+        name="season-stage-action-confirm",
+    ),
+    path(
         "seasons/<slug:slug>/stages/<int:number>/<str:action>/",
         stages.stage_action,
         name="season-stage-action",
@@ -49,6 +54,16 @@ urlpatterns = [
         "seasons/<slug:slug>/organise/invitation/",
         organiser.invite_regenerate,
         name="organiser-invite-regenerate",
+    ),
+    path(
+        "seasons/<slug:slug>/organise/invitation/confirm/",
+        organiser.invite_regenerate_confirm,
+        name="organiser-invite-regenerate-confirm",
+    ),
+    path(
+        "seasons/<slug:slug>/organise/draft/start/confirm/",
+        organiser.draft_start_confirm,
+        name="organiser-draft-start-confirm",
     ),
     path(
         "seasons/<slug:slug>/organise/draft/start/",

@@ -13,12 +13,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
 
 from season import formation, leagues, selectors
 from season.forms import CalendarForm, SeasonCreateForm, SeasonSettingsForm
-from season.models import Membership, Season
+from season.models import Membership, Round, Season
 from season.services import lifecycle
+from season.services.orders_status import orders_count, orders_status
 from season.tables import CalendarTable, MembersTable, table_configure
 
 
@@ -85,6 +87,13 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         export = table_configure(request, table, f"{season.slug}-{name}")
         if export:
             return export
+    # The stage that takes (or took) orders now: who has given them.
+    orders_round = (
+        season.rounds.filter(status__in=(Round.Status.OPEN, Round.Status.LOCKED))
+        .order_by("number")
+        .first()
+    )
+    status = orders_status(round=orders_round) if orders_round is not None else []
     with timezone.override(season.tz):
         stage_one = season.rounds.filter(number=1).first()
         return render(
@@ -105,6 +114,9 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 "capacity": formation.team_capacity(season=season),
                 "stage_one_to_open": stage_one is not None and lifecycle.can_open(stage_one),
                 "calendar_table": calendar_table,
+                "orders_round": orders_round,
+                "orders_status": status,
+                "orders_count": orders_count(status),
             },
         )
 
@@ -150,6 +162,73 @@ def calendar_edit(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, _("Calendar saved."))
                 return redirect("organiser-season", slug=season.slug)
         return render(request, "season/organiser/calendar.html", {"season": season, "form": form})
+
+
+def _confirm(request: HttpRequest, season: Season, **context: object) -> HttpResponse:
+    back = reverse("organiser-season", kwargs={"slug": season.slug})
+    return render(
+        request,
+        "season/organiser/confirm.html",
+        {"season": season, "back_url": back, "back_label": season.name, **context},
+    )
+
+
+@login_required
+@require_GET
+def invite_regenerate_confirm(request: HttpRequest, slug: str) -> HttpResponse:
+    season = managed_season(request, slug)
+    players = season.teams.filter(owner__isnull=False).count()
+    return _confirm(
+        request,
+        season,
+        title=_("New invitation code"),
+        question=_("Make a new invitation code for %(season)s?") % {"season": season.name},
+        details=[
+            _("The current link and code (%(code)s) stop working at once.")
+            % {"code": season.invite_code},
+            ngettext(
+                "The %(count)d player who has joined keeps his team.",
+                "The %(count)d players who have joined keep their teams.",
+                players,
+            )
+            % {"count": players},
+        ],
+        action_url=reverse("organiser-invite-regenerate", kwargs={"slug": season.slug}),
+        confirm_label=_("Make a new code"),
+    )
+
+
+@login_required
+@require_GET
+def draft_start_confirm(request: HttpRequest, slug: str) -> HttpResponse:
+    season = managed_season(request, slug)
+    teams = season.teams.filter(owner__isnull=False).count()
+    if season.formation_mode != Season.FormationMode.DRAFT or season.draft_started_at:
+        messages.info(request, _("There is no draft to start."))
+        return redirect("organiser-season", slug=season.slug)
+    return _confirm(
+        request,
+        season,
+        title=_("Start the draft"),
+        question=ngettext(
+            "Start the draft with %(count)d team?",
+            "Start the draft with %(count)d teams?",
+            teams,
+        )
+        % {"count": teams},
+        details=[
+            _("The pick order is drawn at random."),
+            _("Joining closes: nobody else can join the season."),
+            ngettext(
+                "Each team picks %(size)d rider, %(picks)d picks in all.",
+                "Each team picks %(size)d riders, %(picks)d picks in all.",
+                season.roster_size,
+            )
+            % {"size": season.roster_size, "picks": season.roster_size * teams},
+        ],
+        action_url=reverse("organiser-draft-start", kwargs={"slug": season.slug}),
+        confirm_label=_("Start the draft"),
+    )
 
 
 @login_required

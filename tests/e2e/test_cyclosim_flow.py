@@ -59,6 +59,7 @@ def test_a_cyclosim_week_with_orders_fixed_after_a_refusal(live_server, browser,
 
     olivia.goto(base + "/seasons/cyclo-league/stages/1/")
     olivia.click("text=Resolve now")
+    olivia.click("button:has-text('Resolve stage 1 now')")  # the confirmation (issue 17)
     olivia.wait_for_load_state()
     olivia.wait_for_selector("table.data tbody tr", timeout=30000)
     alice.goto(base + "/seasons/cyclo-league/stages/1/")

@@ -64,6 +64,7 @@ def test_a_league_week_from_creation_to_results(live_server, browser, screenshot
     # The organiser resolves the stage now; the job finishes.
     olivia.goto(base + "/seasons/browser-league/stages/1/")
     olivia.click("text=Resolve now")
+    olivia.click("button:has-text('Resolve stage 1 now')")  # the confirmation (issue 17)
     olivia.wait_for_load_state()
     olivia.wait_for_selector("table.data tbody tr", timeout=30000)
     assert "Resolved" in olivia.content()

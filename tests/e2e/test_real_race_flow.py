@@ -98,6 +98,7 @@ def test_an_organiser_races_a_real_tour_he_just_imported(live_server, page, scre
     page.wait_for_load_state()
     assert SeasonTeam.objects.filter(season=season, owner__isnull=True).count() == 22
     page.click("text=Resolve now")
+    page.click("button:has-text('Resolve stage 1 now')")  # the confirmation (issue 17)
     page.wait_for_load_state()
     page.wait_for_selector("table.data tbody tr", timeout=60000)
     assert "Resolved" in page.content()
