@@ -12,10 +12,16 @@ from urllib.parse import urlparse
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
 
 from tests.factories import UserFactory
 
 CHROMIUM = "/usr/bin/chromium"
+
+# No property test is timed (speed is measured by bench/, never by a test): on a loaded machine
+# Hypothesis's default 200 ms deadline failed tests whose every example was right.
+hypothesis_settings.register_profile("grandtour", deadline=None)
+hypothesis_settings.load_profile("grandtour")
 
 
 def _redis_answers(url: str) -> bool:
