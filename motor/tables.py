@@ -1,0 +1,289 @@
+"""Tables of the motor pages: each sorts, paginates and exports CSV (django-tables2). Rows are
+plain dicts built by ``motor.views.data`` (one query a table), links come from the page's
+``links`` (``motor.views.links``), so a league season can show the same tables under its URLs."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import django_tables2 as tables
+from django.http import HttpRequest, HttpResponse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+from tablib import Dataset
+
+# A spreadsheet runs a cell starting with one of these as a formula (OWASP "CSV injection"),
+# as season/tables.py guards its exports; motor cannot import season, hence this copy.
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
+NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
+
+
+def spreadsheet_safe(value: object) -> object:
+    if (
+        isinstance(value, str)
+        and value.startswith(FORMULA_PREFIXES)
+        and not PLAIN_NUMBER.fullmatch(value)
+    ):
+        return "'" + value
+    return value
+
+
+class SafeTableExport(TableExport):
+    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
+        dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
+        safe = Dataset(title=dataset.title)
+        safe.headers = [spreadsheet_safe(h) for h in dataset.headers or []]
+        for row in dataset:
+            safe.append([spreadsheet_safe(cell) for cell in row])
+        return safe
+
+
+def table_configure(request: HttpRequest, table, filename: str) -> HttpResponse | None:
+    """Sort and paginate a table; its CSV export when asked for (``_table`` names the table
+    of a page that has several, by its prefix)."""
+    RequestConfig(request, paginate={"per_page": 100}).configure(table)
+    export_format = request.GET.get("_export")
+    if not TableExport.is_valid_format(export_format):
+        return None
+    if (request.GET.get("_table") or "") != (table.prefix or ""):
+        return None
+    return SafeTableExport(export_format, table).response(f"{filename}.{export_format}")
+
+
+def points_text(points: Decimal | float | int | None) -> str:
+    """9 for 9.00, 4.5 for 4.50, '' for None."""
+    if points is None:
+        return ""
+    return f"{Decimal(str(points)).normalize():f}"
+
+
+def race_time(milliseconds: int | None) -> str:
+    """1:50:41.330 for a race time in milliseconds."""
+    if milliseconds is None:
+        return ""
+    seconds, ms = divmod(int(milliseconds), 1000)
+    minutes, s = divmod(seconds, 60)
+    h, m = divmod(minutes, 60)
+    return f"{h}:{m:02d}:{s:02d}.{ms:03d}" if h else f"{m}:{s:02d}.{ms:03d}"
+
+
+class LinkedTable(tables.Table):
+    """A table whose driver / constructor / round cells link through ``links``; the CSV
+    export has the plain names."""
+
+    def __init__(self, *args, links, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.links = links
+
+    def render_driver(self, value, record):
+        return format_html('<a href="{}">{}</a>', self.links.driver(record["driver_slug"]), value)
+
+    def render_constructor(self, value, record):
+        return format_html(
+            '<a href="{}">{}</a>', self.links.constructor(record["constructor_slug"]), value
+        )
+
+    def render_grand_prix(self, value, record):
+        return format_html('<a href="{}">{}</a>', self.links.round(record["round"]), value)
+
+    def render_points(self, value):
+        return points_text(value)
+
+    def value_points(self, value):
+        return points_text(value)
+
+
+class CalendarTable(LinkedTable):
+    round = tables.Column(verbose_name=_("Round"), attrs=NUM)
+    date = tables.DateColumn(verbose_name=_("Date"), format="j M Y")
+    grand_prix = tables.Column(verbose_name=_("Grand Prix"))
+    circuit = tables.Column(verbose_name=_("Circuit"))
+    laps = tables.Column(verbose_name=_("Laps"), attrs=NUM)
+    winner = tables.Column(verbose_name=_("Winner"), default="")
+    winner_constructor = tables.Column(verbose_name=_("Constructor"), default="")
+
+    class Meta:
+        attrs = {"class": "data"}
+        orderable = False
+        empty_text = _("No Grand Prix in this championship.")
+
+    def render_winner(self, value, record):
+        return format_html('<a href="{}">{}</a>', self.links.driver(record["winner_slug"]), value)
+
+    def render_winner_constructor(self, value, record):
+        return format_html(
+            '<a href="{}">{}</a>', self.links.constructor(record["winner_constructor_slug"]), value
+        )
+
+
+class ResultTable(LinkedTable):
+    position = tables.Column(verbose_name=_("Pos."), attrs=NUM, default="")
+    number = tables.Column(verbose_name=_("No."), attrs=NUM, default="")
+    driver = tables.Column(verbose_name=_("Driver"))
+    constructor = tables.Column(verbose_name=_("Constructor"))
+    laps = tables.Column(verbose_name=_("Laps"), attrs=NUM, default="")
+    time = tables.Column(verbose_name=_("Time / gap"), attrs=NUM, default="")
+    status = tables.Column(verbose_name=_("Status"), default="")
+    grid = tables.Column(verbose_name=_("Grid"), attrs=NUM, default="")
+    pit_stops = tables.Column(verbose_name=_("Pit stops"), attrs=NUM, default="")
+    points = tables.Column(verbose_name=_("Points"), attrs=NUM)
+
+    class Meta:
+        attrs = {"class": "data"}
+        orderable = False
+        empty_text = _("No results yet.")
+
+
+class GridTable(LinkedTable):
+    grid = tables.Column(verbose_name=_("Grid"), attrs=NUM, default="")
+    number = tables.Column(verbose_name=_("No."), attrs=NUM, default="")
+    driver = tables.Column(verbose_name=_("Driver"))
+    constructor = tables.Column(verbose_name=_("Constructor"))
+    qualifying = tables.Column(verbose_name=_("Qualifying"), default="")
+
+    class Meta:
+        attrs = {"class": "data"}
+        orderable = False
+        empty_text = _("No grid.")
+
+
+class RetirementTable(LinkedTable):
+    number = tables.Column(verbose_name=_("No."), attrs=NUM, default="")
+    driver = tables.Column(verbose_name=_("Driver"))
+    constructor = tables.Column(verbose_name=_("Constructor"))
+    lap = tables.Column(verbose_name=_("Lap"), attrs=NUM, default="")
+    reason = tables.Column(verbose_name=_("Reason"), default="")
+    classified = tables.Column(verbose_name=_("Classified"), default="")
+
+    class Meta:
+        attrs = {"class": "data"}
+        orderable = False
+        empty_text = _("No retirement.")
+
+
+class PitStopTable(LinkedTable):
+    number = tables.Column(verbose_name=_("No."), attrs=NUM, default="")
+    driver = tables.Column(verbose_name=_("Driver"))
+    constructor = tables.Column(verbose_name=_("Constructor"))
+    stops = tables.Column(verbose_name=_("Pit stops"), attrs=NUM)
+    laps = tables.Column(verbose_name=_("On laps"), default="")
+
+    class Meta:
+        attrs = {"class": "data"}
+        orderable = False
+        empty_text = _("No pit stop.")
+
+
+class StandingTable(LinkedTable):
+    position = tables.Column(verbose_name=_("Pos."), attrs=NUM)
+    name = tables.Column(verbose_name=_("Name"))
+    points = tables.Column(verbose_name=_("Points"), attrs=NUM)
+    wins = tables.Column(verbose_name=_("Wins"), attrs=NUM)
+    gap = tables.Column(verbose_name=_("Gap"), attrs=NUM, default="")
+
+    class Meta:
+        attrs = {"class": "data"}
+        orderable = False
+        empty_text = _("No standings yet.")
+
+    def __init__(self, *args, table: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.table_kind = table
+        self.columns["name"].column.verbose_name = (
+            _("Driver") if table == "drivers" else _("Constructor")
+        )
+
+    def render_name(self, value, record):
+        url = (
+            self.links.driver(record["slug"])
+            if self.table_kind == "drivers"
+            else self.links.constructor(record["slug"])
+        )
+        return format_html('<a href="{}">{}</a>', url, value)
+
+    def render_gap(self, value):
+        return f"−{points_text(value)}" if value else ""
+
+    def value_gap(self, value):
+        return points_text(value) if value else ""
+
+
+class WhatIfTable(LinkedTable):
+    """The final table under every points system, side by side; columns made per system."""
+
+    name = tables.Column(verbose_name=_("Name"))
+
+    class Meta:
+        attrs = {"class": "data what-if"}
+        orderable = False
+        empty_text = _("No results to score.")
+
+    def __init__(self, rows, *, systems: list[tuple[str, str]], table: str, **kwargs):
+        extra = []
+        for slug, label in systems:
+            extra.append(
+                (f"pos_{slug}", tables.Column(verbose_name=f"{label} #", attrs=NUM, default=""))
+            )
+            extra.append(
+                (f"pts_{slug}", tables.Column(verbose_name=f"{label} pts", attrs=NUM, default=""))
+            )
+        super().__init__(rows, extra_columns=extra, **kwargs)
+        self.table_kind = table
+        self.columns["name"].column.verbose_name = (
+            _("Driver") if table == "drivers" else _("Constructor")
+        )
+
+    def render_name(self, value, record):
+        url = (
+            self.links.driver(record["slug"])
+            if self.table_kind == "drivers"
+            else self.links.constructor(record["slug"])
+        )
+        return format_html('<a href="{}">{}</a>', url, value)
+
+
+class DriverResultTable(LinkedTable):
+    round = tables.Column(verbose_name=_("Round"), attrs=NUM)
+    grand_prix = tables.Column(verbose_name=_("Grand Prix"))
+    constructor = tables.Column(verbose_name=_("Constructor"))
+    grid = tables.Column(verbose_name=_("Grid"), attrs=NUM, default="")
+    result = tables.Column(verbose_name=_("Result"), default="")
+    points = tables.Column(verbose_name=_("Points"), attrs=NUM)
+    standing = tables.Column(verbose_name=_("Standing"), attrs=NUM, default="")
+    total = tables.Column(verbose_name=_("Total"), attrs=NUM, default="")
+
+    class Meta:
+        attrs = {"class": "data"}
+        orderable = False
+        empty_text = _("No results.")
+
+    def render_total(self, value):
+        return points_text(value)
+
+    def value_total(self, value):
+        return points_text(value)
+
+
+class ConstructorResultTable(LinkedTable):
+    round = tables.Column(verbose_name=_("Round"), attrs=NUM)
+    grand_prix = tables.Column(verbose_name=_("Grand Prix"))
+    cars = tables.Column(verbose_name=_("Cars"), default="")
+    points = tables.Column(verbose_name=_("Points"), attrs=NUM)
+    standing = tables.Column(verbose_name=_("Standing"), default="")
+
+    class Meta:
+        attrs = {"class": "data"}
+        orderable = False
+        empty_text = _("No results.")
+
+    def render_cars(self, value):
+        return format_html_join(
+            ", ", '<a href="{}">{}</a> {}', ((self.links.driver(s), n, r) for s, n, r in value)
+        )
+
+    def value_cars(self, value):
+        return ", ".join(f"{n} {r}" for _s, n, r in value)
