@@ -14,10 +14,12 @@ builds them).
 Per stage type (medians over all stages of that type): riders given the winner's time, the
 winning margin (gap of the 2nd), groups at the finish (distinct times), crashes and abandons
 (any rider out after the stage: abandon roll, crash, time cut); the share of road stages won
-from a breakaway (the winner clear of the main group, the largest group on the road, at the
-end of every turn from the one in which the head of the race passes 3/4 of the course until he
-crossed the line); the GC gaps of the 2nd, 10th, 20th, 50th and last; abandons as a share of
-the field; stages won by specialists (rated 3+ on the stage's axis). Real bands beside each.
+from a breakaway (the winner clear of the main group at the end of every turn from the one in
+which the head of the race passes 3/4 of the course until he crossed the line; the main group
+is the group of the favourites, the one holding most of the GC top 10 before the stage, else
+the largest; ``breakaway_pct_vs_largest_group`` is the figure against the largest group);
+the GC gaps of the 2nd, 10th, 20th, 50th and last; abandons as a share of the field; stages
+won by specialists (rated 3+ on the stage's axis). Real bands beside each.
 The last line is JSON (``demo`` and ``league``, each with ``goals``: the figures of issue 16
 and whether each is in its band).
 """
@@ -240,9 +242,7 @@ def traced(ruleset: str, trace: Trace) -> Iterator[None]:
         yield
 
 
-def won_from_breakaway(
-    trace: Trace, winner_id: int, favourites: Sequence[int] = ()
-) -> bool:
+def won_from_breakaway(trace: Trace, winner_id: int, favourites: Sequence[int] = ()) -> bool:
     """The winner clear of the main group in every snapshot until he left the road; False
     without snapshots.
 
@@ -380,6 +380,8 @@ def simulate_tour(
                 ),
                 "abandons": sum(1 for t in timed if t.status != "finished"),
                 "breakaway": won_from_breakaway(trace, winner_id, favourites) if road else None,
+                # The definition before issue 16's second round (largest group), for comparison.
+                "breakaway_largest": won_from_breakaway(trace, winner_id) if road else None,
             }
         )
         climbs = [
@@ -478,6 +480,9 @@ def summarise(tours: list[dict[str, Any]]) -> dict[str, Any]:
         "won_by_specialist_pct": won,
         "stages": per_type,
         "breakaway_pct": round(100 * sum(bool(s["breakaway"]) for s in road) / len(road), 1),
+        "breakaway_pct_vs_largest_group": round(
+            100 * sum(bool(s["breakaway_largest"]) for s in road) / len(road), 1
+        ),
         "road_crashes": median([s["crashes"] for s in road]),
         "road_crash_incidents": median([s["crash_incidents"] for s in road]),
         "road_abandons": median([s["abandons"] for s in road]),

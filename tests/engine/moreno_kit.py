@@ -13,6 +13,10 @@ from engine.rulesets.moreno.settings import MorenoRider, MorenoSettings
 from engine.rulesets.moreno.stage import build_units
 from engine.rulesets.moreno.state import Group, Race
 
+#: The spec's reading of the crash chain (R-X2: the faller's case and the case behind it), for
+#: the spec's test vectors; the default stops at the faller's case (docs/rules-choices.md).
+SPEC_CHAIN = MorenoSettings(crash_chain_cases=2)
+
 #: The spec's test board (§7): N = 300, sprint zone 288..299, phase split 200.
 FLAT_300 = board_from_cases([("plain", 300)])
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.cycling.course import board_from_cases
 from engine.dice import Face
 from engine.rulesets.moreno.bunch import resolve_bunch
-from tests.engine.moreno_kit import Kit, R, rider
+from tests.engine.moreno_kit import SPEC_CHAIN, Kit, R, rider
 
 CLIMB_AT_230 = board_from_cases([("plain", 230), ("col1", 20), ("plain", 50)])
 
@@ -137,7 +137,7 @@ def test_d20_15_eligible_riders_roll_three_pokers_and_escape_with_the_d6_ladder(
 
 
 def test_d20_15_double_ace_is_a_crash_check() -> None:
-    kit = bunch(four(), [15, "A", "A", "A", "J", 9, 9, 9])
+    kit = bunch(four(), [15, "A", "A", "A", "J", 9, 9, 9], settings=SPEC_CHAIN)
     # a crashes (A-A confirmed by A); the chain: b behind him on his case rolls J and falls,
     # c on the case behind b rolls 9: +2 as his move, the chain stops; d rolls 9 + 9.
     assert kit.fallen("a")

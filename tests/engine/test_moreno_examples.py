@@ -17,7 +17,7 @@ from engine.rulesets.moreno.rules import (
     resolve_solo,
 )
 from engine.rulesets.moreno.stage import run
-from tests.engine.moreno_kit import Kit, R, rider
+from tests.engine.moreno_kit import SPEC_CHAIN, Kit, R, rider
 
 COL_AT_100 = board_from_cases([("plain", 100), ("col1", 100), ("plain", 100)])
 HILL_AT_50 = board_from_cases([("plain", 50), ("hill", 50), ("plain", 200)])
@@ -156,6 +156,7 @@ def test_m5_triple_green_makes_an_h_descender_crash_and_starts_a_chain() -> None
         ],
         ["G", "G", "G", "Q", 9],
         board=DESCENT_AT_150,
+        settings=SPEC_CHAIN,
     )
     kit.start_turn()
     resolve_descender(kit.race, kit["X"])
@@ -211,7 +212,7 @@ def test_m6_distant_solo_moves_d6_plus_poker_with_jack_worth_his_rouleur(
 
 
 def test_m7_pair_front_crashes_on_1_a_confirmed_and_the_chain_takes_his_partner() -> None:
-    kit = Kit([rider("A", 120), rider("B", 119)], [1, "A", 1, "J", "K", 9, 10])
+    kit = Kit([rider("A", 120), rider("B", 119)], [1, "A", 1, "J", "K", 9, 10], settings=SPEC_CHAIN)
     kit.start_turn()
     resolve_pair(kit.race, kit["A"], kit["B"])
     assert kit.fallen("A")

@@ -18,7 +18,7 @@ from engine.rulesets.moreno.stage import (
     start_grid,
 )
 from engine.rulesets.moreno.state import Group
-from tests.engine.moreno_kit import Kit, rider
+from tests.engine.moreno_kit import SPEC_CHAIN, Kit, rider
 
 CLIMB_AT_100 = board_from_cases([("plain", 100), ("col2", 20, "Col"), ("plain", 180)])
 DESCENT_AT_150 = board_from_cases([("plain", 150), ("descent", 100), ("plain", 50)])
@@ -80,7 +80,7 @@ def test_a_distant_solo_crashes_on_1_a_confirmed_by_1() -> None:
 
 
 def test_a_chain_roll_is_an_extra_two_for_a_rider_who_already_moved() -> None:
-    kit = Kit([rider("a", 100), rider("b", 99)], [1, "A", 1, 9])
+    kit = Kit([rider("a", 100), rider("b", 99)], [1, "A", 1, 9], settings=SPEC_CHAIN)
     kit.start_turn()
     kit.race.moved[kit["b"]] = kit.race.turn
     resolve_solo(kit.race, kit["a"], -1)
@@ -92,6 +92,7 @@ def test_a_chain_skips_fallen_riders_and_stops_at_a_gap() -> None:
     kit = Kit(
         [rider("a", 100), rider("down", 100), rider("b", 99), rider("far", 97)],
         [1, "A", 1, "Q"],
+        settings=SPEC_CHAIN,
     )
     kit.start_turn()
     kit.race.status[kit["down"]] = 1

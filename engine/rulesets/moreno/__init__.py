@@ -41,7 +41,8 @@ from engine.rulesets.moreno.timetrial import run_itt, run_ttt
 NAME = "moreno"
 #: Bumped whenever the same inputs and seed give another outcome (rules, [D] values).
 #: 2: groups at the line (sprint, climbs), no-breakaway riders never trigger (issue 16).
-VERSION = 2
+#: 3: a crash chain stays on the faller's case (R-X2 `crash_chain_cases` = 1, issue 16).
+VERSION = 3
 DESCRIPTION = "Moréno: 8-axis profiles, climbs, descents, the d20 bunch table, crashes, sprint"
 
 MorenoInputs = StageInputs[MorenoSettings, MorenoRider]

@@ -22,8 +22,11 @@ class MorenoSettings:
     ``sprint_selection`` says which riders of a group in the sprint zone sprint (R-SP1):
     ``"best_sprinters"`` (default) the ``sprint_riders`` best ``sprinter`` ratings, ties by race
     order, or ``"race_order"`` the first ``sprint_riders`` in race order (see
-    docs/rules-choices.md). ``abandon_table`` lists ``(k_min, abandons)`` rows in increasing
-    ``k_min`` (R-A2); ``abandon_min_face`` is the lowest d6 face for which they apply (R-A3).
+    docs/rules-choices.md). ``crash_chain_cases`` is how far a crash chain reaches (R-X2):
+    1 (default) the riders on the last faller's case, 2 that case and the case behind it (the
+    spec's reading; docs/rules-choices.md). ``abandon_table`` lists ``(k_min, abandons)``
+    rows in increasing ``k_min`` (R-A2); ``abandon_min_face`` is the lowest d6 face for which
+    they apply (R-A3).
     """
 
     tt_multiplier: int = 3
@@ -46,6 +49,7 @@ class MorenoSettings:
     pack_width: int = 4
     sprint_riders: int = 12
     sprint_selection: str = "best_sprinters"
+    crash_chain_cases: int = 1
 
     def __post_init__(self) -> None:
         if self.sprint_selection not in SPRINT_SELECTIONS:
@@ -53,6 +57,8 @@ class MorenoSettings:
                 f"sprint_selection must be one of {', '.join(SPRINT_SELECTIONS)}, "
                 f"got {self.sprint_selection!r}"
             )
+        if self.crash_chain_cases not in (1, 2):
+            raise ValueError("crash_chain_cases must be 1 or 2")
         if self.pack_width < 1 or self.sprint_riders < 1 or self.max_turns < 1:
             raise ValueError("pack_width, sprint_riders and max_turns must be >= 1")
         if self.shower_cases is not None and self.shower_cases < 1:
@@ -129,6 +135,13 @@ SETTINGS_SPEC: Spec = dataclass_spec(
                 ("best_sprinters", "the best sprinters"),
                 ("race_order", "the first in race order"),
             ),
+        ),
+        "crash_chain_cases": About(
+            "Crash chain: cases hit",
+            "R-X2: a crash brings down riders on the faller's case (1) or on his case and the "
+            "case behind it (2, the rules' literal reading).",
+            1,
+            2,
         ),
     },
 )

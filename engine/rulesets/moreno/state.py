@@ -317,7 +317,8 @@ class Race:
         self.chain(r)
 
     def chain_candidate(self, last: int) -> int:
-        """R-X2: next active rider behind ``last`` on his case or the case behind it."""
+        """R-X2: next active rider behind ``last`` on his case, or, with ``crash_chain_cases``
+        2 (the spec's reading), on the case behind it."""
         status = self.status
         N = self.N
         p = self.pos[last]
@@ -325,6 +326,8 @@ class Race:
         for x in lst[lst.index(last) + 1 :]:
             if status[x] == ACTIVE and self.pos[x] < N:
                 return x
+        if self.settings.crash_chain_cases < 2:
+            return -1
         for x in self.cases[p - 1 + self.off]:
             if status[x] == ACTIVE:
                 return x
