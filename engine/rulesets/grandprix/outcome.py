@@ -65,6 +65,34 @@ class LogRow:
     card: str
 
 
+#: A car's state in a trace row.
+TRACE_RACING, TRACE_PIT, TRACE_RETIRED, TRACE_FINISHED = "racing", "pit", "retired", "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class TraceCar:
+    """Where one car is in a trace row: its ``place`` in the running order (1 = leader:
+    finishers in crossing order, then the running cars by D, then the retired as GP-12.3
+    ranks them), its ``lap`` (GP-1.4), its ``square`` as the track file addresses it (§3.1:
+    ``("A", 12)``, ``("B", 12)`` half a square ahead, start lanes ``("C", j)``/``("D", j)``,
+    pit boxes ``("P", k)``, a corner's run-off ``("runoff", "<corner id>")``), and its
+    ``state`` (racing, pit, retired, finished). A car off the board keeps its last square."""
+
+    car: str
+    place: int
+    lap: int
+    square: tuple[str, int | str]
+    state: str
+
+
+@dataclass(frozen=True, slots=True)
+class TraceRow:
+    """Every car after the grid is formed (round 0) or after a race round, in entry order."""
+
+    round: int
+    cars: tuple[TraceCar, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class GrandPrixOutcome:
     """The whole event, results in classification order (GP-12.3)."""
@@ -81,6 +109,7 @@ class GrandPrixOutcome:
     log: tuple[LogRow, ...]
     rounds: int
     car_turns: int
+    trace: tuple[TraceRow, ...] = ()
 
 
 def classification(race: GrandPrixRace) -> list[int]:
@@ -96,6 +125,41 @@ def classification(race: GrandPrixRace) -> list[int]:
         key=lambda i: (-race.final_d[i], -race.retired_at[i]),
     )
     return finished + unclassified + retired
+
+
+def square_address(race: GrandPrixRace, loc: int) -> tuple[str, int | str]:
+    """The §3.1 address of a location (see :class:`TraceCar`)."""
+    board = race.board
+    lane = board.lane[loc]
+    if lane == "R":
+        return ("runoff", board.track.corners[loc - board.runoff0].id)
+    return (lane, board.index[loc])
+
+
+def build_trace(race: GrandPrixRace) -> tuple[TraceRow, ...]:
+    """The race's trace rows (one snapshot a round, :meth:`GrandPrixRace.snapshot`)."""
+    names = race.names
+    laps = race.laps
+    is_pit = race.board.is_pit
+    addresses: dict[int, tuple[str, int | str]] = {}
+    rows = []
+    for rnd, places, locs, crossings, statuses in race.trace:
+        cars = []
+        for i, loc in enumerate(locs):
+            status = statuses[i]
+            if status == FINISHED:
+                state = TRACE_FINISHED
+            elif status == RETIRED:
+                state = TRACE_RETIRED
+            else:
+                state = TRACE_PIT if is_pit[loc] else TRACE_RACING
+            square = addresses.get(loc)
+            if square is None:
+                square = addresses[loc] = square_address(race, loc)
+            lap = min(max(crossings[i], 1), laps)
+            cars.append(TraceCar(names[i], places[i], lap, square, state))
+        rows.append(TraceRow(rnd, tuple(cars)))
+    return tuple(rows)
 
 
 def build_outcome(
@@ -170,6 +234,7 @@ def build_outcome(
         log=log,
         rounds=race.round,
         car_turns=race.car_turns,
+        trace=build_trace(race),
     )
 
 
@@ -216,7 +281,23 @@ def outcome_to_json(outcome: GrandPrixOutcome) -> dict[str, Any]:
             }
             for d in outcome.log
         ],
+        "trace": trace_to_json(outcome.trace),
     }
+
+
+def trace_to_json(trace: tuple[TraceRow, ...]) -> list[dict[str, Any]]:
+    """``[{"round": N, "cars": {"<car>": {"place", "lap", "square": [lane, index], "state"}}}]``
+    in round order (docs/grandprix.md, "Position trace")."""
+    return [
+        {
+            "round": row.round,
+            "cars": {
+                c.car: {"place": c.place, "lap": c.lap, "square": list(c.square), "state": c.state}
+                for c in row.cars
+            },
+        }
+        for row in trace
+    ]
 
 
 def outcome_table(outcome: GrandPrixOutcome) -> str:

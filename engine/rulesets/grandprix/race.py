@@ -102,6 +102,13 @@ class GrandPrixRace:
         self.winner_snapshot: list[int] | None = None
         self.winner_d = 0
         self._sequence = 0
+        #: The last location of every car, kept when it leaves the board (for the trace).
+        self.last_loc = [-1] * k
+        #: One row per race round (0 = the grid): ``(round, places, locs, crossings,
+        #: statuses)``, places being each car's place in the running order (see ``snapshot``).
+        self.trace: list[
+            tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[str, ...]]
+        ] = []
 
     # -- small helpers -----------------------------------------------------------------
 
@@ -146,7 +153,37 @@ class GrandPrixRace:
     def remove(self, i: int) -> None:
         """Take a finished or retired car off the board."""
         self.final_d[i] = self.d(i)
+        self.last_loc[i] = self.loc[i]
         self.place(i, -1)
+
+    def snapshot(self, order: Sequence[int]) -> None:
+        """One trace row after the grid (round 0) or a race round: every car's place in the
+        running order (finishers in crossing order, then the cars still running by D, ties in
+        ``order``, the round's play order (T-5), then the retired as GP-12.3 ranks them), its
+        location (a car off the board keeps its last one), crossings and status."""
+        status = self.status
+        dist = self.dist
+        final_d = self.final_d
+        retired_at = self.retired_at
+        running = [i for i in order if status[i] == RUNNING]
+        running.sort(key=lambda i: -dist[i])
+        retired = sorted(
+            (i for i in range(self.k) if status[i] == RETIRED),
+            key=lambda i: (-final_d[i], -retired_at[i]),
+        )
+        places = [0] * self.k
+        for place, i in enumerate([*self.finish_order, *running, *retired], 1):
+            places[i] = place
+        last = self.last_loc
+        self.trace.append(
+            (
+                self.round,
+                tuple(places),
+                tuple([loc if loc >= 0 else last[i] for i, loc in enumerate(self.loc)]),
+                tuple(self.crossings),
+                tuple(status),
+            )
+        )
 
     def retire(self, i: int, reason: str) -> None:
         """A car is RETIRED with ``reason`` and removed from the board."""
@@ -280,6 +317,7 @@ class GrandPrixRace:
             self.place(i, self.board.grid[slot])
             self.gear[i] = 1
         self.event("start", self.grid[0], grid=[self.names[i] for i in self.grid])
+        self.snapshot(self.grid)
 
     # -- the race ----------------------------------------------------------------------
 
@@ -294,6 +332,7 @@ class GrandPrixRace:
             for i in order:
                 if self.status[i] == RUNNING:
                     self.play_turn(i)
+            self.snapshot(order)
             if not any(s == RUNNING for s in self.status):
                 break
             if self.round >= max_rounds:

@@ -12,6 +12,7 @@ from engine.rulesets.ludicitude.outcome import (
     CarEntry,
     CarResult,
     EventLog,
+    PositionTrace,
     RaceInputs,
     RaceOutcome,
 )
@@ -49,7 +50,8 @@ _RESULT_FIELDS = ("car", "rank", "status", "rounds", "position", "brake", "card"
 
 
 def outcome_to_data(outcome: RaceOutcome) -> dict[str, JsonValue]:
-    """The whole outcome: results, events (one row a turn that had any) and dice log."""
+    """The whole outcome: results, events (one row a turn that had any), dice log and the
+    position trace (one row a round)."""
     return {
         "ruleset": outcome.ruleset,
         "seed": outcome.seed,
@@ -66,6 +68,7 @@ def outcome_to_data(outcome: RaceOutcome) -> dict[str, JsonValue]:
             [rnd, car, [list(t) for t in templates]] for rnd, car, templates in outcome.events.rows
         ],
         "dice": [[rnd, car, list(faces)] for rnd, car, faces in outcome.dice],
+        "trace": outcome.trace.to_data(),
     }
 
 
@@ -84,6 +87,7 @@ def outcome_from_data(data: Mapping[str, Any]) -> RaceOutcome:
             (rnd, car, tuple(tuple(t) for t in templates)) for rnd, car, templates in data["events"]
         ),
         dice=tuple((rnd, car, tuple(faces)) for rnd, car, faces in data["dice"]),
+        trace=PositionTrace.from_data(data.get("trace") or ()),
     )
 
 

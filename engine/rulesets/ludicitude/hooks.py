@@ -134,6 +134,7 @@ def outcome_json(report: RaceReport) -> dict[str, Any]:
         ],
         "events": [e._asdict() for e in out.events],
         "dice": [{"round": rnd, "car": car, "faces": list(f)} for rnd, car, f in out.dice],
+        "trace": out.trace.to_data(),
     }
 
 

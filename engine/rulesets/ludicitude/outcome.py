@@ -3,17 +3,18 @@ chosen each round; the structured events; the dice log (ludicitude.md §4, LU-12
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, overload
 
+from engine.outcome import JsonValue
 from engine.rulesets.ludicitude.orders import (
     DEFAULT_ORDERS,
     DEFAULT_SETTINGS,
     CarOrders,
     LudicitudeSettings,
 )
-from engine.rulesets.ludicitude.track import Track
+from engine.rulesets.ludicitude.track import N_CARDS, Track
 
 #: Car status (LU-6, LU-7, LU-11).
 FINISHED = "finished"
@@ -153,6 +154,174 @@ class EventLog(Sequence[RaceEvent]):
         return f"EventLog(<{len(self)} events>)"
 
 
+#: A car's state in a trace row (the Grand Prix's words: an eliminated car is ``retired``;
+#: Ludicitude has no pit lane).
+TRACE_RACING, TRACE_RETIRED, TRACE_FINISHED = "racing", "retired", "finished"
+_TRACE_STATE = {"": TRACE_RACING, ELIMINATED: TRACE_RETIRED, FINISHED: TRACE_FINISHED}
+
+
+class TraceCar(NamedTuple):
+    """Where one car is in a trace row: its ``place`` in the running order (1 = leader:
+    finishers in finishing order, then the racing cars by ``p``, ties in the round's play
+    order, then the eliminated as LU-12 ranks them), its ``lap`` (``p // 24 + 1``, at most
+    the race's laps), the ``card`` it stands on (T-4: ``p mod 24``; a finisher of an open
+    circuit is past card 23 and shows 23), its ``position`` ``p`` and its ``state``."""
+
+    car: str
+    place: int
+    lap: int
+    card: int
+    position: int
+    state: str
+
+
+class TraceRow(NamedTuple):
+    """Every car after round 0 (the start) or after a round, in entry order."""
+
+    round: int
+    cars: tuple[TraceCar, ...]
+
+
+#: A snapshot as the race keeps it: ``(round, p of every car, status of every car ("" while
+#: racing), the racing cars in play order)``.
+RawTraceRow = tuple[int, tuple[int, ...], tuple[str, ...], tuple[int, ...]]
+
+
+class PositionTrace(Sequence[TraceRow]):
+    """The position trace of a race (one snapshot a round), an immutable sequence of
+    :class:`TraceRow`. The race keeps compact rows and the :class:`TraceRow` are built when
+    the trace is first read (as :class:`EventLog` does)."""
+
+    __slots__ = ("_raw", "_rows")
+
+    def __init__(
+        self,
+        rows: Iterable[TraceRow] = (),
+        *,
+        raw: tuple[
+            tuple[str, ...], int, int, bool, tuple[int, ...], tuple[int, ...], list[RawTraceRow]
+        ]
+        | None = None,
+    ) -> None:
+        self._rows: tuple[TraceRow, ...] | None = tuple(rows) if raw is None else None
+        self._raw = raw
+
+    @classmethod
+    def from_race(
+        cls,
+        cars: tuple[str, ...],
+        laps: int,
+        finish: int,
+        closed: bool,
+        finishers: tuple[int, ...],
+        out_seq: tuple[int, ...],
+        rows: list[RawTraceRow],
+    ) -> PositionTrace:
+        """The trace of :func:`~engine.rulesets.ludicitude.race.run_race`'s snapshots."""
+        return cls(raw=(cars, laps, finish, closed, finishers, out_seq, rows))
+
+    def _all(self) -> tuple[TraceRow, ...]:
+        if self._rows is None:
+            assert self._raw is not None
+            cars, laps, finish, closed, finishers, out_seq, raw = self._raw
+            rank_of = {i: n for n, i in enumerate(finishers)}
+            rows = []
+            for rnd, pos, status, racing in raw:
+                done = [i for i, s in enumerate(status) if s == FINISHED]
+                done.sort(key=rank_of.__getitem__)
+                ahead = sorted(racing, key=lambda i: -pos[i])
+                out = sorted(
+                    (i for i, s in enumerate(status) if s == ELIMINATED),
+                    key=lambda i: (-pos[i], -out_seq[i]),
+                )
+                places = [0] * len(cars)
+                for place, i in enumerate([*done, *ahead, *out], 1):
+                    places[i] = place
+                rows.append(
+                    TraceRow(
+                        rnd,
+                        tuple(
+                            TraceCar(
+                                car,
+                                places[i],
+                                min(pos[i] // N_CARDS + 1, laps),
+                                pos[i] % N_CARDS if closed or pos[i] < finish else N_CARDS - 1,
+                                pos[i],
+                                _TRACE_STATE[status[i]],
+                            )
+                            for i, car in enumerate(cars)
+                        ),
+                    )
+                )
+            self._rows = tuple(rows)
+            self._raw = None
+        return self._rows
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, index: int) -> TraceRow: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[TraceRow, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> TraceRow | tuple[TraceRow, ...]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[TraceRow]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PositionTrace):
+            return self._all() == other._all()
+        if isinstance(other, tuple | list):
+            return list(self._all()) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return f"PositionTrace(<{len(self)} rows>)"
+
+    def to_data(self) -> list[JsonValue]:
+        """``[{"round": N, "cars": {"<car>": {"place", "lap", "card", "position", "state"}}}]``
+        in round order (docs/ludicitude.md, "Position trace")."""
+        return [
+            {
+                "round": row.round,
+                "cars": {
+                    c.car: {
+                        "place": c.place,
+                        "lap": c.lap,
+                        "card": c.card,
+                        "position": c.position,
+                        "state": c.state,
+                    }
+                    for c in row.cars
+                },
+            }
+            for row in self._all()
+        ]
+
+    @classmethod
+    def from_data(cls, data: Iterable[Mapping[str, Any]]) -> PositionTrace:
+        """The trace back from :meth:`to_data`."""
+        return cls(
+            TraceRow(
+                row["round"],
+                tuple(
+                    TraceCar(car, c["place"], c["lap"], c["card"], c["position"], c["state"])
+                    for car, c in row["cars"].items()
+                ),
+            )
+            for row in data
+        )
+
+
+NO_TRACE = PositionTrace()
+
 #: One throw of the dice log (LU-3): ``(round, car, faces of its speed dice)``.
 DiceRow = tuple[int, str, tuple[int, ...]]
 
@@ -193,6 +362,8 @@ class RaceOutcome:
     results: tuple[CarResult, ...]
     events: EventLog
     dice: tuple[DiceRow, ...]
+    #: One row after the start (round 0) and after every round (docs/ludicitude.md).
+    trace: PositionTrace = NO_TRACE
 
     def result_of(self, car: str) -> CarResult:
         for r in self.results:

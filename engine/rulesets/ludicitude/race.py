@@ -24,8 +24,10 @@ from engine.rulesets.ludicitude.outcome import (
     DiceRow,
     EventLog,
     EventRow,
+    PositionTrace,
     RaceInputs,
     RaceOutcome,
+    RawTraceRow,
 )
 from engine.rulesets.ludicitude.policy import DecisionTable, decision_table
 from engine.rulesets.ludicitude.rules import resolve_move
@@ -175,6 +177,7 @@ def run_race(inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int) ->
     order = round_one_order(inputs, dice)
     start_order = tuple(ids[i] for i in order)
     rnd = 0
+    trace: list[RawTraceRow] = [(0, tuple(pos), tuple(status), tuple(order))]
     outs = 0
     while order and rnd < settings.max_rounds:
         rnd += 1
@@ -217,6 +220,7 @@ def run_race(inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int) ->
                 outs += 1
                 out_seq[i] = outs
         order = still
+        trace.append((rnd, tuple(pos), tuple(status), tuple(still)))
     for i in order:
         brake[i] = (state[i] >> 6) & 15
         status[i] = NOT_CLASSIFIED
@@ -250,6 +254,15 @@ def run_race(inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int) ->
         results=tuple(results),
         events=EventLog(events),
         dice=tuple(log),
+        trace=PositionTrace.from_race(
+            tuple(ids),
+            inputs.laps,
+            finish,
+            track.closed,
+            tuple(finishers),
+            tuple(out_seq),
+            trace,
+        ),
     )
 
 
