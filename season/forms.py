@@ -510,3 +510,20 @@ def orders_form_class(ruleset: str) -> type[TeamOrdersForm]:
         (TeamOrdersForm,),
         {"adapter": adapter, "legend": adapter.orders_legend},
     )
+
+
+class GameSettingsForm(forms.Form):
+    """Every setting of the season's ruleset, generated from its settings spec by its adapter
+    (bounds, defaults and help text from the engine)."""
+
+    def __init__(self, *args: Any, adapter: Any, values: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields.update(adapter.settings_fields(values))
+
+    def fieldsets(self) -> list[tuple[Any, list[forms.BoundField]]]:
+        return [(_("Game settings"), [self[name] for name in self.fields])]
+
+    def freeze(self, reason: str) -> None:
+        for field in self.fields.values():
+            field.disabled = True
+            field.help_text = reason

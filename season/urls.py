@@ -47,6 +47,11 @@ urlpatterns = [
     ),
     path(
         "seasons/<slug:slug>/organise/calendar/",
+    path(
+        "seasons/<slug:slug>/organise/game-settings/",
+        organiser.game_settings_edit,
+        name="organiser-game-settings",
+    ),
         organiser.calendar_edit,
         name="organiser-calendar",
     ),

@@ -16,10 +16,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from plugins import adapter_for
 from season import formation, leagues, selectors
-from season.forms import CalendarForm, SeasonCreateForm, SeasonSettingsForm
+from season.forms import CalendarForm, GameSettingsForm, SeasonCreateForm, SeasonSettingsForm
 from season.models import Membership, Round, Season
-from season.services import lifecycle
+from season.services import game_settings, lifecycle
 from season.services.orders_status import orders_count, orders_status
 from season.tables import CalendarTable, MembersTable, table_configure
 
@@ -270,3 +271,30 @@ def draft_autopick(request: HttpRequest, slug: str) -> HttpResponse:
             % {"number": pick.number, "rider": pick.rider.name, "team": pick.team.name},
         )
     return redirect("organiser-season", slug=season.slug)
+
+
+@login_required
+def game_settings_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    """The settings of the season's game, one field per setting of its ruleset's spec."""
+    season = managed_season(request, slug)
+    adapter = adapter_for(season.ruleset)
+    form = GameSettingsForm(
+        request.POST or None,
+        adapter=adapter,
+        values=game_settings.game_settings_values(season),
+    )
+    if leagues.rules_frozen(season):
+        form.freeze(_("Fixed: a round has been resolved with it."))
+    if request.method == "POST" and form.is_valid():
+        try:
+            game_settings.game_settings_update(season=season, values=form.cleaned_data)
+        except leagues.LeagueError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Game settings saved."))
+            return redirect("organiser-season", slug=season.slug)
+    return render(
+        request,
+        "season/organiser/game_settings.html",
+        {"season": season, "form": form, "adapter": adapter},
+    )
