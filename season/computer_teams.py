@@ -4,7 +4,7 @@ When the race starts (stage 1 opens, or is resolved without having been opened),
 of the imported start list who is in no player's team joins a team run by the computer, one
 per real team, named after it (docs/league.md "Computer teams"). Nobody owns a computer team:
 nobody can manage it or give it orders, so its riders ride with the default orders of their
-roles (rules/moreno.md §5). The players' formation never sees these teams: they come into
+roles (docs/league.md "Roles"). The players' formation never sees these teams: they come into
 being once the teams are formed, and formation counts the players' teams only.
 """
 

@@ -273,7 +273,7 @@ def _lock(season: Season) -> Season:
 
 
 def _team_complete(*, season: Season, team: SeasonTeam) -> None:
-    """A full team gets its default roles (rules/moreno.md §5) and its bibs: a block of ten
+    """A full team gets its default roles (season/orders.py) and its bibs: a block of ten
     per team (1-8, 11-18, ...), the GC leader wearing the first."""
     members = list(team.members.select_related("rider"))
     roles = default_roles(m.rider for m in members)

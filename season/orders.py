@@ -13,8 +13,9 @@ ROLE_LIMITS = {RiderRole.GC_LEADER: 1, RiderRole.SPRINTER: 1, RiderRole.BREAKAWA
 
 
 def default_roles(riders: Iterable[Rider]) -> dict[int, str]:
-    """rules/moreno.md §5: best climber (time trial breaks ties) leads; best sprinter if rated
-    2 or more sprints; up to two riders of baroudeur 1 or more go in breakaways."""
+    """The default roles of a cycling team (docs/league.md "Roles"): the best climber (time
+    trial breaks ties) leads; the best sprinter if rated 2 or more sprints; up to two riders of
+    baroudeur 1 or more go in breakaways."""
     riders = sorted(riders, key=lambda rider: rider.pk)
     roles = {rider.pk: RiderRole.DOMESTIQUE.value for rider in riders}
     if not riders:
