@@ -3,6 +3,7 @@ from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.i18n import set_language as django_set_language
 
@@ -11,9 +12,11 @@ from accounts.models import Profile
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    next_url = request.POST.get("next") or request.GET.get("next") or "/"
+    # Without a "next", a new player lands on his seasons (where he joins one).
+    home = reverse("my-seasons")
+    next_url = request.POST.get("next") or request.GET.get("next") or home
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
-        next_url = "/"
+        next_url = home
     if request.method == "POST":
         form = SignupForm(request.POST)
         if form.is_valid():

@@ -213,6 +213,16 @@ class DiceTable(tables.Table):
         attrs = {"class": "data"}
         empty_text = _("No dice were rolled.")
 
+    def __init__(self, *args, ruleset: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.ruleset = ruleset
+
+    def render_rule(self, value):
+        # The code explained on hover and linked to the ruleset's "How it works" page.
+        from season.templatetags.rulebook import rule_link_html
+
+        return rule_link_html(value, self.ruleset) if self.ruleset else value
+
 
 class CalendarTable(tables.Table):
     number = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}, "th": {"class": "num"}})

@@ -1,11 +1,13 @@
 from django.urls import path
 
-from season.views import organiser, player, public, stages
+from season.views import organiser, player, public, rules, stages
 
 urlpatterns = [
     # Public pages of a season (readable without an account unless the season is private).
     path("", public.home, name="home"),
     path("seasons/<slug:slug>/", public.season_detail, name="season-detail"),
+    # How a ruleset works, from its adapter (linked from the orders forms and the dice codes).
+    path("rules/<str:ruleset>/", rules.ruleset_rules, name="ruleset-rules"),
     path(
         "seasons/<slug:slug>/standings/<str:classification>/",
         public.standings,
@@ -46,12 +48,12 @@ urlpatterns = [
         name="organiser-settings",
     ),
     path(
-        "seasons/<slug:slug>/organise/calendar/",
-    path(
         "seasons/<slug:slug>/organise/game-settings/",
         organiser.game_settings_edit,
         name="organiser-game-settings",
     ),
+    path(
+        "seasons/<slug:slug>/organise/calendar/",
         organiser.calendar_edit,
         name="organiser-calendar",
     ),

@@ -15,5 +15,5 @@ def round_badge(round: Round, *, job: Job | None) -> Badge:
     """A round whose resolution is queued or running reads "Resolving" (its stored status is
     still "locked" until a worker claims it); otherwise the stored status."""
     if round.status not in DONE_STATUSES and job is not None and job.active:
-        return Badge(Round.Status.RESOLVING, Round.Status.RESOLVING.label)
+        return Badge(Round.Status.RESOLVING, str(Round.Status.RESOLVING.label))
     return Badge(round.status, round.get_status_display())

@@ -8,7 +8,9 @@ from datetime import datetime, timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,6 +19,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from races.charts.profile import profile_texts, stage_profile_svg
+from riders.charts import radar_labels
 from riders.models import RATING_AXES, Rider
 from season import formation, leagues, selectors
 from season.forms import (
@@ -27,9 +31,10 @@ from season.forms import (
     orders_form_class,
     orders_summary,
 )
-from season.models import Orders, Season, SeasonTeam
+from season.models import DraftPick, Orders, Season, SeasonTeam
 from season.orders import ROLE_LIMITS
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
+from season.views.rules import adapter_or_404, rules_url
 
 RATING_LABELS = {-1: "H", 0: "0", 1: "1", 2: "2", 3: "3", 4: "4"}
 
@@ -67,17 +72,45 @@ def own_team(request: HttpRequest, slug: str, team_id: int) -> SeasonTeam:
 # --- my seasons and joining ---------------------------------------------------------------
 
 
+def _drafts_running(seasons: list[Season]) -> set[int]:
+    """The seasons whose draft has started and is not over (two queries, or none)."""
+    ids = [
+        s.pk
+        for s in seasons
+        if s.formation_mode == Season.FormationMode.DRAFT and s.draft_started_at is not None
+    ]
+    if not ids:
+        return set()
+    picks = dict(
+        DraftPick.objects.filter(season_id__in=ids)
+        .values("season_id")
+        .annotate(n=Count("id"))
+        .values_list("season_id", "n")
+    )
+    drafting = dict(
+        SeasonTeam.objects.filter(season_id__in=ids, draft_position__isnull=False)
+        .values("season_id")
+        .annotate(n=Count("id"))
+        .values_list("season_id", "n")
+    )
+    sizes = {s.pk: s.roster_size for s in seasons}
+    return {pk for pk in ids if picks.get(pk, 0) < drafting.get(pk, 0) * sizes[pk]}
+
+
 @login_required
 def my_seasons(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
+    items = leagues.my_seasons(user=request.user)
+    drafting = _drafts_running([item.season for item in items])
     rows = [
         {
+            "drafting": item.season.pk in drafting,
             "item": item,
             "time_left": time_left(item.next_stage.orders_deadline - now)
             if item.next_stage and item.next_stage.orders_deadline
             else "",
         }
-        for item in leagues.my_seasons(user=request.user)
+        for item in items
     ]
     return render(
         request, "season/player/my_seasons.html", {"rows": rows, "code_form": InviteCodeForm()}
@@ -95,12 +128,30 @@ def join_code(request: HttpRequest) -> HttpResponse:
     return render(request, "season/player/join_code.html", {"form": form})
 
 
-@login_required
 def join(request: HttpRequest, code: str) -> HttpResponse:
-    """The invitation link: a visitor logs in or signs up first and comes back here."""
+    """The invitation link. A visitor first reads what the season is, then logs in or signs up
+    and comes back here to name his team."""
     season = leagues.season_by_invite_code(code)
     if season is None:
         raise Http404(_("No season has this invitation code."))
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        return render(
+            request,
+            "season/player/join.html",
+            {
+                "season": season,
+                "code": code,
+                "closed": leagues.join_closed_reason(season),
+                "visitor": True,
+                "teams": season.teams.filter(owner__isnull=False).count(),
+                "stages": season.rounds.count(),
+                "first_deadline": season.rounds.order_by("number").first(),
+                "ruleset_label": adapter_or_404(season.ruleset).label,
+                "rules_url": rules_url(season.ruleset),
+            },
+        )
     mine = leagues.team_of(season=season, user=request.user)
     if mine is not None:
         messages.info(
@@ -122,7 +173,13 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     return render(
         request,
         "season/player/join.html",
-        {"season": season, "form": form, "closed": closed, "code": code},
+        {
+            "season": season,
+            "form": form,
+            "closed": closed,
+            "code": code,
+            "rules_url": rules_url(season.ruleset),
+        },
     )
 
 
@@ -331,6 +388,7 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
         else []
     )
     deadline = stage.orders_deadline if stage else None
+    labels = radar_labels()
     energy = (
         selectors.team_energy(round=stage, starters=starters) if form and stage is not None else {}
     )
@@ -356,5 +414,21 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
             "deadline": deadline,
             "time_left": time_left(deadline - now) if deadline and window.is_open else "",
             "role_limits": [(role.label, limit) for role, limit in ROLE_LIMITS.items()],
+            # What the choice needs: the road, and what each rider is good at.
+            "profile": stage_profile_svg(
+                stage.stage.segments,
+                title=f"{stage.stage.start} – {stage.stage.finish}",
+                texts=profile_texts(),
+            )
+            if stage is not None and form is not None
+            else "",
+            "axes": [(axis, labels[axis]) for axis in RATING_AXES],
+            "rating_rows": [
+                (member, [RATING_LABELS[getattr(member.rider, axis)] for axis in RATING_AXES])
+                for member in starters
+            ]
+            if form is not None
+            else [],
+            "rules_url": rules_url(season.ruleset),
         },
     )

@@ -75,7 +75,11 @@ def test_my_seasons_needs_an_account(client):
 def test_a_visitor_following_the_link_logs_in_first_and_comes_back(client, charlie):
     season = league(organiser=charlie)
     link = reverse("season-join", kwargs={"code": season.invite_code})
+    # Issue 17: the visitor reads what the season is, then logs in (or signs up) and returns.
     response = client.get(link)
+    assert response.status_code == 200
+    assert f'href="{reverse("login")}?next={link}"' in response.content.decode()
+    response = client.post(link, {"team_name": "Sneaky"})
     assert response.status_code == 302
     assert response.url == f"{reverse('login')}?next={link}"
 
