@@ -38,7 +38,8 @@ NAME = "cyclosim"
 #: Bumped whenever the same inputs and seed give another outcome (rules, [D] values, default
 #: AI), so a replay of an older stage can say why it differs. 2: the gruppetto. 3: gaps and
 #: groups at the line, followers who let a descent wheel go, the sprint final (issue 16).
-VERSION = 3
+#: 4: groups from the road on a flat finish (issue 16).
+VERSION = 4
 DESCRIPTION = "Cyclo Sim: energy (PE/PI), contract auctions, drafting files, attacks, relays"
 
 CyclosimInputs = StageInputs[CyclosimSettings, CyclosimRider]

@@ -52,8 +52,33 @@ def outcome(
     group = 0
     prev: int | None = None
     last_gap = 0
+    # §5 [D] road groups: (final group, gap) given to the first finisher of each road group.
+    road_group = first.road_group if compress and first.track_road_groups else None
+    seen: dict[int, tuple[int, int]] = {}
     for rank, (rc, r) in enumerate(order, start=1):
         done = rc.status[r] == DONE
+        rg = road_group[r] if road_group is not None else -1
+        if done and rg >= 0 and rg in seen:
+            # A rider of a road group already timed: that group's time, however far the final
+            # spread it (a bunch sprint is one group).
+            t = rc.cross_time[r]
+            prev = t if prev is None or t > prev else prev
+            own_group, own_gap = seen[rg]
+            results.append(
+                RiderResult(
+                    rider_id=rc.ids[r],
+                    rank=rank,
+                    final_case=n_rows,
+                    squares_behind=0,
+                    gap_seconds=own_gap,
+                    status=FINISHED,
+                    crashes=tuple(Crash(t_, c, k) for t_, c, k in rc.crashes[r]),
+                    final_group=own_group,
+                    abandon_reason=None,
+                    carried={"pe_consumed": rc.consumed[r]},
+                )
+            )
+            continue
         if done:
             if compress:
                 # §5 [D] bunch gaps: a new group starts where the riders crossing the line (R-FT1
@@ -66,6 +91,8 @@ def outcome(
                     group += 1
                     gap += t - prev - chain_s
                 prev = t if prev is None or t > prev else prev
+                if rg >= 0:
+                    seen[rg] = (group, gap)
             else:
                 t = rc.finish_time[r]
                 if prev is not None and t - prev > chain_s:

@@ -108,6 +108,10 @@ class Race:
                     modk[ri] = MOD_SPRINTER
         self.terr = terr
         self.modk = modk
+        #: §5 [D] road groups are numbered on mass-start stages with a flat finish.
+        self.track_road_groups = (
+            self.flat_finish and not time_trial and settings.road_groups and settings.bunch_gaps
+        )
         cost = [CELL_COST[t] for t in terr]
         self.cost = cost
         #: cum[ri] = cost of rows < ri; climbs[ri] = climb rows < ri.
@@ -189,6 +193,9 @@ class Race:
         #: R-FT1 time at which the rider crossed the line (``finish_time`` before R-FT2).
         self.cross_time = [0] * n
         self.finish_seq = [0] * n
+        #: §5 [D] road groups: the group each rider rode in on the road at the end of the last
+        #: turn nobody finished (-1: none), on a flat finish.
+        self.road_group = [-1] * n
         #: Time trials: the cost the rider's last contract roll could pay (0: none), for the
         #: fraction of his crossing turn (R-FT1 [D]).
         self.capacity = [0] * n

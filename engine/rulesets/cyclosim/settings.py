@@ -26,7 +26,10 @@ class CyclosimSettings:
     ``group_chain_rows_climb`` on a finish up a climb; ``bunch_gaps``
     measures a mass-start group's gap as the group ahead's plus the hole between them, so the
     length of a bunch on the board (one rider per cell) costs no time (docs/rules-choices.md,
-    "Cyclo Sim engine"). ``lanes = 8`` and ``group_chain_rows = 6`` are tuned with
+    "Cyclo Sim engine"). ``road_groups``: on a flat finish, riders chained on the road (each
+    at most ``group_chain_rows`` rows behind the one ahead) when the first rider starts his
+    finishing turn finish in one group, however the final spread them (issue 16).
+    ``lanes = 8`` and ``group_chain_rows = 6`` are tuned with
     bench/realism.py.
     """
 
@@ -44,6 +47,7 @@ class CyclosimSettings:
     ttt_counting_rider: int = 3
     max_turns: int = 1000
     bunch_gaps: bool = True
+    road_groups: bool = True
 
     def __post_init__(self) -> None:
         if self.lanes < 1 or self.rows_per_turn < 1 or self.max_turns < 1:
@@ -123,6 +127,11 @@ SETTINGS_SPEC: Spec = dataclass_spec(
             "Bunch gaps",
             "§5 [D]: a group's gap is the gap ahead plus the hole between them, so the length "
             "of a bunch on the board costs no time.",
+        ),
+        "road_groups": About(
+            "Groups from the road (flat finish)",
+            "§5 [D]: on a flat finish, riders together on the road when the first rider "
+            "starts his finishing turn finish in one group, as a bunch sprint does.",
         ),
     },
 )

@@ -712,6 +712,8 @@ def end_of_turn(race: Race) -> None:
     race.attack_right[:] = [-1] * race.n
     # Road order (row desc, lane asc) as one int key.
     on_road.sort(key=lambda r: lane[r] - pos[r] * W)
+    if race.finished == 0 and race.track_road_groups:
+        road_groups(race, on_road)
     occ = race.occ
     for x in on_road:
         if fol[x] >= 0 or pos[x] <= 0:
@@ -758,6 +760,24 @@ def end_of_turn(race: Race) -> None:
         x = recovery(sit, d)
         if x:
             race.recover(r, x)
+
+
+def road_groups(race: Race, on_road: list[int]) -> None:
+    """§5 [D] road groups (flat finish, nobody across the line yet): number the groups on the
+    road, riders chained while each is at most ``group_chain_rows`` rows behind the one ahead;
+    riders off the road (out) have none. The last numbering before the first crossing stays."""
+    group = race.road_group
+    group[:] = [-1] * race.n
+    pos = race.pos
+    chain = race.settings.group_chain_rows
+    g = -1
+    prev = None
+    for r in on_road:
+        p = pos[r]
+        if prev is None or prev - p > chain:
+            g += 1
+        group[r] = g
+        prev = p
 
 
 def chase_flags(race: Race) -> None:
