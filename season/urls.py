@@ -63,6 +63,16 @@ urlpatterns = [
         name="organiser-invite-regenerate",
     ),
     path(
+        "seasons/<slug:slug>/organise/invite/",
+        organiser.invite_send,
+        name="organiser-invite-send",
+    ),
+    path(
+        "seasons/<slug:slug>/organise/calendar/shift/",
+        organiser.deadlines_shift_view,
+        name="organiser-deadlines-shift",
+    ),
+    path(
         "seasons/<slug:slug>/organise/invitation/confirm/",
         organiser.invite_regenerate_confirm,
         name="organiser-invite-regenerate-confirm",

@@ -5,6 +5,9 @@ Every page checks season.manage_season: 404 for a private season one cannot see,
 season one does not organise.
 """
 
+from datetime import timedelta
+
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -13,14 +16,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from plugins import adapter_for
 from season import formation, leagues, selectors
 from season.forms import CalendarForm, GameSettingsForm, SeasonCreateForm, SeasonSettingsForm
 from season.models import Membership, Round, Season
-from season.services import game_settings, lifecycle
+from season.services import deadlines, game_settings, invitations, lifecycle
 from season.services.orders_status import orders_count, orders_status
 from season.tables import CalendarTable, MembersTable, table_configure
 
@@ -298,3 +301,74 @@ def game_settings_edit(request: HttpRequest, slug: str) -> HttpResponse:
         "season/organiser/game_settings.html",
         {"season": season, "form": form, "adapter": adapter},
     )
+
+
+# --- organiser tools: invite by name or e-mail, shift every deadline --------------------------
+
+
+class InviteForm(forms.Form):
+    to = forms.CharField(
+        label=gettext_lazy("Username or e-mail address"), max_length=254, strip=True
+    )
+
+
+class DeadlineShiftForm(forms.Form):
+    days = forms.IntegerField(label=gettext_lazy("Days"), initial=0, min_value=-60, max_value=60)
+    hours = forms.IntegerField(label=gettext_lazy("Hours"), initial=0, min_value=-23, max_value=23)
+
+    def delta(self) -> timedelta:
+        return timedelta(days=self.cleaned_data["days"], hours=self.cleaned_data["hours"])
+
+
+@login_required
+@require_POST
+def invite_send(request: HttpRequest, slug: str) -> HttpResponse:
+    season = managed_season(request, slug)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give a username or an e-mail address."))
+    else:
+        try:
+            sent = invitations.invitation_send(
+                season=season, to=form.cleaned_data["to"], sender=request.user
+            )
+        except invitations.InvitationRefused as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(
+                request,
+                _("The invitation is sent to %(who)s.") % {"who": sent.username or sent.email},
+            )
+    return redirect(reverse("organiser-season", kwargs={"slug": season.slug}) + "#invitation")
+
+
+@login_required
+def deadlines_shift_view(request: HttpRequest, slug: str) -> HttpResponse:
+    """Move every deadline still to come at once (a league that takes a week off)."""
+    season = managed_season(request, slug)
+    form = DeadlineShiftForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            moved = deadlines.deadlines_shift(season=season, delta=form.delta())
+        except leagues.CalendarInvalid as error:
+            for message in error.errors:
+                form.add_error(None, message)
+        else:
+            messages.success(
+                request,
+                ngettext("%(count)d deadline moved.", "%(count)d deadlines moved.", len(moved))
+                % {"count": len(moved)},
+            )
+            return redirect("organiser-season", slug=season.slug)
+    with timezone.override(season.tz):
+        return render(
+            request,
+            "season/organiser/shift.html",
+            {
+                "season": season,
+                "form": form,
+                "stages": season.rounds.filter(
+                    status__in=leagues.EDITABLE_DEADLINE, orders_deadline__isnull=False
+                ).order_by("number"),
+            },
+        )
