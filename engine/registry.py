@@ -21,7 +21,7 @@ from engine.dice import DiceSource, RandomDice
 from engine.motor import MotorHooks
 from engine.ruleset import CYCLING, MOTOR, Ruleset
 from engine.rulesets import cyclosim, grandprix, ludicitude, moreno
-from engine.rulesets.grandprix.hooks import HOOKS as GRANDPRIX_HOOKS
+from engine.rulesets.grandprix.ruleset import RULESET as GRANDPRIX
 from engine.rulesets.ludicitude.ruleset import RULESET as LUDICITUDE
 
 __all__ = [
@@ -59,9 +59,7 @@ RULESETS: Mapping[str, Ruleset[Any, Any, Any]] = MappingProxyType(
     {
         moreno.NAME: moreno.RULESET,
         cyclosim.NAME: cyclosim.RULESET,
-        grandprix.NAME: _motor(
-            grandprix.NAME, grandprix.DESCRIPTION, grandprix.VERSION, GRANDPRIX_HOOKS
-        ),
+        grandprix.NAME: GRANDPRIX,
         ludicitude.NAME: LUDICITUDE,
     }
 )

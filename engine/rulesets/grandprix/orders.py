@@ -9,6 +9,8 @@ from typing import Any
 MODES = ("auto", "interactive")
 RISKS = ("safe", "normal", "aggressive")
 PIT_STRATEGIES = ("required_only", "lap2_insurance")
+#: ``quali_risk`` of the orders spec's form: the race risk (P-6; None in :class:`CarOrders`).
+SAME_AS_RISK = "same"
 
 
 class OrdersError(ValueError):
@@ -60,12 +62,15 @@ FIELDS = ("car", "mode", "risk", "quali_risk", "max_gear", "card_min_gear", "pit
 
 
 def orders_from_dict(data: Mapping[str, Any], car: str | None = None) -> CarOrders:
-    """Build :class:`CarOrders` from a §7.1 object; :class:`OrdersError` names car and field."""
+    """Build :class:`CarOrders` from a §7.1 object; :class:`OrdersError` names car and field.
+    A ``quali_risk`` of ``same`` (the orders form's choice) is the race risk, as None is."""
     car_id = str(data.get("car", car or "?"))
     for key in data:
         if key not in FIELDS:
             raise OrdersError(car_id, str(key), f"unknown field (known: {', '.join(FIELDS)})")
     values = {k: v for k, v in data.items() if k != "car"}
+    if values.get("quali_risk") == SAME_AS_RISK:
+        values["quali_risk"] = None
     for key in ("max_gear", "card_min_gear"):
         if key in values and (isinstance(values[key], bool) or not isinstance(values[key], int)):
             raise OrdersError(car_id, key, f"{values[key]!r} is not a gear 2..4")
