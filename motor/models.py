@@ -364,8 +364,10 @@ class GrandPrixEvent(models.Model):
     phase = models.CharField(_("phase"), max_length=12, choices=EventPhase.choices)
     round = models.PositiveIntegerField(_("game round"))
     kind = models.CharField(_("kind"), max_length=30)
+    # CASCADE, not PROTECT as for results: an event means nothing without its car, and the
+    # championship's deletion (entries, then Grands Prix) takes its events along.
     entry = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+        Entry, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
     )
     data = models.JSONField(_("details"), default=dict, blank=True)
 

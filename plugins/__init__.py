@@ -8,18 +8,24 @@ imports no app, so every app can reach it without reaching another (import-linte
 """
 
 from plugins.registry import (
+    CYCLING,
+    MOTOR,
     UnknownRuleset,
     adapter_for,
     adapter_names,
+    discipline_of,
     register,
     ruleset_choices,
     unregister,
 )
 
 __all__ = [
+    "CYCLING",
+    "MOTOR",
     "UnknownRuleset",
     "adapter_for",
     "adapter_names",
+    "discipline_of",
     "register",
     "ruleset_choices",
     "unregister",

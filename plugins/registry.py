@@ -50,6 +50,21 @@ def adapter_names() -> tuple[str, ...]:
     return tuple(_ADAPTERS)
 
 
-def ruleset_choices() -> list[tuple[str, Any]]:
-    """(name, label) of every registered ruleset, for a choice field."""
-    return [(name, adapter.label) for name, adapter in _ADAPTERS.items()]
+#: The disciplines an adapter's ``discipline`` names: riders on stages, cars on Grands Prix.
+CYCLING, MOTOR = "cycling", "motor"
+
+
+def ruleset_choices(discipline: str | None = None) -> list[tuple[str, Any]]:
+    """(name, label) of every registered ruleset, or of those of one ``discipline``, for a
+    choice field."""
+    return [
+        (name, adapter.label)
+        for name, adapter in _ADAPTERS.items()
+        if discipline is None or discipline_of(adapter) == discipline
+    ]
+
+
+def discipline_of(adapter: Any) -> str:
+    """The discipline of an adapter (an adapter that names none is a cycling one, as the
+    first adapters were)."""
+    return str(getattr(adapter, "discipline", CYCLING))

@@ -30,6 +30,11 @@ def computer_teams_fill(*, season: Season) -> list[SeasonTeam]:
     done: the fallback pool of formation (the year's real teams) may hold riders who never
     started the race.
     """
+    if season.race_id is None:
+        # A motor season: its grid's empty seats go to computer teams of two cars.
+        from season.motor_league import computer_cars_fill
+
+        return computer_cars_fill(season=season)
     if season.race.template_id is None:
         return []
     with transaction.atomic():

@@ -20,7 +20,16 @@ from django.utils.translation import ngettext
 from races.models import RaceEntry
 from riders.models import RATING_AXES, Rider
 from season.computer_teams import computer_teams_fill
-from season.models import DraftPick, Round, Season, SeasonTeam, SeasonTeamRider
+from season.models import (
+    CARS_PER_TEAM,
+    GRID_MAX,
+    DraftPick,
+    Round,
+    Season,
+    SeasonTeam,
+    SeasonTeamCar,
+    SeasonTeamRider,
+)
 from season.orders import default_roles
 
 # --- prices -----------------------------------------------------------------------------
@@ -175,7 +184,9 @@ def taken_rider_ids(*, season: Season, exclude_team: SeasonTeam | None = None) -
 
 
 def team_capacity(*, season: Season) -> int:
-    """How many teams the pool can fill."""
+    """How many teams the pool can fill (a motor season: the game's grid)."""
+    if season.race_id is None:
+        return GRID_MAX // CARS_PER_TEAM
     return rider_pool(season=season).count() // season.roster_size
 
 
@@ -260,6 +271,7 @@ def formation_started(season: Season) -> bool:
     return (
         season.draft_started_at is not None
         or SeasonTeamRider.objects.filter(season=season).exists()
+        or SeasonTeamCar.objects.filter(season=season).exists()
     )
 
 

@@ -63,7 +63,9 @@ class Season(models.Model):
         on_delete=models.PROTECT,
         related_name="organised_seasons",
     )
-    race = models.OneToOneField(
+    # Typed as always set: the cycling code reads a stage race's season only (a motor season
+    # has ``race_id`` None and its code reads ``championship``; the CHECK below holds it).
+    race: "models.OneToOneField[Race | None, Race]" = models.OneToOneField(
         Race,
         verbose_name=_("race"),
         on_delete=models.PROTECT,
@@ -155,7 +157,7 @@ class Season(models.Model):
     @property
     def points_system(self) -> PointsSystem | None:
         """A motor season's points system: its championship's (None for a stage race)."""
-        return self.championship.points_system if self.championship_id else None
+        return self.championship.points_system if self.championship is not None else None
 
     def clean(self) -> None:
         try:
@@ -202,7 +204,8 @@ class Round(models.Model):
     Status = RoundStatus
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rounds")
-    stage = models.OneToOneField(
+    # Typed as always set, as Season.race is: a Grand Prix round has ``stage_id`` None.
+    stage: "models.OneToOneField[Stage | None, Stage]" = models.OneToOneField(
         Stage, on_delete=models.CASCADE, related_name="round", null=True, blank=True
     )
     grand_prix = models.OneToOneField(

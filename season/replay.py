@@ -11,6 +11,10 @@ from season.models import DONE_STATUSES, Round
 
 def stage_replay(*, round: Round) -> list[str]:
     """Differences between a fresh simulation and the stored stage; empty when identical."""
+    if round.grand_prix_id is not None:
+        from season.services.motor_rounds import motor_round_replay
+
+        return motor_round_replay(round=round)
     if round.status not in DONE_STATUSES or round.engine_inputs is None or round.seed is None:
         return [f"Stage {round.number} is not resolved: nothing to replay."]
     adapter = adapter_for(round.season.ruleset)

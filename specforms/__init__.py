@@ -1,5 +1,7 @@
 """Form fields generated from an engine spec (engine/spec.py): one source of every default,
-bound, choice and help text. The spec's words are English; each adapter lists them for the
+bound, choice and help text. A package of its own (Django forms, no app): the cycling adapters
+(races) and the motor adapters (motor) both use it and may not import each other. The spec's
+words are English; each adapter lists them for the
 French catalogue (``WORDS``: labels and help with gettext_noop, choices' labels with
 pgettext_lazy in the "orders" context), and the fields say them in the active language."""
 
@@ -104,6 +106,11 @@ def rider_fields_from_spec(spec: Spec, given: Mapping[str, Any]) -> dict[str, fo
     return {
         f.name: field_from_spec(f, given.get(f.name, f.default), float_step="0.5") for f in spec
     }
+
+
+def car_fields_from_spec(spec: Spec, given: Mapping[str, Any]) -> dict[str, forms.Field]:
+    """One car's row of a motor orders form: a field per orders-spec field, with its help."""
+    return {f.name: field_from_spec(f, given.get(f.name, f.default), help_text=True) for f in spec}
 
 
 def settings_fields_from_spec(spec: Spec, values: Mapping[str, Any]) -> dict[str, forms.Field]:

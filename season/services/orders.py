@@ -13,6 +13,7 @@ from season.models import Orders, Round, SeasonTeam
 from season.orders import orders_errors
 from season.selectors import team_starters
 from season.services.lifecycle import RoundError
+from season.services.motor_rounds import car_orders_errors, is_motor
 
 
 class OrdersClosed(RoundError):
@@ -29,7 +30,7 @@ def orders_submit(
     *,
     team: SeasonTeam,
     round: Round,
-    orders: dict[int, dict[str, Any]],
+    orders: dict[Any, dict[str, Any]],
     user: Any,
     now: datetime | None = None,
 ) -> Orders:
@@ -48,6 +49,17 @@ def orders_submit(
                 _("Orders for stage %(number)s closed at %(deadline)s.")
                 % {"number": locked.number, "deadline": deadline}
             )
+        if is_motor(team.season):
+            # Per car of the team ({car number: fields}), checked by the ruleset's adapter.
+            data, errors = car_orders_errors(
+                adapter=adapter_for(team.season.ruleset), team=team, orders=orders
+            )
+            if errors:
+                raise OrdersInvalid(errors)
+            record, _created = Orders.objects.update_or_create(
+                team=team, round=locked, defaults={"data": data, "submitted_by": user}
+            )
+            return record
         starters = {m.rider_id for m in team_starters(team=team, round=locked)}
         errors = orders_errors(orders=orders, rider_ids=starters)
         # Each rider's orders in the fields of the ruleset's orders spec (its defaults for

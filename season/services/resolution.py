@@ -36,6 +36,7 @@ from season.services.jobs import (
     job_update,
 )
 from season.services.lifecycle import RoundError, previous_resolved_check
+from season.services.motor_rounds import is_motor, motor_round_simulate, motor_round_write
 
 logger = logging.getLogger(__name__)
 
@@ -169,6 +170,8 @@ def round_resolve(
     )
 
     try:
+        if is_motor(stage.season):
+            return _motor_round_finish(stage, job_id=job_id)
         rules = stage.season.rules
         adapter = adapter_for(stage.season.ruleset)
         entrants, yellow, green = round_entrants(round=stage)
@@ -224,6 +227,37 @@ def round_resolve(
             retry_at=timezone.now() + timedelta(seconds=retry_in) if retry and retry_in else None,
         )
         raise
+    job_update(job_id, status=Job.Status.DONE, progress=100, message=gettext_noop("resolved"))
+    locked.refresh_from_db()
+    return locked
+
+
+def _motor_round_finish(claimed: Round, *, job_id: int | None) -> Round:
+    """A claimed Grand Prix round: the grid filled on round 1, the engine run outside the lock,
+    then, locked again, the rows written once (results, events, trace, both tables). Errors go
+    to round_resolve's handler, which puts the round back and records them on the job."""
+    adapter = adapter_for(claimed.season.ruleset)
+    if claimed.number == 1:
+        computer_teams_fill(season=claimed.season)
+    run = motor_round_simulate(round=claimed, adapter=adapter)
+    job_update(job_id, progress=60, message=gettext_noop("writing results and standings"))
+    with transaction.atomic():
+        locked = Round.objects.select_for_update().get(pk=claimed.pk)
+        if locked.status in DONE_STATUSES:
+            job_update(
+                job_id,
+                status=Job.Status.DONE,
+                progress=100,
+                message=gettext_noop("already resolved"),
+            )
+            return locked
+        motor_round_write(round=claimed, adapter=adapter, run=run)
+        locked.status = Round.Status.RESOLVED
+        locked.resolved_at = timezone.now()
+        locked.engine_inputs = run.inputs
+        locked.last_error = ""
+        locked.save(update_fields=["status", "resolved_at", "engine_inputs", "last_error"])
+        _next_round_follow(locked)
     job_update(job_id, status=Job.Status.DONE, progress=100, message=gettext_noop("resolved"))
     locked.refresh_from_db()
     return locked

@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from motor.models import Standing
 from races.models import Classification
 from season import formatting
 from season.models import DONE_STATUSES, Round, Season
@@ -33,8 +34,9 @@ def parse_stage_numbers(text: str) -> list[int]:
 
 class Command(BaseCommand):
     help = (
-        "Resolve stages of a season in order, through the Celery workers when REDIS_URL is set "
-        "(in-process otherwise), and print the GC top 20."
+        "Resolve the rounds (stages or Grands Prix) of a season in order, through the Celery "
+        "workers when REDIS_URL is set (in-process otherwise), and print the GC (or the "
+        "drivers' standings) top 20."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -101,6 +103,9 @@ class Command(BaseCommand):
             time.sleep(0.2)
 
     def _print_gc(self, season: Season, number: int) -> None:
+        if season.championship_id is not None:
+            self._print_drivers(season, number)
+            return
         rows = standings_table(
             season=season, number=number, classification=Classification.GENERAL, limit=20
         )
@@ -109,3 +114,21 @@ class Command(BaseCommand):
             gap = formatting.gap(row.gap) or formatting.clock(row.value)
             name = row.rider.name if row.rider else ""
             self.stdout.write(f"{row.rank:>3}. {name:<28} {gap:>10}")
+
+    def _print_drivers(self, season: Season, number: int) -> None:
+        """A motor season: the drivers' table after the round (motor.Standing)."""
+        rows = (
+            Standing.objects.filter(
+                grand_prix__league_round__season=season,
+                grand_prix__league_round__number=number,
+                table="drivers",
+            )
+            .select_related("driver")
+            .order_by("position")[:20]
+        )
+        self.stdout.write(f"\nDrivers' standings after round {number}:")
+        for row in rows:
+            assert row.driver is not None
+            self.stdout.write(
+                f"{row.position:>3}. {row.driver.name:<28} {row.points.normalize():>6f}"
+            )

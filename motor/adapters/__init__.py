@@ -1,0 +1,1 @@
+"""One adapter per motor ruleset (grandprix, ludicitude), registered in MotorConfig.ready()."""

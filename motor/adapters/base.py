@@ -1,0 +1,393 @@
+"""What every motor adapter does the same way; a ruleset's module adds only its own part.
+
+The one module family that knows both a motor engine and the motor ORM: the season passes
+plain data (:class:`CarEntrantSpec` per car, the orders as stored, the round's Grand Prix), the
+adapter builds the engine's inputs (the track's content embedded, so a resolved round keeps
+the track version it was raced on), runs the engine, and writes ``Result`` rows (points from
+the championship's points system), ``GrandPrixEvent`` rows, the position trace and the
+standings. Nothing here knows the season: motor never imports season or races.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.db import transaction
+
+from engine.motor import CarEntry, DataDocument, EntryError
+from engine.registry import motor_ruleset
+from engine.ruleset import MOTOR, Ruleset
+from engine.spec import Spec, SpecError
+from motor.championship import RaceLine, car_points
+from motor.models import (
+    Championship,
+    GrandPrix,
+    GrandPrixEvent,
+    Result,
+    ResultStatus,
+    Track,
+)
+from motor.standings import championship_standings_write
+from specforms import car_fields_from_spec, settings_fields_from_spec
+
+#: Key of the ruleset version in a round's stored inputs.
+ENGINE_VERSION_KEY = "engine_version"
+#: The format of the stored inputs of a motor round (see :meth:`MotorAdapter.inputs_to_data`).
+INPUTS_FORMAT = 1
+#: The game laps of a league Grand Prix when neither the season nor the track says (the real
+#: races' 50 to 80 laps would take an evening each; docs/league.md "Motor seasons").
+DEFAULT_GAME_LAPS = 3
+
+
+class MotorInputError(ValueError):
+    """Inputs the engine refuses (a track of another game, orders out of bounds...)."""
+
+
+@dataclass(frozen=True)
+class CarEntrantSpec:
+    """What the season knows of a car on the grid: its car id (the car number as text), the
+    motor Entry it is, the league team that runs it (id and name: the engine groups a team's
+    two cars), its driver's name, its orders as stored (the fields of the orders spec) and its
+    place in the drivers' standings before the round (None: unranked)."""
+
+    car_id: str
+    entry_id: int
+    team_id: int
+    team: str
+    driver: str
+    orders: Mapping[str, Any] = field(default_factory=dict)
+    standing: int | None = None
+
+
+@dataclass(frozen=True)
+class MotorRun:
+    """One simulated Grand Prix: the inputs as stored (JSON) and the outcome as the engine's
+    JSON document (``results``, ``events``, ``trace`` when the ruleset gives one)."""
+
+    inputs: dict[str, Any]
+    outcome: dict[str, Any]
+
+
+def _status(engine_status: str) -> str:
+    """An engine's car status as a motor Result status."""
+    if engine_status == "finished":
+        return ResultStatus.FINISHED
+    if engine_status == "not_classified":
+        return ResultStatus.NC
+    return ResultStatus.DNF  # retired (Grand Prix), eliminated (Ludicitude)
+
+
+class MotorAdapter:
+    """A motor ruleset's adapter (discipline ``motor``). A subclass sets ``name``, ``label``
+    and ``how_it_works``, and overrides :meth:`run` when its engine takes more than the
+    command line's ``simulate(track, cars, orders, seed, laps)`` (settings, standings)."""
+
+    name: str = ""
+    label: Any = ""
+    how_it_works: Any = ""
+    orders_legend: Any = None
+    discipline = MOTOR
+
+    # --- the ruleset -------------------------------------------------------------------
+
+    @property
+    def ruleset(self) -> Ruleset[Any, Any, Any]:
+        return motor_ruleset(self.name)[0]
+
+    @property
+    def hooks(self) -> Any:
+        return motor_ruleset(self.name)[1]
+
+    @property
+    def version(self) -> int:
+        return self.ruleset.version
+
+    @property
+    def game(self) -> str:
+        """The ``game`` of this ruleset's track files."""
+        return str(self.hooks.game)
+
+    @property
+    def max_cars(self) -> int:
+        return int(self.hooks.max_cars)
+
+    @property
+    def team_size(self) -> int:
+        return int(self.hooks.team_size)
+
+    # --- orders ------------------------------------------------------------------------
+
+    @property
+    def orders_spec(self) -> Spec:
+        """The orders a player gives each car, from the engine's orders spec."""
+        return self.ruleset.orders_spec
+
+    def orders_stored(self, order: Mapping[str, Any]) -> dict[str, Any]:
+        """A car's orders as the season stores them: every field of the spec, given or at
+        its default."""
+        defaults = self.orders_spec.defaults()
+        return {name: order.get(name, defaults[name]) for name in self.orders_spec.names}
+
+    def orders_errors(self, *, orders: Mapping[str, Mapping[str, Any]]) -> list[str]:
+        """The spec's and the engine's checks of a team's orders, ``{car id: orders}``, as
+        messages naming the car and the field."""
+        errors = []
+        for car, order in sorted(orders.items()):
+            try:
+                self.orders_spec.clean(order)
+            except SpecError as error:
+                errors += [
+                    f"Car {car}, {name}: {why}" for name, why in sorted(error.errors.items())
+                ]
+                continue
+            try:
+                self.engine_orders({str(car): self.orders_stored(order)})
+            except EntryError as error:
+                errors.append(str(error))
+        return errors
+
+    def engine_orders(self, orders: Mapping[str, Mapping[str, Any]]) -> Any:
+        """The engine's orders objects of ``{car id: stored orders}`` (EntryError naming the
+        car and the field)."""
+        raw = {
+            car: ({**self.to_engine_order(order), "car": car}, None)
+            for car, order in orders.items()
+        }
+        return self.hooks.parse_orders(raw, "orders", ())
+
+    def to_engine_order(self, order: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored order in the engine's §7.1 shape (the spec's fields are the engine's)."""
+        return dict(order)
+
+    def car_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
+        """One car's row of the orders form, generated from the orders spec."""
+        return car_fields_from_spec(self.orders_spec, given)
+
+    def rider_clean(self, values: Mapping[str, Any], **_kwargs: Any) -> dict[str, Any]:
+        """Checks across one car's fields, {field name: message}; none by default."""
+        return {}
+
+    # --- settings ----------------------------------------------------------------------
+
+    @property
+    def settings_spec(self) -> Spec:
+        return self.ruleset.settings_spec
+
+    def settings_fields(self, values: Mapping[str, Any]) -> dict[str, forms.Field]:
+        return settings_fields_from_spec(self.settings_spec, values)
+
+    def season_values(self, rules: Any) -> dict[str, Any]:
+        """The ruleset's settings a season holds (``rules.engine``), checked against the spec."""
+        given = dict(getattr(rules, "engine", None) or {})
+        return self.settings_spec.clean(given) if self.settings_spec.fields else given
+
+    def engine_settings(self, rules: Any) -> Any:
+        """The season's values of the ruleset's settings, checked against its spec
+        (ValueError naming the field out of bounds)."""
+        return self.season_values(rules)
+
+    def game_laps(self, *, track: Track, values: Mapping[str, Any]) -> int:
+        """The laps a league races on ``track``: the season's ``laps`` setting, else the track
+        file's, else DEFAULT_GAME_LAPS."""
+        laps = values.get("laps") or (track.content or {}).get("laps") or DEFAULT_GAME_LAPS
+        return int(laps)
+
+    # --- inputs, simulation, outcome ---------------------------------------------------
+
+    def track_check(self, track: Track) -> None:
+        """MotorInputError unless ``track`` is a track file of this ruleset's game."""
+        if track.game != self.game:
+            raise MotorInputError(
+                f"Track {track.slug} v{track.version} is a {track.game} track, not {self.game}."
+            )
+
+    def inputs_build(
+        self,
+        *,
+        grand_prix: GrandPrix,
+        cars: Sequence[CarEntrantSpec],
+        values: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        """The round's inputs as stored (JSON): the track's content and hash, the cars in
+        entry order, their orders, the laps and the settings, with the ruleset's version."""
+        track = grand_prix.track
+        if track is None:
+            raise MotorInputError(f"{grand_prix.name} has no track.")
+        self.track_check(track)
+        if not 1 <= len(cars) <= self.max_cars:
+            raise MotorInputError(f"A Grand Prix has 1 to {self.max_cars} cars, not {len(cars)}.")
+        return {
+            "format": INPUTS_FORMAT,
+            ENGINE_VERSION_KEY: self.version,
+            "track": {
+                "slug": track.slug,
+                "version": track.version,
+                "hash": track.content_hash,
+                "content": track.content,
+            },
+            "laps": grand_prix.laps,
+            "settings": dict(values),
+            "cars": [
+                {
+                    "car": c.car_id,
+                    "entry": c.entry_id,
+                    "driver": c.driver,
+                    "team": c.team,
+                    "team_id": c.team_id,
+                    "standing": c.standing,
+                }
+                for c in cars
+            ],
+            "orders": {c.car_id: self.orders_stored(c.orders) for c in cars},
+        }
+
+    def engine_track(self, inputs: Mapping[str, Any]) -> Any:
+        """The engine's track of stored inputs (validated again by the engine's loader)."""
+        track = inputs["track"]
+        return self.hooks.load_track(DataDocument(track["slug"], track["content"], {}))
+
+    def engine_cars(self, inputs: Mapping[str, Any]) -> tuple[CarEntry, ...]:
+        return tuple(CarEntry(c["car"], c["driver"], c["team"]) for c in inputs["cars"])
+
+    def run(self, inputs: Mapping[str, Any], *, seed: int) -> Any:
+        """The engine's outcome of stored inputs (the command line's entry point)."""
+        orders = self.engine_orders(inputs["orders"])
+        return self.hooks.simulate(
+            self.engine_track(inputs), self.engine_cars(inputs), orders, seed, inputs["laps"]
+        )
+
+    def outcome_json(self, outcome: Any) -> dict[str, Any]:
+        return dict(self.hooks.outcome_json(outcome))
+
+    def simulate(self, inputs: Mapping[str, Any], *, seed: int) -> MotorRun:
+        """Run the engine on stored inputs: the same inputs and seed give the same outcome."""
+        try:
+            outcome = self.run(inputs, seed=seed)
+        except (EntryError, ValueError) as error:
+            raise MotorInputError(str(error)) from error
+        # Through JSON once, so that what is compared on a replay is what the database keeps.
+        return MotorRun(
+            inputs=json.loads(json.dumps(inputs)),
+            outcome=json.loads(json.dumps(self.outcome_json(outcome))),
+        )
+
+    @staticmethod
+    def stored_version(data: Mapping[str, Any]) -> int | None:
+        version = data.get(ENGINE_VERSION_KEY)
+        return int(version) if version is not None else None
+
+    # --- rows ---------------------------------------------------------------------------
+
+    def result_lines(self, run: MotorRun) -> list[dict[str, Any]]:
+        """The Result fields of each car, in classification order (comparable for replays)."""
+        entry_of = {c["car"]: c["entry"] for c in run.inputs["cars"]}
+        lines = []
+        for r in run.outcome["results"]:
+            status = _status(r["status"])
+            laps = r.get("laps")
+            if laps is None:
+                laps = run.outcome.get("laps") if status == ResultStatus.FINISHED else None
+            gap = ""
+            if r.get("gap_seconds") is not None and r["rank"] > 1:
+                gap = f"+{r['gap_seconds']:.1f}s"
+            elif r.get("laps_behind"):
+                gap = f"+{r['laps_behind']} lap" + ("s" if r["laps_behind"] > 1 else "")
+            lines.append(
+                {
+                    "entry_id": entry_of[r["car"]],
+                    "number": int(r["car"]) if str(r["car"]).isdigit() else None,
+                    "grid": r.get("grid"),
+                    "position": r["rank"] if status == ResultStatus.FINISHED else None,
+                    "status": status,
+                    "reason": str(r.get("reason") or "")[:80],
+                    "retired_lap": r.get("retired_lap"),
+                    "laps": laps,
+                    "gap": gap,
+                    "pit_stops": len(r["pit_stops"]) if "pit_stops" in r else None,
+                    "track_exits": len(r["track_exits"]) if "track_exits" in r else None,
+                }
+            )
+        return lines
+
+    def event_lines(self, run: MotorRun) -> list[dict[str, Any]]:
+        """The GrandPrixEvent fields of each event, in the engine's order."""
+        entry_of = {c["car"]: c["entry"] for c in run.inputs["cars"]}
+        lines = []
+        for event in run.outcome.get("events", []):
+            data = {k: v for k, v in event.items() if k not in ("phase", "round", "kind", "car")}
+            lines.append(
+                {
+                    "phase": event.get("phase", GrandPrixEvent.Phase.RACE),
+                    "round": event["round"],
+                    "kind": event["kind"],
+                    "entry_id": entry_of.get(str(event.get("car"))),
+                    "data": data,
+                }
+            )
+        return lines
+
+    def outcome_write(self, *, grand_prix: GrandPrix, run: MotorRun) -> None:
+        """Write a round's rows: results with points (the championship's points system),
+        events and the position trace. Call inside the resolving transaction."""
+        scoring = grand_prix.championship.points_system.scoring()
+        results = []
+        for line in self.result_lines(run):
+            points = car_points(
+                RaceLine(
+                    round=grand_prix.round,
+                    drivers=(str(line["entry_id"]),),
+                    team=("", ""),
+                    position=line["position"],
+                    pole=line["grid"] == 1,
+                ),
+                scoring,
+            )
+            results.append(Result(grand_prix=grand_prix, points=Decimal(points), **line))
+        Result.objects.bulk_create(results)
+        GrandPrixEvent.objects.bulk_create(
+            GrandPrixEvent(grand_prix=grand_prix, seq=seq, **line)
+            for seq, line in enumerate(self.event_lines(run), start=1)
+        )
+        grand_prix.trace = run.outcome.get("trace")
+        grand_prix.save(update_fields=["trace"])
+
+    def standings_write(self, *, championship: Championship) -> None:
+        """The drivers' and constructors' tables after every raced round."""
+        with transaction.atomic():
+            championship_standings_write(championship)
+
+    def replay_differences(self, *, grand_prix: GrandPrix, run: MotorRun) -> list[str]:
+        """What a fresh run changes in the stored rows of ``grand_prix`` (empty: identical)."""
+        fields = list(self.result_lines(run)[0]) if run.outcome["results"] else []
+        stored = [
+            dict(zip(fields, row, strict=True))
+            for row in Result.objects.filter(grand_prix=grand_prix)
+            .order_by("position", "pk")
+            .values_list(*fields)
+        ]
+        by_entry = {row["entry_id"]: row for row in stored}
+        differences = []
+        replayed = self.result_lines(run)
+        if {r["entry_id"] for r in replayed} != set(by_entry):
+            differences.append(f"cars: {len(by_entry)} stored, {len(replayed)} replayed")
+        for line in replayed:
+            kept = by_entry.get(line["entry_id"])
+            if kept is not None and kept != line:
+                differences.append(f"car {line['number']}: stored {kept}, replayed {line}")
+        kept_events = list(
+            GrandPrixEvent.objects.filter(grand_prix=grand_prix)
+            .order_by("seq")
+            .values("phase", "round", "kind", "entry_id", "data")
+        )
+        if kept_events != self.event_lines(run):
+            differences.append(
+                f"events: {len(kept_events)} stored, {len(self.event_lines(run))} replayed"
+            )
+        if grand_prix.trace != run.outcome.get("trace"):
+            differences.append("position trace differs")
+        return differences
