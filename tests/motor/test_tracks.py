@@ -14,7 +14,7 @@ MONACO = SHIPPED / "grandprix" / "monaco.yaml"
 def test_shipped_tracks_load_once(db):
     first = shipped_tracks_load()
     assert all(created for _, created in first)
-    assert len(first) == 7
+    assert len(first) == 19  # 15 Grand Prix (the 1981 calendar) and 4 Ludicitude tracks
     assert not any(created for _, created in shipped_tracks_load())
 
 
