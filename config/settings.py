@@ -169,6 +169,20 @@ else:
         "control_folder": str(CELERY_FILESYSTEM_DIR / "control"),
         "store_processed": False,
     }
+# The rendered season pages (season/cache.py): Redis when REDIS_URL is set, shared by every
+# process; this process's memory otherwise (other processes' changes show within
+# PAGE_CACHE_STATE_SECONDS).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    if REDIS_URL
+    else {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    }
+}
+CACHES["default"]["KEY_PREFIX"] = env_str("CACHE_KEY_PREFIX", "grandtour")
+PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 600)
+PAGE_CACHE_STATE_SECONDS = env_int("PAGE_CACHE_STATE_SECONDS", 2)
 # Separate queues let several deployments (or test runs) share one Redis.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "grandtour")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)

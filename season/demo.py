@@ -150,6 +150,8 @@ def demo_load(*, fixtures_dir: Path = FIXTURES_DIR, today: date | None = None) -
         organiser=users["olivia"],
         race=race,
         is_public=True,
+        # The demo shows each stage's results as soon as it is resolved (simulate_season).
+        auto_publish=True,
     )
     season.full_clean()
     season.save()

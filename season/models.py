@@ -118,6 +118,16 @@ class Season(models.Model):
         _("time zone"), max_length=64, default=default_time_zone, validators=[validate_time_zone]
     )
     draft_started_at = models.DateTimeField(_("draft started at"), null=True, blank=True)
+    auto_publish = models.BooleanField(
+        _("auto-publish results"),
+        default=False,
+        help_text=_(
+            "Results are public as soon as a stage is resolved; otherwise only the organiser "
+            "sees them until they are published."
+        ),
+    )
+    # The last change of what the season's pages show (season.cache.season_changed).
+    changed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]

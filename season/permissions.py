@@ -2,7 +2,7 @@
 
 import rules
 
-from season.models import Membership, Season, SeasonTeam
+from season.models import Membership, Round, RoundStatus, Season, SeasonTeam
 
 
 @rules.predicate
@@ -35,3 +35,46 @@ def owns_team(user: object, team: SeasonTeam | None) -> bool:
 rules.add_perm("season.view_season", is_public_season | is_season_organiser | is_season_member)
 rules.add_perm("season.manage_season", is_season_organiser)
 rules.add_perm("season.manage_team", owns_team)
+
+
+# --- who may see a round's results (issue 17: "Publish results" hides them until then) ------
+
+
+#: What a visitor may see of a season's results: everything resolved (the organiser) or only
+#: the published rounds (everyone else; every resolved round when the season auto-publishes).
+ORGANISER_VIEW = "organiser"
+PUBLIC_VIEW = "public"
+
+
+def results_view(season: Season, user: object) -> str:
+    """The visibility class of this user on this season: one of the two views above."""
+    return ORGANISER_VIEW if is_season_organiser(user, season) else PUBLIC_VIEW
+
+
+def status_visible(status: str, *, auto_publish: bool, view: str) -> bool:
+    """Whether the results of a round in `status` are shown in `view` (no query)."""
+    if status == RoundStatus.PUBLISHED:
+        return True
+    if status != RoundStatus.RESOLVED:
+        return False
+    return auto_publish or view == ORGANISER_VIEW
+
+
+def round_results_visible(season: Season, round: Round, user: object) -> bool:
+    """The one rule: a round's results, stage page and standings after it are shown once it is
+    published, at once when resolved if the season auto-publishes, and always to the organiser."""
+    return status_visible(
+        round.status, auto_publish=season.auto_publish, view=results_view(season, user)
+    )
+
+
+def visible_upto(statuses: list[tuple[int, str]], *, auto_publish: bool, view: str) -> int:
+    """The last round number N whose results and every earlier round's are visible (0: none):
+    the standings after N are the latest a visitor may see, since they sum every round up to
+    N. `statuses` are (number, status) pairs in round order."""
+    last = 0
+    for number, status in statuses:
+        if not status_visible(status, auto_publish=auto_publish, view=view):
+            break
+        last = number
+    return last

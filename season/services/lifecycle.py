@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from season.cache import season_changed
 from season.computer_teams import computer_teams_fill
 from season.models import DONE_STATUSES, RESOLVABLE_STATUSES, Job, Round, Season
 
@@ -29,6 +30,7 @@ def _round_move(round: Round, *, source: str, target: str, refusal: str) -> Roun
     if not updated:
         raise RoundError(refusal % {"number": round.number})
     round.refresh_from_db()
+    season_changed(round.season)
     return round
 
 
@@ -71,8 +73,9 @@ def rounds_lock_due(*, now: datetime | None = None) -> list[int]:
     in stage order."""
     now = now or timezone.now()
     due = Round.objects.filter(status=Round.Status.OPEN, orders_deadline__lte=now)
-    for pk in due.values_list("pk", flat=True):
-        Round.objects.filter(pk=pk, status=Round.Status.OPEN).update(status=Round.Status.LOCKED)
+    for pk, season_id in due.values_list("pk", "season_id"):
+        if Round.objects.filter(pk=pk, status=Round.Status.OPEN).update(status=Round.Status.LOCKED):
+            season_changed(Season.objects.only("slug").get(pk=season_id))
     ready = []
     # A stage the organiser locked early waits for its deadline (or for "resolve now").
     locked = Round.objects.filter(status=Round.Status.LOCKED, orders_deadline__lte=now).order_by(
@@ -107,6 +110,7 @@ def rounds_force_lock(*, season: Season, numbers: list[int]) -> list[Round]:
             if stage.status in (Round.Status.SCHEDULED, Round.Status.OPEN):
                 stage.status = Round.Status.LOCKED
                 stage.save(update_fields=["status"])
+        season_changed(season)
     return stages
 
 

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from races.adapters.base import REINSTATED_REASON
 from races.models import StageResult
 from races.standings import standings_update
+from season.cache import season_changed
 from season.models import DONE_STATUSES, Round
 from season.services.lifecycle import RoundError, later_round_resolved
 
@@ -40,4 +41,5 @@ def rider_reinstate(*, round: Round, rider_id: int) -> StageResult:
         result.status_reason = REINSTATED_REASON
         result.save(update_fields=["status", "status_reason"])
         standings_update(stage=locked.stage)
+        season_changed(locked.season)
     return result

@@ -18,6 +18,7 @@ from races.adapters.base import EntrantSpec
 from races.course_validation import stage_course_errors
 from races.models import Classification, StageResult
 from races.standings import standings_update
+from season.cache import season_changed
 from season.computer_teams import computer_teams_fill
 from season.models import (
     DONE_STATUSES,
@@ -135,7 +136,9 @@ def round_resolve(
     try:
         with transaction.atomic():
             stage = (
-                Round.objects.select_for_update().select_related("season", "stage").get(pk=round_id)
+                Round.objects.select_for_update(of=("self",))
+                .select_related("season", "stage")
+                .get(pk=round_id)
             )
             if stage.status in DONE_STATUSES:
                 job_update(
@@ -208,6 +211,7 @@ def round_resolve(
             locked.engine_inputs = adapter.inputs_to_data(inputs)
             locked.last_error = ""
             locked.save(update_fields=["status", "resolved_at", "engine_inputs", "last_error"])
+            season_changed(stage.season)
             _next_round_follow(locked)
             pause = settings.STAGE_RESOLVE_PAUSE_BEFORE_COMMIT
             if pause:

@@ -1,7 +1,11 @@
 """Pages everyone can read (unless the organiser made the season private)."""
 
+from functools import partial
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from races.charts.gc import gc_gaps_svg, gc_texts
@@ -9,9 +13,12 @@ from races.charts.profile import profile_texts, stage_profile_svg
 from races.models import Classification, DiceLog, StageResult
 from riders.charts import radar_labels, radar_svg, radar_texts
 from riders.models import RATING_AXES
+from season import cache as page_cache
 from season import selectors
-from season.models import DONE_STATUSES, Round
+from season.models import DONE_STATUSES, Round, Season, SeasonTeam
+from season.permissions import results_view, round_results_visible, status_visible, visible_upto
 from season.services import lifecycle
+from season.services.orders_status import orders_count, orders_status
 from season.tables import (
     CalendarTable,
     DiceTable,
@@ -21,45 +28,83 @@ from season.tables import (
     StandingTable,
     table_configure,
 )
+from season.views.badges import round_badge
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "season/home.html", {"seasons": selectors.season_list_public()})
 
 
+def _season(access: page_cache.Access) -> Season:
+    """The season row of a page built on a cache miss (access was checked by season_access)."""
+    return Season.objects.select_related("race", "organiser").get(pk=access.state.pk)
+
+
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    season = selectors.season_visible_get(slug=slug, user=request.user)
-    last = selectors.last_resolved_number(season=season)
-    calendar = CalendarTable(selectors.season_calendar(season=season), season=season)
-    export = table_configure(request, calendar, f"{season.slug}-calendar")
-    if export:
-        return export
-    return render(
-        request,
-        "season/season_detail.html",
-        {
-            "season": season,
-            "calendar": calendar,
-            "last": last,
-            "jerseys": selectors.jersey_holders(season=season, number=last) if last else [],
-            "is_organiser": request.user.has_perm("season.manage_season", season),
-            "teams": season.teams.select_related("owner").order_by("name"),
-            "my_team": selectors.team_of_user(season=season, user=request.user),
-        },
-    )
+    access = page_cache.season_access(request, slug)
+    # The latest stage whose standings this visitor may see (permissions.visible_upto).
+    last = access.state.visible_upto(access.view) or None
+
+    def build() -> page_cache.Page | HttpResponse:
+        season = _season(access)
+        calendar = CalendarTable(selectors.season_calendar(season=season), season=season)
+        export = table_configure(request, calendar, f"{season.slug}-calendar")
+        if export:
+            return export
+        return page_cache.Page(
+            "season/season_detail.html",
+            {
+                "season": season,
+                "calendar": calendar,
+                "last": last,
+                "jerseys": selectors.jersey_holders(season=season, number=last) if last else [],
+                "teams": season.teams.select_related("owner").order_by("name"),
+                "member_links": mark_safe(page_cache.live_mark("member_links")),
+            },
+        )
+
+    def member_links() -> dict[str, str]:
+        # The visitor's own links: nothing to render (and no query) for an anonymous visitor.
+        if not request.user.is_authenticated:
+            return {"member_links": ""}
+        my_team = SeasonTeam.objects.filter(season_id=access.state.pk, owner=request.user).first()
+        html = render_to_string(
+            "season/_member_links.html",
+            {"season": access.state, "is_organiser": access.is_organiser, "my_team": my_team},
+        )
+        return {"member_links": html}
+
+    if "_export" in request.GET:
+        built = build()
+        if isinstance(built, HttpResponse):
+            return built  # the CSV export (an unknown format shows the page)
+    return page_cache.cached_page(request, access, "season", build, live=member_links)
 
 
 def standings(request: HttpRequest, slug: str, classification: str) -> HttpResponse:
-    season = selectors.season_visible_get(slug=slug, user=request.user)
+    access = page_cache.season_access(request, slug)
     if classification not in Classification.values:
         raise Http404(_("No such classification."))
-    last = selectors.last_resolved_number(season=season) or 0
+    # The latest standings this visitor may see (permissions.visible_upto).
+    last = access.state.visible_upto(access.view)
     try:
         number = int(request.GET.get("after", last))
     except ValueError:
         raise Http404(_("No such stage.")) from None
     if not 0 <= number <= last:
         raise Http404(_("That stage is not resolved yet."))
+    build = partial(_standings_page, request, access, classification, number, last)
+    if "_export" in request.GET:
+        built = build()
+        if isinstance(built, HttpResponse):
+            return built  # the CSV export (an unknown format shows the page)
+    return page_cache.cached_page(request, access, "standings", build)
+
+
+def _standings_page(
+    request: HttpRequest, access: page_cache.Access, classification: str, number: int, last: int
+) -> page_cache.Page | HttpResponse:
+    season = _season(access)
     team_names = selectors.season_team_names(season=season)
     table = StandingTable(
         selectors.standings_queryset(season=season, number=number, classification=classification),
@@ -79,8 +124,7 @@ def standings(request: HttpRequest, slug: str, classification: str) -> HttpRespo
             title=_("GC gaps of the top 10 after each stage"),
             texts=gc_texts(),
         )
-    return render(
-        request,
+    return page_cache.Page(
         "season/standings.html",
         {
             "season": season,
@@ -105,9 +149,31 @@ def _round(request: HttpRequest, slug: str, number: int):
 
 
 def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    season, round = _round(request, slug, number)
+    access = page_cache.season_access(request, slug)
+    status = access.state.status_of(number)
+    if status is None:
+        raise Http404(_("No such stage."))
+    # A round with results reads the same for every visitor of one visibility class: its page
+    # is cached. The organiser's page (the actions) and a round being played (orders coming
+    # in, a resolution on its way) are rendered for each request.
+    shared = not access.is_organiser and status in DONE_STATUSES
+    build = partial(_stage_page, request, access, number, shared=shared)
+    if not shared or "_export" in request.GET:
+        built = build()
+        return built if isinstance(built, HttpResponse) else built.render(request)
+    return page_cache.cached_page(request, access, "stage", build)
+
+
+def _stage_page(
+    request: HttpRequest, access: page_cache.Access, number: int, *, shared: bool
+) -> page_cache.Page | HttpResponse:
+    season = _season(access)
+    round = get_object_or_404(Round.objects.select_related("stage"), season=season, number=number)
+    round.season = season
     stage = round.stage
-    resolved = round.status in DONE_STATUSES
+    resolved = round_results_visible(season, round, request.user)
+    # Resolved, but not published yet: the page says so and shows nothing of the results.
+    hidden = round.status in DONE_STATUSES and not resolved
     table = None
     if resolved:
         results = selectors.stage_results(round=round)
@@ -128,7 +194,7 @@ def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     events = selectors.stage_events(round=round) if resolved else []
     names = selectors.rider_names(season=season) if events else {}
     is_organiser = request.user.has_perm("season.manage_season", season)
-    job = round.jobs.first()
+    job = None if hidden else round.jobs.first()
     actions = lifecycle.round_actions(round, job=job) if is_organiser else None
     # The riders the organiser may keep in the race: outside the time limit, while allowed.
     reinstatable = (
@@ -140,34 +206,41 @@ def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if actions is not None and actions.reinstate
         else []
     )
-    return render(
-        request,
-        "season/public/stage.html",
-        {
-            "season": season,
-            "round": round,
-            "stage": stage,
-            "profile": stage_profile_svg(
-                stage.segments, title=f"{stage.start} – {stage.finish}", texts=profile_texts()
-            ),
-            "table": table,
-            "events": [(event, [names.get(i, i) for i in event.rider_ids[:5]]) for event in events],
-            "is_organiser": is_organiser,
-            "actions": actions,
-            "reinstatable": reinstatable,
-            "orders_open": lifecycle.can_give_orders(round),
-            "job": job,
-            "my_team": selectors.team_of_user(season=season, user=request.user),
-            "previous": number - 1 if number > 1 else None,
-            "next": number + 1 if season.rounds.filter(number=number + 1).exists() else None,
-        },
+    status = (
+        orders_status(round=round)
+        if round.status in (Round.Status.OPEN, Round.Status.LOCKED, Round.Status.RESOLVING)
+        else []
     )
+    context = {
+        "season": season,
+        "round": round,
+        "badge": round_badge(round, job=job),
+        "orders_status": status,
+        "orders_count": orders_count(status),
+        "stage": stage,
+        "profile": stage_profile_svg(
+            stage.segments, title=f"{stage.start} – {stage.finish}", texts=profile_texts()
+        ),
+        "table": table,
+        "events": [(event, [names.get(i, i) for i in event.rider_ids[:5]]) for event in events],
+        "is_organiser": is_organiser,
+        "actions": actions,
+        "reinstatable": reinstatable,
+        "orders_open": lifecycle.can_give_orders(round),
+        "job": job,
+        "results_hidden": hidden,
+        # A cached page holds nothing of its first visitor's (no "Give my orders" either).
+        "my_team": None if shared else selectors.team_of_user(season=season, user=request.user),
+        "previous": number - 1 if number > 1 else None,
+        "next": number + 1 if access.state.status_of(number + 1) is not None else None,
+    }
+    return page_cache.Page("season/public/stage.html", context, tz=season.tz)
 
 
 def stage_dice(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season, round = _round(request, slug, number)
     log = DiceLog.objects.filter(stage_id=round.stage_id).first()
-    if log is None:
+    if log is None or not round_results_visible(season, round, request.user):
         raise Http404(_("This stage has not been resolved."))
     names = selectors.rider_names(season=season)
     rows = [
@@ -181,7 +254,7 @@ def stage_dice(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         }
         for t, u, r, rule, d, f in log.rolls
     ]
-    table = DiceTable(rows)
+    table = DiceTable(rows, ruleset=season.ruleset)
     export = table_configure(request, table, f"{season.slug}-stage-{number}-dice")
     if export:
         return export
@@ -196,7 +269,16 @@ def rider_detail(request: HttpRequest, slug: str, rider_id: int) -> HttpResponse
     season = selectors.season_visible_get(slug=slug, user=request.user)
     member = selectors.season_rider_get(season=season, rider_id=rider_id)
     rider = member.rider
-    results = selectors.rider_results(season=season, rider=rider)
+    # Only the rounds whose results this visitor may see (permissions.round_results_visible).
+    view = results_view(season, request.user)
+    visible = {
+        number
+        for number, status in season.rounds.values_list("number", "status")
+        if status_visible(status, auto_publish=season.auto_publish, view=view)
+    }
+    results = [
+        r for r in selectors.rider_results(season=season, rider=rider) if r.stage.number in visible
+    ]
     crashes = [(r.stage.number, crash) for r in results for crash in r.crashes]
     table = RiderResultTable(results, season=season)
     export = table_configure(request, table, f"{season.slug}-{rider.pk}")
@@ -224,7 +306,19 @@ def rider_detail(request: HttpRequest, slug: str, rider_id: int) -> HttpResponse
 def team_detail(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     season = selectors.season_visible_get(slug=slug, user=request.user)
     team = selectors.season_team_get(season=season, team_id=team_id)
-    general = selectors.latest_general(season=season)
+    # The latest GC this visitor may see (permissions.visible_upto).
+    upto = visible_upto(
+        list(season.rounds.order_by("number").values_list("number", "status")),
+        auto_publish=season.auto_publish,
+        view=results_view(season, request.user),
+    )
+    general = {
+        s.rider_id: s
+        for s in selectors.standings_queryset(
+            season=season, number=upto, classification=Classification.GENERAL
+        )
+        if upto and s.rider_id is not None
+    }
     rows = []
     for member in team.members.all():
         standing = general.get(member.rider_id)
