@@ -20,8 +20,9 @@ is the group of the favourites, the one holding most of the GC top 10 before the
 the largest; ``breakaway_pct_vs_largest_group`` is the figure against the largest group);
 the GC gaps of the 2nd, 10th, 20th, 50th and last; abandons as a share of the field; stages
 won by specialists (rated 3+ on the stage's axis). Real bands beside each.
-The last line is JSON (``demo`` and ``league``, each with ``goals``: the figures of issue 16
-and whether each is in its band).
+Then, with ``--small-field-tours``, the league's 32 riders alone (the organiser's smaller
+field, abandon rules scaled to it). The last line is JSON (``demo``, ``league`` and
+``small_field``, each with ``goals``: the figures of issue 16 and whether each is in its band).
 """
 
 from __future__ import annotations
@@ -552,6 +553,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tours", type=int, default=20)
     parser.add_argument("--league-tours", type=int, default=20, help="0: no league")
+    parser.add_argument(
+        "--small-field-tours",
+        type=int,
+        default=20,
+        help="Tours of the 4-player league's own 32 riders only (a smaller field); 0: none",
+    )
     parser.add_argument("--ruleset", default="moreno")
     args = parser.parse_args()
     riders, courses = load_demo()
@@ -574,6 +581,20 @@ def main() -> int:
             f"{args.ruleset}: {args.league_tours} Tours of a {LEAGUE_PLAYERS}-player league "
             f"({LEAGUE_ROSTER} riders each, the rest in computer teams)",
             result["league"],
+        )
+    if args.small_field_tours:
+        small = [r for r in league_riders(riders) if str(r["team"]).startswith("Player ")]
+        tours = [
+            simulate_tour(small, courses, ruleset=args.ruleset, tour=t)
+            for t in range(1, args.small_field_tours + 1)
+        ]
+        result["small_field_tours"] = args.small_field_tours
+        result["small_field"] = summarise(tours)
+        report(
+            f"{args.ruleset}: {args.small_field_tours} Tours of the league's {len(small)} riders "
+            "alone (a smaller field; the bands that depend on the field's size, riders on the "
+            "winner's time and the GC gaps of the 50th and the last, do not apply)",
+            result["small_field"],
         )
     print(json.dumps(result))
     return 0

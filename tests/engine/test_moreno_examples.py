@@ -16,6 +16,7 @@ from engine.rulesets.moreno.rules import (
     resolve_pair,
     resolve_solo,
 )
+from engine.rulesets.moreno.settings import MorenoSettings
 from engine.rulesets.moreno.stage import run
 from tests.engine.moreno_kit import SPEC_CHAIN, Kit, R, rider
 
@@ -426,7 +427,8 @@ def test_abandon_check_k_23_gives_3_abandons_by_criteria_1_2_then_4_for_lack_of_
     riders += [rider(f"S{i}", 180 - 5 * i) for i in range(23)]
     riders[65].gc_time_before = 10_000  # last on GC before the stage
     riders[30].tour_crash_count = 2
-    kit = Kit(riders, [5])
+    # The spec's table as it stands (83 riders: no scaling to the field, R-A2 [D]).
+    kit = Kit(riders, [5], settings=MorenoSettings(abandon_field=0))
     order = kit.race.race_order()
     assert abandon_count(kit.race, order) == 3
     gaps = stage_gaps(kit.race, order)

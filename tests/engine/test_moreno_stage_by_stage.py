@@ -1,11 +1,13 @@
 """Moréno choices of issue 16 ("stage by stage"), with scripted dice: a crash chain stays on
-the faller's case (R-X2, ``crash_chain_cases``; docs/rules-choices.md)."""
+the faller's case (R-X2, ``crash_chain_cases``), the abandon table scales to a smaller field
+(R-A2, ``abandon_field``; docs/rules-choices.md)."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine.cycling.course import board_from_cases
+from engine.rulesets.moreno.finish import abandon_count
 from engine.rulesets.moreno.rules import resolve_descender, resolve_pair
 from engine.rulesets.moreno.settings import MorenoSettings
 from tests.engine.moreno_kit import SPEC_CHAIN, Kit, rider
@@ -53,3 +55,27 @@ def test_crash_chain_cases_is_one_or_two() -> None:
     assert MorenoSettings().crash_chain_cases == 1
     with pytest.raises(ValueError, match="crash_chain_cases"):
         MorenoSettings(crash_chain_cases=3)
+
+
+def _field(main: int, behind: int, settings: MorenoSettings | None = None) -> Kit:
+    """``main`` riders packed 4 a case from 250, ``behind`` stragglers behind them 5 cases
+    apart."""
+    riders = [rider(f"P{i}", 250 - i // 4) for i in range(main)]
+    last = 250 - (main - 1) // 4
+    riders += [rider(f"S{i}", last - 5 * (i + 1)) for i in range(behind)]
+    return Kit(riders, [], settings=settings)
+
+
+def test_a_small_field_reads_the_abandon_table_scaled_to_176_riders() -> None:
+    # 40 riders, k = 20 behind the main peloton: the table gives A(20) = 3, half the field's
+    # stragglers. Scaled: k = 20 · 176 / 40 = 88 -> A = 6, times 40 / 176 = 1.36 -> 1.
+    kit = _field(20, 20)
+    assert abandon_count(kit.race, kit.race.race_order()) == 1
+    kit = _field(20, 20, MorenoSettings(abandon_field=0))
+    assert abandon_count(kit.race, kit.race.race_order()) == 3
+
+
+def test_a_field_of_the_tables_size_reads_it_as_it_stands() -> None:
+    # 176 riders, k = 23: A(23) = 3 with or without scaling.
+    kit = _field(153, 23)
+    assert abandon_count(kit.race, kit.race.race_order()) == 3

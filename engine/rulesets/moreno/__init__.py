@@ -42,7 +42,8 @@ NAME = "moreno"
 #: Bumped whenever the same inputs and seed give another outcome (rules, [D] values).
 #: 2: groups at the line (sprint, climbs), no-breakaway riders never trigger (issue 16).
 #: 3: a crash chain stays on the faller's case (R-X2 `crash_chain_cases` = 1, issue 16).
-VERSION = 3
+#: 4: the abandon table scaled to a field smaller than 176 riders (R-A2 `abandon_field`).
+VERSION = 4
 DESCRIPTION = "Moréno: 8-axis profiles, climbs, descents, the d20 bunch table, crashes, sprint"
 
 MorenoInputs = StageInputs[MorenoSettings, MorenoRider]

@@ -93,7 +93,8 @@ def neutralise(race: Race, gaps: list[int]) -> None:
 
 def abandon_count(race: Race, order: Sequence[int]) -> int:
     """R-A1, R-A2: ``A(k)``, k = riders behind the main peloton (largest group at the final
-    positions, ties to the one ahead)."""
+    positions, ties to the one ahead); a field smaller than ``abandon_field`` reads the table
+    at ``k · field / n`` and gets ``A · n / field`` abandons, half up."""
     pos = race.pos
     groups = chain_groups([pos[r] for r in order], 2)
     sizes: dict[int, int] = {}
@@ -102,10 +103,17 @@ def abandon_count(race: Race, order: Sequence[int]) -> int:
     main = max(sizes, key=lambda g: (sizes[g], -g))
     last_index = max(i for i, g in enumerate(groups) if g == main)
     k = len(order) - 1 - last_index
+    n = len(order)
+    field = race.settings.abandon_field
+    # R-A2 [D]: a field smaller than the table's reads it at k scaled up to that field.
+    scaled = 0 < n < field
     count = 0
     for k_min, value in race.settings.abandon_table:
-        if k >= k_min:
+        if (k * field >= k_min * n) if scaled else k >= k_min:
             count = value
+    if scaled:
+        # ... and takes that many abandons scaled down to its size, half up.
+        count = (2 * count * n + field) // (2 * field)
     return count
 
 

@@ -26,7 +26,9 @@ class MorenoSettings:
     1 (default) the riders on the last faller's case, 2 that case and the case behind it (the
     spec's reading; docs/rules-choices.md). ``abandon_table`` lists ``(k_min, abandons)``
     rows in increasing ``k_min`` (R-A2); ``abandon_min_face`` is the lowest d6 face for which
-    they apply (R-A3).
+    they apply (R-A3). ``abandon_field`` is the field the table is made for: a smaller field
+    reads it at ``k`` scaled up to that field and takes that many abandons scaled down to its
+    own size, half up (0: never scaled; docs/rules-choices.md).
     """
 
     tt_multiplier: int = 3
@@ -44,6 +46,7 @@ class MorenoSettings:
         (80, 6),
     )
     abandon_min_face: int = 4
+    abandon_field: int = 176
     abandons_enabled: bool = True
     max_turns: int = 500
     pack_width: int = 4
@@ -57,6 +60,8 @@ class MorenoSettings:
                 f"sprint_selection must be one of {', '.join(SPRINT_SELECTIONS)}, "
                 f"got {self.sprint_selection!r}"
             )
+        if self.abandon_field < 0:
+            raise ValueError("abandon_field must be >= 0")
         if self.crash_chain_cases not in (1, 2):
             raise ValueError("crash_chain_cases must be 1 or 2")
         if self.pack_width < 1 or self.sprint_riders < 1 or self.max_turns < 1:
@@ -116,6 +121,14 @@ SETTINGS_SPEC: Spec = dataclass_spec(
             "R-A3: the abandons of the table apply when the d6 shows this face or more.",
             1,
             6,
+        ),
+        "abandon_field": About(
+            "Abandon table: field size",
+            "R-A2 [D]: the number of riders the abandon table is made for. A smaller field "
+            "reads it with the riders behind the main peloton scaled up to this field, and "
+            "takes that many abandons scaled down to its own size. 0: never scaled.",
+            0,
+            1000,
         ),
         "abandons_enabled": About("Abandons", "R-A: the abandon roll after each mass-start stage."),
         "max_turns": About(
