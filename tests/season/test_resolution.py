@@ -249,3 +249,22 @@ def test_a_stage_locked_early_waits_for_its_deadline(demo):
     lifecycle.round_lock(round=target)
     assert lifecycle.rounds_lock_due(now=target.orders_deadline - timedelta(hours=1)) == []
     assert lifecycle.rounds_lock_due(now=target.orders_deadline) == [target.pk]
+
+
+def test_a_stage_with_a_reinstated_rider_replays_identically(demo):
+    """The replay times the stage as resolved, with the organiser's reinstated riders kept in
+    the race (R-T3): the timing reads ``reinstated``, so the replay finds him finished too."""
+    from season.models import Season
+
+    tight = {t: 1.0 for t in ("flat", "hilly", "mountain", "ITT", "TTT")}
+    Season.objects.filter(pk=demo.pk).update(
+        rule_settings=demo.rules.to_data() | {"time_cut_pct": tight}
+    )
+    resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
+    outside = StageResult.objects.filter(stage=resolved.stage, status="otl").order_by("rank")
+    assert outside.exists(), "a 1 % time cut leaves someone outside it"
+    kept = outside.first()
+    assert stage_replay(round=stage(demo, 1)) == []
+
+    reinstate.rider_reinstate(round=stage(demo, 1), rider_id=kept.rider_id)
+    assert stage_replay(round=stage(demo, 1)) == []
