@@ -24,7 +24,7 @@ from races.importing.matching import (
     team_match_confirm,
     team_match_reject,
 )
-from races.models import DiceLog, Race, RaceEntry, RaceEvent, Stage, StageResult, Standing
+from races.models import Race, RaceEntry, RaceEvent, Stage, StageResult, Standing
 from races.profile_derivation import profiles_derive
 from riders.models import RiderMatch, TeamMatch
 
@@ -350,16 +350,6 @@ class RaceEventAdmin(ReadOnlyAdmin):
     search_fields = ["rider__name", "detail"]
     list_select_related = ["stage__race", "rider"]
     raw_id_fields = ["stage", "rider"]
-
-
-@admin.register(DiceLog)
-class DiceLogAdmin(ReadOnlyAdmin):
-    list_display = ["stage", "ruleset", "seed", "count", "sha256"]
-    list_filter = ["ruleset"]
-    search_fields = ["stage__race__name", "sha256"]
-    list_select_related = ["stage__race"]
-    readonly_fields = ["stage", "ruleset", "seed", "count", "sha256"]
-    exclude = ["rolls"]
 
 
 # The doubtful matches are riders' models, registered here because confirming one merges the

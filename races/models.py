@@ -1,6 +1,5 @@
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from races.course_validation import course_errors
@@ -232,23 +231,6 @@ class RaceEvent(models.Model):
             "turn": self.turn,
             "kind": self.kind,
         }
-
-
-class DiceLog(models.Model):
-    """Every roll of one stage's simulation, kept as one compact JSON document."""
-
-    stage = models.OneToOneField(Stage, on_delete=models.CASCADE, related_name="dice_log")
-    seed = models.BigIntegerField()
-    ruleset = models.CharField(max_length=20)
-    count = models.PositiveIntegerField()
-    sha256 = models.CharField(max_length=64)
-    rolls = models.JSONField(help_text=_("[[turn, unit, rider_id, rule_id, die, face], ...]"))
-
-    def __str__(self) -> str:
-        return _("%(stage)s: %(count)s rolls") % {"stage": self.stage, "count": self.count}
-
-    def get_absolute_url(self) -> str:
-        return reverse("admin:races_dicelog_change", args=[self.pk])
 
 
 class Classification(models.TextChoices):

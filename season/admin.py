@@ -3,7 +3,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from season.models import Membership, Orders, Round, Season, SeasonTeam, SeasonTeamRider
+from season.models import DiceLog, Membership, Orders, Round, Season, SeasonTeam, SeasonTeamRider
 from season.services import jobs, lifecycle
 
 # What the league's services alone may change on a round: its lifecycle, its seed and the inputs
@@ -144,3 +144,24 @@ class OrdersAdmin(admin.ModelAdmin):
     list_filter = ["round__season"]
     search_fields = ["team__name"]
     list_select_related = ["team", "round__season", "submitted_by"]
+
+
+@admin.register(DiceLog)
+class DiceLogAdmin(admin.ModelAdmin):
+    """Written once by the round's resolution; staff read it here (the dice page shows the
+    rolls), nobody edits it: a replay compares against it."""
+
+    list_display = ["round", "ruleset", "seed", "count", "sha256"]
+    list_filter = ["ruleset"]
+    search_fields = ["round__season__name", "sha256"]
+    list_select_related = ["round__season"]
+    exclude = ["rolls"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

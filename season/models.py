@@ -261,6 +261,25 @@ class Round(models.Model):
         return _("%(season)s – stage %(number)s") % {"season": self.season, "number": self.number}
 
 
+class DiceLog(models.Model):
+    """Every roll (and card) of one round's simulation, kept as one compact JSON document: the
+    dice belong to the league's round, whatever game it plays."""
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="dice_log")
+    seed = models.BigIntegerField(_("seed"))
+    ruleset = models.CharField(_("ruleset"), max_length=20)
+    count = models.PositiveIntegerField(_("rolls"))
+    sha256 = models.CharField(max_length=64)
+    rolls = models.JSONField(_("rolls"), help_text=_("The ruleset's rows, in the order drawn."))
+
+    class Meta:
+        verbose_name = _("dice log")
+        verbose_name_plural = _("dice logs")
+
+    def __str__(self) -> str:
+        return _("%(round)s: %(count)s rolls") % {"round": self.round, "count": self.count}
+
+
 class MembershipRole(models.TextChoices):
     ORGANISER = "organiser", _("organiser")
     PLAYER = "player", _("player")
@@ -361,7 +380,7 @@ class SeasonTeamRider(models.Model):
         return f"{self.rider} ({self.team})"
 
 
-#: The game's grid (grandprix.md S-4, ludicitude.md): twelve cars, two per team.
+#: The motor games' grid (their specs, docs/league.md): twelve cars, two per team.
 CARS_PER_TEAM = 2
 GRID_MAX = 12
 

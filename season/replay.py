@@ -5,8 +5,8 @@ from typing import Any
 
 from plugins import adapter_for
 from races.adapters.base import REINSTATED_REASON
-from races.models import DiceLog, RaceEvent, StageResult
-from season.models import DONE_STATUSES, Round
+from races.models import RaceEvent, StageResult
+from season.models import DONE_STATUSES, DiceLog, Round
 
 
 def stage_replay(*, round: Round) -> list[str]:
@@ -22,7 +22,7 @@ def stage_replay(*, round: Round) -> list[str]:
     outcome = adapter.simulate(inputs, seed=round.seed)
     differences = []
 
-    log = DiceLog.objects.get(stage_id=round.stage_id)
+    log = DiceLog.objects.get(round=round)
     replayed_log = adapter.dice_log(outcome)
     if (log.count, log.sha256, log.seed) != (*replayed_log, round.seed):
         differences.append(

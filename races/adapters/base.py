@@ -1,8 +1,9 @@
 """What every cycling adapter does the same way; a ruleset's module adds only its own part.
 
 The one module family that knows both the engine's dataclasses and the ORM: rows to plain
-engine inputs (and back from their stored JSON for replays), an outcome to StageResult,
-RaceEvent and DiceLog rows, and one timing pipeline shared by resolution and replay.
+engine inputs (and back from their stored JSON for replays), an outcome to StageResult and
+RaceEvent rows (and the dice rows the season keeps with its round), and one timing pipeline
+shared by resolution and replay.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from engine.registry import cycling_ruleset
 from engine.ruleset import Ruleset
 from engine.spec import Spec
 from races.adapters.spec_forms import rider_fields_from_spec, settings_fields_from_spec
-from races.models import DiceLog, RaceEvent, Stage, StageResult
+from races.models import RaceEvent, Stage, StageResult
 from races.timing import UNSCALED_GAPS, EngineLine, TimedLine, TimingRules, stage_times
 from riders.models import RATING_AXES, Rider
 
@@ -293,6 +294,12 @@ class CyclingAdapter:
         )
 
     @staticmethod
+    def dice_rows(outcome: Outcome) -> list[list[Any]]:
+        """The outcome's dice log as the round stores it: one row a roll, ``[turn, unit,
+        rider_id, rule_id, die, face]``."""
+        return dice_rows(outcome)
+
+    @staticmethod
     def dice_log(outcome: Outcome) -> tuple[int, str]:
         """The number of rolls and the sha256 of an outcome's dice log, as stored."""
         rows = dice_rows(outcome)
@@ -306,7 +313,8 @@ class CyclingAdapter:
         timed: Sequence[TimedLine],
         team_of: Mapping[int, int],
     ) -> None:
-        """Write an outcome's rows. Call inside the resolving transaction."""
+        """Write an outcome's rows (results and events; the season keeps the dice with its
+        round, from :meth:`dice_rows`). Call inside the resolving transaction."""
         by_rider = {result.rider_id: result for result in outcome.results}
         rider_teams = dict(Rider.objects.filter(pk__in=by_rider).values_list("pk", "team_id"))
         StageResult.objects.bulk_create(
@@ -342,15 +350,6 @@ class CyclingAdapter:
                 data=dict(event.data),
             )
             for seq, event in enumerate(outcome.events, start=1)
-        )
-        rows = dice_rows(outcome)
-        DiceLog.objects.create(
-            stage=stage,
-            seed=outcome.seed,
-            ruleset=outcome.ruleset,
-            count=len(rows),
-            sha256=dice_sha256(rows),
-            rolls=rows,
         )
 
     # --- pages -------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from season.models import (
     SeasonTeamRider,
 )
 from season.selectors import carried_states, previous_standing, riders_out_of_race
+from season.services.dice import dice_log_write
 from season.services.jobs import (
     PASSING_FAULTS,
     failure_of,
@@ -206,6 +207,7 @@ def round_resolve(
                 team_of={e.rider_id: e.team_id for e in entrants},
             )
             standings_update(stage=stage.stage)
+            dice_log_write(round=locked, adapter=adapter, outcome=outcome)
             locked.status = Round.Status.RESOLVED
             locked.resolved_at = timezone.now()
             locked.engine_inputs = adapter.inputs_to_data(inputs)

@@ -10,12 +10,12 @@ from django.utils.translation import gettext as _
 
 from races.charts.gc import gc_gaps_svg, gc_texts
 from races.charts.profile import profile_texts, stage_profile_svg
-from races.models import Classification, DiceLog, StageResult
+from races.models import Classification, StageResult
 from riders.charts import radar_labels, radar_svg, radar_texts
 from riders.models import RATING_AXES
 from season import cache as page_cache
 from season import selectors
-from season.models import DONE_STATUSES, Round, Season, SeasonTeam
+from season.models import DONE_STATUSES, DiceLog, Round, Season, SeasonTeam
 from season.permissions import results_view, round_results_visible, status_visible, visible_upto
 from season.services import lifecycle
 from season.services.orders_status import orders_count, orders_status
@@ -239,7 +239,7 @@ def _stage_page(
 
 def stage_dice(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season, round = _round(request, slug, number)
-    log = DiceLog.objects.filter(stage_id=round.stage_id).first()
+    log = DiceLog.objects.filter(round=round).first()
     if log is None or not round_results_visible(season, round, request.user):
         raise Http404(_("This stage has not been resolved."))
     names = selectors.rider_names(season=season)

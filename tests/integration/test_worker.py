@@ -14,9 +14,9 @@ from django.core.management import call_command
 from django.db import connection, connections
 
 from config.celery import app as celery_app
-from races.models import DiceLog, StageResult
+from races.models import StageResult
 from season.demo import demo_load
-from season.models import Round
+from season.models import DiceLog, Round
 from season.replay import stage_replay
 from season.services import jobs, lifecycle, resolution
 
@@ -151,14 +151,14 @@ def test_a_worker_killed_mid_resolution_leaves_nothing_and_the_stage_resolves_on
 
     assert status_of(stage_1) == "resolving"
     assert StageResult.objects.filter(stage=stage_1.stage).count() == 0
-    assert not DiceLog.objects.filter(stage=stage_1.stage).exists()
+    assert not DiceLog.objects.filter(round=stage_1).exists()
 
     workers.start()  # the task was never acknowledged: Redis hands it to this one
     wait_for(lambda: status_of(stage_1) == "resolved", 90, "the redelivered task")
     resolved = Round.objects.select_related("season", "stage").get(pk=stage_1.pk)
     assert resolved.attempts == 2
     assert StageResult.objects.filter(stage=stage_1.stage).count() == 176
-    assert DiceLog.objects.filter(stage=stage_1.stage).count() == 1
+    assert DiceLog.objects.filter(round=stage_1).count() == 1
     assert stage_replay(round=resolved) == []
 
 
@@ -185,7 +185,7 @@ def test_two_concurrent_resolutions_give_one_set_of_results():
         thread.join(60)
     assert errors == []
     assert StageResult.objects.filter(stage=stage_1.stage).count() == 176
-    assert DiceLog.objects.filter(stage=stage_1.stage).count() == 1
+    assert DiceLog.objects.filter(round=stage_1).count() == 1
     assert status_of(stage_1) == "resolved"
 
 

@@ -3,8 +3,8 @@
 import pytest
 from django.core.management import call_command
 
-from races.models import Classification, DiceLog, RaceEvent, StageResult, Standing
-from season.models import Job, Round
+from races.models import Classification, RaceEvent, StageResult, Standing
+from season.models import DiceLog, Job, Round
 from season.replay import stage_replay
 from season.services import jobs, lifecycle, reinstate, resolution
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
@@ -30,7 +30,7 @@ def test_it_resolves_a_stage_with_a_result_for_every_starter(demo):
     results = StageResult.objects.filter(stage=resolved.stage)
     assert results.count() == 176
     assert sorted(results.values_list("rank", flat=True)) == list(range(1, 177))
-    assert DiceLog.objects.get(stage=resolved.stage).count > 0
+    assert DiceLog.objects.get(round=resolved).count > 0
     assert Standing.objects.filter(
         stage=resolved.stage, classification=Classification.GENERAL
     ).exists()
@@ -59,7 +59,7 @@ def test_a_failed_resolution_writes_nothing_records_why_and_can_be_retried(demo,
     assert failed.seed is not None
     assert not StageResult.objects.filter(stage=failed.stage).exists()
     assert not RaceEvent.objects.filter(stage=failed.stage).exists()
-    assert not DiceLog.objects.filter(stage=failed.stage).exists()
+    assert not DiceLog.objects.filter(round=failed).exists()
 
     monkeypatch.undo()
     retried = resolution.round_resolve(round_id=target.pk)
