@@ -10,64 +10,13 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, pgettext_lazy
 
+from engine.motor import EntryError
 from engine.rulesets.grandprix import GrandPrixInputs
 from engine.rulesets.grandprix import simulate as grandprix_simulate
-from engine.rulesets.grandprix.orders import PIT_STRATEGIES, RISKS, CarOrders, orders_from_dict
+from engine.rulesets.grandprix.orders import CarOrders, orders_from_dict
 from engine.rulesets.grandprix.outcome import outcome_to_json
 from engine.rulesets.grandprix.settings import GrandPrixSettings
-from engine.spec import CHOICE, INT, Field, Spec
 from motor.adapters.base import MotorAdapter
-
-_DEFAULT = CarOrders("?")
-
-#: §7.1 as a spec, while the engine's Grand Prix ruleset object has none of its own (the
-#: adapter prefers the engine's as soon as it has fields). Defaults read from CarOrders.
-FALLBACK_ORDERS_SPEC = Spec(
-    (
-        Field(
-            "risk",
-            CHOICE,
-            _DEFAULT.risk,
-            "Risk",
-            "§7.1: how close to a corner's limit the default driver drives in the race.",
-            choices=tuple((r, r) for r in RISKS),
-        ),
-        Field(
-            "quali_risk",
-            CHOICE,
-            _DEFAULT.risk,
-            "Qualifying risk",
-            "P-6: the risk of the qualifying run.",
-            choices=tuple((r, r) for r in RISKS),
-        ),
-        Field(
-            "max_gear",
-            INT,
-            _DEFAULT.max_gear,
-            "Top gear",
-            "§7.1: the highest gear the driver shifts into.",
-            minimum=2,
-            maximum=4,
-        ),
-        Field(
-            "card_min_gear",
-            INT,
-            _DEFAULT.card_min_gear,
-            "Speed cards from gear",
-            "§7.1: a speed card is played only in this gear or above.",
-            minimum=2,
-            maximum=4,
-        ),
-        Field(
-            "pit_strategy",
-            CHOICE,
-            _DEFAULT.pit_strategy,
-            "Pit strategy",
-            "§7.1: only the required stop, or an early stop on lap 2 as insurance.",
-            choices=tuple((p, p) for p in PIT_STRATEGIES),
-        ),
-    )
-)
 
 #: The words of the orders spec, for the French catalogue (the generated form says them
 #: through gettext).
@@ -82,6 +31,7 @@ WORDS = (
     pgettext_lazy("orders", "aggressive"),
     pgettext_lazy("orders", "required_only"),
     pgettext_lazy("orders", "lap2_insurance"),
+    pgettext_lazy("orders", "same as the race"),
 )
 
 
@@ -96,25 +46,19 @@ class GrandPrixAdapter(MotorAdapter):
         "and in qualifying, its top gear, when it plays speed cards, and its pit strategy."
     )
 
-    @property
-    def orders_spec(self) -> Spec:
-        own = self.ruleset.orders_spec
-        return own if own.fields else FALLBACK_ORDERS_SPEC
-
     def engine_orders(self, orders: Mapping[str, Mapping[str, Any]]) -> dict[str, CarOrders]:
+        """§7.1's reader (``quali_risk`` "same" is the race risk); EntryError names the car."""
         out = {}
         for car, order in orders.items():
+            data = {**self.to_engine_order(order), "car": car}
             try:
-                out[car] = orders_from_dict(self.to_engine_order(order), car)
+                out[car] = orders_from_dict(data, car)
             except ValueError as error:
-                from engine.motor import EntryError
-
                 raise EntryError(f"Car {car}: {error}") from None
         return out
 
     def to_engine_order(self, order: Mapping[str, Any]) -> dict[str, Any]:
-        known = set(FALLBACK_ORDERS_SPEC.names) | set(self.ruleset.orders_spec.names) | {"mode"}
-        return {k: v for k, v in order.items() if k in known}
+        return {k: v for k, v in order.items() if k in self.orders_spec.names}
 
     def settings_of(self, values: Mapping[str, Any]) -> GrandPrixSettings:
         codec = self.ruleset.settings
