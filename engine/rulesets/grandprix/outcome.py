@@ -3,8 +3,9 @@ pit stops, track exits and gap; ordered structured events; the dice and card log
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from engine.motor import CarEntry
 from engine.rulesets.grandprix.race import (
@@ -93,6 +94,60 @@ class TraceRow:
     cars: tuple[TraceCar, ...]
 
 
+T = TypeVar("T")
+
+
+class Rows(Sequence[T], Generic[T]):
+    """An immutable sequence built when first read: the race keeps compact rows and an
+    outcome's events, log and trace become objects only for whoever reads them (a benchmark
+    or a league that stores results only pays for what it uses). Compares as the tuple of its
+    rows."""
+
+    __slots__ = ("_build", "_rows")
+
+    def __init__(self, build: Callable[[], tuple[T, ...]] | Sequence[T]) -> None:
+        if callable(build):
+            self._build: Callable[[], tuple[T, ...]] | None = build
+            self._rows: tuple[T, ...] = ()
+        else:
+            self._build = None
+            self._rows = tuple(build)
+
+    def _all(self) -> tuple[T, ...]:
+        if self._build is not None:
+            self._rows = self._build()
+            self._build = None
+        return self._rows
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Rows):
+            return self._all() == other._all()
+        if isinstance(other, tuple | list):
+            return list(self._all()) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return f"Rows(<{len(self)} rows>)"
+
+
 @dataclass(frozen=True, slots=True)
 class GrandPrixOutcome:
     """The whole event, results in classification order (GP-12.3)."""
@@ -105,11 +160,11 @@ class GrandPrixOutcome:
     track_hash: str
     laps: int
     results: tuple[CarResult, ...]
-    events: tuple[RaceEvent, ...]
-    log: tuple[LogRow, ...]
+    events: Sequence[RaceEvent]
+    log: Sequence[LogRow]
     rounds: int
     car_turns: int
-    trace: tuple[TraceRow, ...] = ()
+    trace: Sequence[TraceRow] = ()
 
 
 def classification(race: GrandPrixRace) -> list[int]:
@@ -213,14 +268,20 @@ def build_outcome(
                 laps_behind=behind_laps,
             )
         )
-    events = tuple(
-        RaceEvent(phase, rnd, kind, names[car], tuple(detail.items()))
-        for phase, rnd, kind, car, detail in race.events
-    )
-    log = tuple(
-        LogRow(phase, rnd, names[car] if car >= 0 else None, kind, values, card)
-        for phase, rnd, car, kind, values, card in race.log
-    )
+    raw_events, raw_log = race.events, race.log
+
+    def events() -> tuple[RaceEvent, ...]:
+        return tuple(
+            RaceEvent(phase, rnd, kind, names[car], tuple(detail.items()))
+            for phase, rnd, kind, car, detail in raw_events
+        )
+
+    def log() -> tuple[LogRow, ...]:
+        return tuple(
+            LogRow(phase, rnd, names[car] if car >= 0 else None, kind, values, card)
+            for phase, rnd, car, kind, values, card in raw_log
+        )
+
     return GrandPrixOutcome(
         ruleset=ruleset,
         version=version,
@@ -230,11 +291,11 @@ def build_outcome(
         track_hash=track.content_hash,
         laps=race.laps,
         results=tuple(results),
-        events=events,
-        log=log,
+        events=Rows(events),
+        log=Rows(log),
         rounds=race.round,
         car_turns=race.car_turns,
-        trace=build_trace(race),
+        trace=Rows(lambda: build_trace(race)),
     )
 
 
@@ -285,7 +346,7 @@ def outcome_to_json(outcome: GrandPrixOutcome) -> dict[str, Any]:
     }
 
 
-def trace_to_json(trace: tuple[TraceRow, ...]) -> list[dict[str, Any]]:
+def trace_to_json(trace: Sequence[TraceRow]) -> list[dict[str, Any]]:
     """``[{"round": N, "cars": {"<car>": {"place", "lap", "square": [lane, index], "state"}}}]``
     in round order (docs/grandprix.md, "Position trace")."""
     return [
