@@ -96,6 +96,25 @@ class LinkedTable(tables.Table):
     def value_points(self, value):
         return points_text(value)
 
+    # The CSV export has the names, not the links.
+    def value_driver(self, value):
+        return value
+
+    def value_constructor(self, value):
+        return value
+
+    def value_grand_prix(self, value):
+        return value
+
+    def value_name(self, value):
+        return value
+
+    def value_winner(self, value):
+        return value
+
+    def value_winner_constructor(self, value):
+        return value
+
 
 class CalendarTable(LinkedTable):
     round = tables.Column(verbose_name=_("Round"), attrs=NUM)

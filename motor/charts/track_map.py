@@ -55,6 +55,7 @@ CAR_OUT = "#9aa1a9"
 INCIDENT = "#d97706"
 LANE = 1.0  # a lane's width, in squares
 MARGIN = 46.0  # room around the loop for the corner labels, in pixels
+CARD = 2.0  # a Ludicitude card's length on the loop, in units of its width
 
 
 def direction_clockwise(content: Mapping[str, Any]) -> bool:
@@ -547,18 +548,22 @@ class LudicitudeMap:
             tokens = card.split()
             limit = next((int(t[3:]) for t in tokens if t.startswith("MAX") and t[3:].isdigit()), 9)
             if limit <= 3:
-                bends.append(Bend(index + 0.5, 1.6 if limit <= 2 else 1.0))
-        self.loop = Loop(n, bends, clockwise=direction_clockwise(content))
+                bends.append(Bend(CARD * (index + 0.5), 1.6 if limit <= 2 else 1.0))
+        self.loop = Loop(CARD * n, bends, clockwise=direction_clockwise(content))
         self.n = n
         self.width = width
-        outline = [self.loop.offset(q / 2, side * 1.6) for q in range(2 * n) for side in (-1, 1)]
+        outline = [
+            self.loop.offset(q / 2, side * 1.2)
+            for q in range(int(2 * CARD * n))
+            for side in (-1, 1)
+        ]
         self.canvas = _Canvas(outline, width, 30.0)
 
     def location(self, cell: Mapping[str, Any]) -> Point | None:
         card = cell.get("card")
         if not isinstance(card, int) or isinstance(card, bool):
             return None
-        return self.loop.offset((card % self.n) + 0.5, 0.0)
+        return self.loop.offset(CARD * ((card % self.n) + 0.5), 0.0)
 
     def svg(
         self,
@@ -584,7 +589,7 @@ class LudicitudeMap:
             svg_text(12, 20, fit(self.name, self.width - 24, 14), font_size=14, font_weight=600)
         )
         out.append(f'<g class="cards" stroke="{INK}" stroke-width="0.8">')
-        font = max(8.0, min(11.0, c.scale * 0.16))
+        font = max(8.0, min(11.0, c.scale * 0.3))
         for index, card in enumerate(self.cards):
             tokens = card.split()
             slow = any(t in ("MAX1", "MAX2") for t in tokens)
@@ -592,12 +597,12 @@ class LudicitudeMap:
                 MARKED if slow else GREEN if any(t.startswith("BRAKE") for t in tokens) else SQUARE
             )
             title = text_format(words, MAP_TEXTS, "card", index=index, tokens=card)
+            outline = loop.band(CARD * index + 0.06, CARD * (index + 1) - 0.06, -0.85, 0.85)
             out.append(
                 f'<g class="track-card" data-card="{index}"><title>{esc(title)}</title>'
-                f'<polygon points="{c.poly(loop.band(index + 0.04, index + 0.96, -1.2, 1.2))}"'
-                f' fill="{fill}"/>'
+                f'<polygon points="{c.poly(outline)}" fill="{fill}"/>'
             )
-            x, y = c.p(loop.offset(index + 0.5, -0.55))
+            x, y = c.p(loop.offset(CARD * (index + 0.5), -0.55))
             out.append(
                 svg_text(
                     x,
@@ -611,7 +616,7 @@ class LudicitudeMap:
             )
             shown = [t for t in tokens if t != "PLAIN"]
             for row, token in enumerate(shown[:2]):
-                x, y = c.p(loop.offset(index + 0.5, 0.35 + 0.45 * row))
+                x, y = c.p(loop.offset(CARD * (index + 0.5), 0.05 + 0.42 * row))
                 out.append(
                     svg_text(
                         x,
@@ -626,8 +631,8 @@ class LudicitudeMap:
             out.append("</g>")
         out.append("</g>")
         if not self.closed:
-            a = c.p(loop.offset(self.n, -1.4))
-            b = c.p(loop.offset(self.n, 1.4))
+            a = c.p(loop.offset(CARD * self.n - 0.02, -1.0))
+            b = c.p(loop.offset(CARD * self.n - 0.02, 1.0))
             out.append(
                 f'<line class="finish-line" x1="{num(a[0])}" y1="{num(a[1])}" x2="{num(b[0])}"'
                 f' y2="{num(b[1])}" stroke="{INK}" stroke-width="4"'

@@ -89,12 +89,18 @@ def _incident_text(event: GrandPrixEvent, label: str) -> str:
     return text
 
 
+def _traced(trace: list) -> set[str]:
+    """The ids of the cars in a position trace (the league's cars; a real round has none)."""
+    return {str(car) for row in trace if isinstance(row, dict) for car in row.get("cars") or {}}
+
+
 def _lap_chart(grand_prix, results: list[Result], ids: dict[int, str]) -> str:
     trace = grand_prix.trace if isinstance(grand_prix.trace, list) else None
     title = _("Lap chart")
     texts = lap_texts()
     if trace:
-        grid = {ids[r.pk]: r.grid for r in results if r.grid}
+        traced = _traced(trace)
+        grid = {ids[r.pk]: r.grid for r in results if r.grid and ids[r.pk] in traced}
         positions = laps_from_trace(trace, grid=grid, laps=grand_prix.laps)
         by_id = {ids[r.pk]: r for r in results}
         cars = []
@@ -179,7 +185,12 @@ def round_page(
         label = f"{ids[result.pk]} {result.entry.driver.name}"
         incidents.append(Incident(event.round, ids[result.pk], _incident_text(event, label)))
     if drawn is not None and trace:
-        cars = [CarDot(ids[r.pk], ids[r.pk], f"{ids[r.pk]} {r.entry.driver.name}") for r in results]
+        traced = _traced(trace)
+        cars = [
+            CarDot(ids[r.pk], ids[r.pk], f"{ids[r.pk]} {r.entry.driver.name}")
+            for r in results
+            if ids[r.pk] in traced
+        ]
         track_map, frames = replay_svg(drawn, trace, cars=cars, incidents=incidents)
         replay = {
             "frames": frames,
