@@ -10,6 +10,7 @@ standings. Nothing here knows the season: motor never imports season or races.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -275,6 +276,24 @@ class MotorAdapter:
             inputs=json.loads(json.dumps(inputs)),
             outcome=json.loads(json.dumps(self.outcome_json(outcome))),
         )
+
+    # --- the dice log (kept with the league's round: season.services.dice) ---------------
+
+    def dice_rows(self, run: MotorRun) -> list[list[Any]]:
+        """The run's dice and card log as the round stores it, one row an entry in the order
+        drawn: ``[phase, round, car, kind, values, card]`` (Grand Prix: every ``throw``, ``pit``
+        throw, ``tie`` throw, ``card`` played, ``draw`` and ``shuffle``; ``car`` None for a
+        shuffle before the event)."""
+        return [
+            [d["phase"], d["round"], d["car"], d["kind"], list(d["values"]), d.get("card", "")]
+            for d in run.outcome.get("dice", [])
+        ]
+
+    def dice_log(self, run: MotorRun) -> tuple[int, str]:
+        """The number of rows and the sha256 of a run's dice log, as stored."""
+        rows = self.dice_rows(run)
+        text = json.dumps(rows, separators=(",", ":"))
+        return len(rows), hashlib.sha256(text.encode()).hexdigest()
 
     @staticmethod
     def stored_version(data: Mapping[str, Any]) -> int | None:

@@ -13,7 +13,7 @@ from engine.rulesets.ludicitude import simulate as ludicitude_simulate
 from engine.rulesets.ludicitude.orders import CarOrders
 from engine.rulesets.ludicitude.outcome import CarEntry as RaceCar
 from engine.rulesets.ludicitude.outcome import RaceInputs
-from motor.adapters.base import MotorAdapter
+from motor.adapters.base import MotorAdapter, MotorRun
 
 WORDS = (
     gettext_noop("Mode"),
@@ -53,6 +53,19 @@ class LudicitudeAdapter(MotorAdapter):
             settings,
         )
         return ludicitude_simulate(race, None, seed)
+
+    def dice_rows(self, run: MotorRun) -> list[list[Any]]:
+        """LU-2's draw of the first round's order (``order``, the cars in the order drawn),
+        then every throw of the speed dice (LU-3: ``speed``, its faces), as
+        ``[phase, round, car, kind, values, card]`` like the Grand Prix's rows."""
+        rows: list[list[Any]] = [
+            ["race", 0, None, "order", [], ",".join(run.outcome.get("start_order", []))]
+        ]
+        rows += [
+            ["race", rnd, car, "speed", list(faces), ""]
+            for rnd, car, faces in run.outcome.get("dice", [])
+        ]
+        return rows
 
     def outcome_json(self, outcome: Any) -> dict[str, Any]:
         """The outcome's codec data, its events as one object each (as the command line's

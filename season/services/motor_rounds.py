@@ -10,7 +10,9 @@ from django.utils.translation import gettext as _
 from motor.adapters.base import CarEntrantSpec, MotorRun
 from motor.models import Standing
 from plugins import MOTOR, adapter_for, discipline_of
-from season.models import Orders, Round, Season, SeasonTeam, SeasonTeamCar
+from season.cache import season_changed
+from season.models import DiceLog, Orders, Round, Season, SeasonTeam, SeasonTeamCar
+from season.services.dice import dice_log_write
 
 
 def is_motor(season: Season) -> bool:
@@ -96,10 +98,13 @@ def motor_round_simulate(*, round: Round, adapter: Any) -> MotorRun:
 
 
 def motor_round_write(*, round: Round, adapter: Any, run: MotorRun) -> None:
-    """Results, events, trace, then both tables: inside the resolving transaction."""
+    """Results, events, trace, both tables and the round's dice log: inside the resolving
+    transaction (the season's cached pages change with it)."""
     assert round.grand_prix is not None
     adapter.outcome_write(grand_prix=round.grand_prix, run=run)
     adapter.standings_write(championship=round.grand_prix.championship)
+    dice_log_write(round=round, adapter=adapter, outcome=run)
+    season_changed(round.season)
 
 
 def motor_round_replay(*, round: Round) -> list[str]:
@@ -108,7 +113,17 @@ def motor_round_replay(*, round: Round) -> list[str]:
         return [f"Round {round.number} is not resolved: nothing to replay."]
     adapter = adapter_for(round.season.ruleset)
     run = adapter.simulate(round.engine_inputs, seed=round.seed)
-    differences: list[str] = adapter.replay_differences(grand_prix=round.grand_prix, run=run)
+    differences: list[str] = []
+    log = DiceLog.objects.filter(round=round).first()
+    count, sha256 = adapter.dice_log(run)
+    if log is None:
+        differences.append(f"dice log: none stored, replay {count} rows ({sha256[:12]})")
+    elif (log.count, log.sha256, log.seed) != (count, sha256, round.seed):
+        differences.append(
+            f"dice log: stored {log.count} rows ({log.sha256[:12]}), replay "
+            f"{count} rows ({sha256[:12]})"
+        )
+    differences += adapter.replay_differences(grand_prix=round.grand_prix, run=run)
     stored = adapter.stored_version(round.engine_inputs)
     if differences and stored != adapter.version:
         differences.insert(

@@ -94,3 +94,25 @@ def joined(season: Season, *users: Any) -> list[SeasonTeam]:
         season_join(season=season, user=user, team_name=f"{user.username.title()} Racing")
         for user in users
     ]
+
+
+def two_cars_each(season: Season, *teams: SeasonTeam) -> None:
+    """Each team takes the first two free cars of the pool."""
+    from season.motor_league import car_pick, free_entries
+
+    for team in teams:
+        for _ in range(2):
+            car_pick(season=season, team=team, entry=free_entries(season=season)[0])
+
+
+def round_resolved(season: Season, number: int = 1) -> Any:
+    """Open round ``number`` if it is scheduled, pass its deadline and resolve it in-process."""
+    from season.models import Round
+    from season.services.lifecycle import round_open
+    from season.services.resolution import round_resolve
+
+    round_ = season.rounds.get(number=number)
+    if round_.status == Round.Status.SCHEDULED:
+        round_open(round=round_)
+    Round.objects.filter(pk=round_.pk).update(orders_deadline=timezone.now())
+    return round_resolve(round_id=round_.pk)
