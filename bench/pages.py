@@ -3,7 +3,8 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/grandtour_bench .venv/bin/python bench/pages.py
 
 The database named by DATABASE_URL is migrated and its demo season replaced. Server time is
-the median of --runs requests through Django's test client (no network), after one warm-up.
+the median of --runs requests through Django's test client (no network), after one warm-up,
+each on a cache miss: the page cache (season/cache.py) is emptied before every request.
 """
 
 import argparse
@@ -26,6 +27,7 @@ def main() -> int:
     import django
 
     django.setup()
+    from django.core.cache import cache
     from django.core.management import call_command
     from django.db import connection
     from django.test import Client
@@ -68,6 +70,7 @@ def main() -> int:
             client.get(url)
             timings = []
             for _ in range(args.runs):
+                cache.clear()
                 with CaptureQueriesContext(connection) as queries:
                     started = time.perf_counter()
                     response = client.get(url)

@@ -1,0 +1,226 @@
+"""Requests per second of the busiest pages under a crowd, before and after a resolution.
+
+    .venv/bin/python bench/load.py [--duration 20] [--connections 10,50] [--page /seasons/...]
+
+Starts gunicorn as the README runs it in production (``gunicorn config.wsgi``, DEBUG=0, two
+sync workers, whitenoise) on PostgreSQL and Redis, with the demo season after 9 stages
+(auto-publish: the results are public), runs ``wrk`` on each page at each number of
+connections, resolves stage 10 while the server runs, measures again, prints requests/s, p50,
+p99 and errors per page, and stops everything it started.
+
+DATABASE_URL (default postgres://postgres@127.0.0.1:5432/gt_cache_bench, made afresh each
+run; another database is created if missing, migrated and its demo season replaced) and
+REDIS_URL (default redis://127.0.0.1:6379/6) name the servers. It installs nothing: wrk is
+Debian's package (``apt-get install -y wrk``).
+Goal (issue 18): >= 1,000 requests/s at 50 connections with p99 <= 100 ms and no error.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/gt_cache_bench"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/6"
+STAGES_BEFORE = 9
+
+#: The pages measured. A Grand Prix page joins with --page once motor seasons have pages
+#: (e.g. --page /seasons/SLUG/rounds/1/ of a motor season loaded beside the demo).
+PAGES = {
+    "GC": "/seasons/demo/standings/general/",
+    "stage 9": f"/seasons/demo/stages/{STAGES_BEFORE}/",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def database_create(url: str) -> None:
+    """Create the database if missing; the bench's own default database is made afresh."""
+    import psycopg
+
+    parsed = urlparse(url)
+    name = parsed.path.lstrip("/")
+    admin = parsed._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if url == DEFAULT_DB:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True)
+
+
+def wrk(url: str, connections: int, duration: int) -> dict[str, str]:
+    threads = min(2, connections)
+    out = subprocess.run(
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    p50 = re.search(r"^\s+50%\s+(\S+)", out, re.M)
+    p99 = re.search(r"^\s+99%\s+(\S+)", out, re.M)
+    non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    socket_errors = re.search(r"Socket errors: (.*)", out)
+    total = re.search(r"(\d+) requests in", out)
+    errors = int(non2xx.group(1)) if non2xx else 0
+    if socket_errors:
+        errors += sum(int(n) for n in re.findall(r"\d+", socket_errors.group(1)))
+    return {
+        "rps": rps.group(1) if rps else "?",
+        "p50": p50.group(1) if p50 else "?",
+        "p99": p99.group(1) if p99 else "?",
+        "errors": str(errors),
+        "requests": total.group(1) if total else "?",
+    }
+
+
+def wait_for(url: str, seconds: float = 30) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"gunicorn did not answer {url} within {seconds:.0f} s")
+
+
+def fetch(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return response.read().decode()
+
+
+def measure(base: str, pages: dict[str, str], connections: list[int], duration: int) -> list:
+    rows = []
+    for name, path in pages.items():
+        for count in connections:
+            figures = wrk(base + path, count, duration)
+            rows.append((name, path, count, figures))
+            print(
+                f"  {name:<10} {count:>3} conn  {figures['rps']:>9} req/s  p50 {figures['p50']:>8}"
+                f"  p99 {figures['p99']:>8}  errors {figures['errors']}  ({figures['requests']})",
+                flush=True,
+            )
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=int, default=20, help="seconds per wrk run")
+    parser.add_argument("--connections", default="10,50", help="comma-separated")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
+    parser.add_argument(
+        "--page", action="append", default=[], help="another page to measure (a path)"
+    )
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        print("wrk is not installed: `apt-get install -y wrk` (Debian's package), then run again.")
+        return 2
+    connections = [int(c) for c in args.connections.split(",")]
+    pages = dict(PAGES)
+    for path in args.page:
+        pages[path] = path
+
+    db_url = os.environ.get("DATABASE_URL", DEFAULT_DB)
+    redis_url = os.environ.get("REDIS_URL", DEFAULT_REDIS)
+    static_root = tempfile.mkdtemp(prefix="gt-bench-static-")
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": db_url,
+        "REDIS_URL": redis_url,
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-only-secret-key-not-for-production-0123456789",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",  # wrk speaks plain HTTP on loopback
+        "STATIC_ROOT": static_root,
+        "CELERY_QUEUE": "gt-bench-load",
+        "CACHE_KEY_PREFIX": f"gt-bench-{port}",
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    database_create(db_url)
+    print(f"database {urlparse(db_url).path.lstrip('/')}: migrate, demo, {STAGES_BEFORE} stages")
+    manage(env, "migrate", "--noinput", "-v", "0")
+    manage(env, "load_demo", "-v", "0")
+    manage(env, "collectstatic", "--noinput", "-v", "0")
+    resolve = ["simulate_season", "demo", "--in-process", "-v", "0"]
+    subprocess.run(
+        [PYTHON, "manage.py", *resolve, "--stages", f"1-{STAGES_BEFORE}"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    command = [
+        str(ROOT / ".venv" / "bin" / "gunicorn"),
+        "config.wsgi",
+        "--workers",
+        str(args.workers),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        "warning",
+    ]
+    print(" ".join(["gunicorn", *command[1:]]) + f"  (DEBUG=0, REDIS_URL={redis_url})")
+    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for path in pages.values():
+            wait_for(base + path)
+        print(f"\nbefore the resolution (after stage {STAGES_BEFORE}), {args.duration} s a run:")
+        before = measure(base, pages, connections, args.duration)
+        number = STAGES_BEFORE + 1
+        started = time.perf_counter()
+        subprocess.run(
+            [PYTHON, "manage.py", *resolve, "--stages", str(number)],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        took = time.perf_counter() - started
+        fresh = f"after stage {number}" in fetch(base + PAGES["GC"])
+        print(
+            f"\nstage {number} resolved ({took:.1f} s); the GC page says 'after stage {number}': "
+            f"{'yes' if fresh else 'NO (stale)'}"
+        )
+        print(f"after the resolution, {args.duration} s a run:")
+        after = measure(base, pages, connections, args.duration)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        shutil.rmtree(static_root, ignore_errors=True)
+    print("\n| page | connections | requests/s | p50 | p99 | errors |")
+    print("|---|---|---|---|---|---|")
+    for when, rows in (("before", before), ("after", after)):
+        for _name, path, count, f in rows:
+            print(
+                f"| `{path}` ({when}) | {count} | {f['rps']} | {f['p50']} | {f['p99']} |"
+                f" {f['errors']} |"
+            )
+    return 0 if fresh else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
