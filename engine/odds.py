@@ -1,0 +1,212 @@
+"""Odds of a round: the same inputs simulated K times, each run with its own seed, counted.
+
+Pure and game-free: a run is a list of :class:`RunLine` (one per entrant: finish place, out of
+the race or not, gap, value in the standing after the round), whatever ruleset produced it.
+Counts are plain sums, so the counts of any split of the runs merge into the counts of the whole
+(:meth:`OddsCounts.merge`): the workers each count a chunk of runs, the chord's callback merges
+them, and the result equals one process counting every run with the same seeds.
+
+Each run's seed comes from the round's seed base and the run's number through SHA-256
+(:func:`seed_for`): no run shares a stream with another, and the n-th run of a round is the
+same run on every machine, in whichever chunk it falls.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Places that count as a podium and a top ten.
+PODIUM = 3
+TOP = 10
+#: The seeds are 62-bit numbers, like the seed drawn for a round's resolution.
+SEED_BITS = 62
+
+
+def seed_for(base: int, run: int) -> int:
+    """The seed of run number ``run`` (0, 1, ...) of a round whose odds seed base is ``base``:
+    the first 62 bits of SHA-256("base:run")."""
+    if run < 0:
+        raise ValueError(f"run number must be 0 or more, got {run}")
+    digest = hashlib.sha256(f"{base}:{run}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
+
+
+def chunks(runs: int, size: int) -> list[tuple[int, int]]:
+    """``[start, stop)`` run ranges of at most ``size`` runs covering ``0 .. runs``."""
+    if runs < 1 or size < 1:
+        raise ValueError(f"runs and chunk size must be 1 or more, got {runs} and {size}")
+    return [(start, min(start + size, runs)) for start in range(0, runs, size)]
+
+
+@dataclass(frozen=True)
+class RunLine:
+    """One entrant in one run.
+
+    ``place`` is the finish place (1 = the winner), None for an entrant out of the race
+    (``out``: abandoned, crashed out, outside the time limit, retired). ``gap`` is the seconds
+    behind the winner of a finisher. ``standing`` is the entrant's value in the standing after
+    the round where lower leads (a time; minus the points for a points table), None for one
+    who is no longer in it.
+    """
+
+    entrant: int | str
+    place: int | None
+    out: bool = False
+    gap: float = 0.0
+    standing: float | None = None
+
+
+@dataclass
+class EntrantCounts:
+    wins: int = 0
+    podiums: int = 0
+    top10: int = 0
+    leads: int = 0
+    outs: int = 0
+    #: Finished runs and the sum of their gaps (the expected gap is over the finished runs).
+    finishes: int = 0
+    gap_sum: float = 0.0
+
+    def add(self, other: EntrantCounts) -> None:
+        self.wins += other.wins
+        self.podiums += other.podiums
+        self.top10 += other.top10
+        self.leads += other.leads
+        self.outs += other.outs
+        self.finishes += other.finishes
+        self.gap_sum += other.gap_sum
+
+    def to_data(self) -> list[float]:
+        return [
+            self.wins,
+            self.podiums,
+            self.top10,
+            self.leads,
+            self.outs,
+            self.finishes,
+            self.gap_sum,
+        ]
+
+    @classmethod
+    def from_data(cls, data: Sequence[float]) -> EntrantCounts:
+        wins, podiums, top10, leads, outs, finishes, gap_sum = data
+        whole = (int(n) for n in (wins, podiums, top10, leads, outs, finishes))
+        return cls(*whole, gap_sum=float(gap_sum))
+
+
+def _key(entrant: int | str) -> str:
+    """Entrant ids as JSON object keys (ints and strings alike)."""
+    return str(entrant)
+
+
+@dataclass
+class OddsCounts:
+    """Counts over ``runs`` runs, per entrant (keyed by ``str(entrant)``)."""
+
+    runs: int = 0
+    entrants: dict[str, EntrantCounts] = field(default_factory=dict)
+
+    def count(self, lines: Iterable[RunLine]) -> None:
+        """Count one run. The leader after the round is the entrant with the lowest standing
+        value (ties: the better place in the round, then the order given)."""
+        self.runs += 1
+        leader: tuple[float, int, int] | None = None
+        leader_key = None
+        for order, line in enumerate(lines):
+            key = _key(line.entrant)
+            counts = self.entrants.get(key)
+            if counts is None:
+                counts = self.entrants[key] = EntrantCounts()
+            if line.out or line.place is None:
+                counts.outs += 1
+            else:
+                counts.finishes += 1
+                counts.gap_sum += line.gap
+                counts.wins += line.place == 1
+                counts.podiums += line.place <= PODIUM
+                counts.top10 += line.place <= TOP
+            if line.standing is not None:
+                rank = (line.standing, line.place if line.place is not None else 10**9, order)
+                if leader is None or rank < leader:
+                    leader, leader_key = rank, key
+        if leader_key is not None:
+            self.entrants[leader_key].leads += 1
+
+    def merge(self, other: OddsCounts) -> OddsCounts:
+        """These counts and ``other``'s added (a new object; neither changes)."""
+        merged = OddsCounts(self.runs + other.runs)
+        for source in (self, other):
+            for key, counts in source.entrants.items():
+                merged.entrants.setdefault(key, EntrantCounts()).add(counts)
+        return merged
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "runs": self.runs,
+            "entrants": {key: c.to_data() for key, c in sorted(self.entrants.items())},
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> OddsCounts:
+        return cls(
+            int(data["runs"]),
+            {key: EntrantCounts.from_data(v) for key, v in data["entrants"].items()},
+        )
+
+
+def merge_all(parts: Iterable[OddsCounts]) -> OddsCounts:
+    total = OddsCounts()
+    for part in parts:
+        total = total.merge(part)
+    return total
+
+
+def count_runs(
+    run: Callable[[int], Iterable[RunLine]], *, base: int, start: int, stop: int
+) -> OddsCounts:
+    """Counts of runs ``start .. stop - 1``: ``run(seed)`` simulates one run and returns its
+    lines."""
+    counts = OddsCounts()
+    for number in range(start, stop):
+        counts.count(run(seed_for(base, number)))
+    return counts
+
+
+@dataclass(frozen=True)
+class OddsRow:
+    """One entrant's odds: chances in 0..1, the expected gap in seconds over his finishes."""
+
+    entrant: str
+    win: float
+    podium: float
+    top10: float
+    lead: float
+    out: float
+    expected_gap: float | None
+
+
+def odds_rows(counts: OddsCounts) -> list[OddsRow]:
+    """Every entrant's odds, the likeliest winner first (then podium, top ten, the smaller
+    expected gap)."""
+    runs = counts.runs or 1
+    rows = [
+        OddsRow(
+            entrant=key,
+            win=c.wins / runs,
+            podium=c.podiums / runs,
+            top10=c.top10 / runs,
+            lead=c.leads / runs,
+            out=c.outs / runs,
+            expected_gap=c.gap_sum / c.finishes if c.finishes else None,
+        )
+        for key, c in counts.entrants.items()
+    ]
+
+    def order(row: OddsRow) -> tuple[float, ...]:
+        gap = row.expected_gap if row.expected_gap is not None else float("inf")
+        return (-row.win, -row.podium, -row.top10, -row.lead, gap)
+
+    return sorted(rows, key=order)

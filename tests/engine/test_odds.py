@@ -1,0 +1,153 @@
+"""The odds' counting: small K, scripted runs (each seed mapped to a known result)."""
+
+import hashlib
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import simulate
+from engine.odds import (
+    OddsCounts,
+    RunLine,
+    chunks,
+    count_runs,
+    merge_all,
+    odds_rows,
+    seed_for,
+)
+from tests.engine.factory import flat_course, peloton, stage
+
+
+def test_seed_for_is_sha256_of_base_and_run_number():
+    digest = hashlib.sha256(b"12345:7").digest()
+    assert seed_for(12345, 7) == int.from_bytes(digest[:8], "big") >> 2
+    assert seed_for(12345, 7) < 2**62
+
+
+def test_every_run_of_a_round_has_its_own_seed():
+    seeds = {seed_for(99, n) for n in range(2000)}
+    assert len(seeds) == 2000
+    assert seed_for(99, 0) != seed_for(100, 0)
+
+
+def test_seed_for_refuses_a_negative_run():
+    with pytest.raises(ValueError, match="run number"):
+        seed_for(1, -1)
+
+
+def test_chunks_cover_every_run_once():
+    assert chunks(10, 4) == [(0, 4), (4, 8), (8, 10)]
+    assert chunks(3, 5) == [(0, 3)]
+    with pytest.raises(ValueError, match="1 or more"):
+        chunks(0, 5)
+
+
+def _line(entrant, place, *, gap=0.0, standing=None, out=False):
+    return RunLine(entrant, None if out else place, out=out, gap=gap, standing=standing)
+
+
+# Three scripted runs of riders 1, 2, 3 (rider 3 leads the standing before by 60 s).
+SCRIPT = {
+    "a": [
+        _line(1, 1, standing=100),
+        _line(2, 2, gap=10, standing=110),
+        _line(3, None, out=True),
+    ],
+    "b": [
+        _line(2, 1, standing=100),
+        _line(3, 2, gap=30, standing=70),
+        _line(1, 3, gap=30, standing=130),
+    ],
+    "c": [
+        _line(1, 1, standing=150),
+        _line(3, 2, gap=0, standing=150),  # same GC time as rider 1: the stage place decides
+        _line(2, 11, gap=120, standing=300),
+    ],
+}
+
+
+def test_counts_of_scripted_runs():
+    counts = OddsCounts()
+    for name in "abc":
+        counts.count(SCRIPT[name])
+    assert counts.runs == 3
+    one, two, three = (counts.entrants[k] for k in ("1", "2", "3"))
+    assert (one.wins, one.podiums, one.top10, one.leads, one.outs) == (2, 3, 3, 2, 0)
+    assert (two.wins, two.podiums, two.top10, two.leads, two.outs) == (1, 2, 2, 0, 0)
+    assert (three.wins, three.podiums, three.top10, three.leads, three.outs) == (0, 2, 2, 1, 1)
+    assert (one.finishes, one.gap_sum) == (3, 30)
+    assert (three.finishes, three.gap_sum) == (2, 30)
+
+
+def test_rows_give_chances_and_the_expected_gap_over_the_finishes():
+    counts = OddsCounts()
+    for name in "abc":
+        counts.count(SCRIPT[name])
+    rows = {row.entrant: row for row in odds_rows(counts)}
+    assert [row.entrant for row in odds_rows(counts)] == ["1", "2", "3"]
+    assert rows["1"].win == pytest.approx(2 / 3)
+    assert rows["3"].out == pytest.approx(1 / 3)
+    assert rows["3"].lead == pytest.approx(1 / 3)
+    assert rows["3"].expected_gap == pytest.approx(15)
+    assert rows["2"].expected_gap == pytest.approx(130 / 3)
+
+
+def test_an_entrant_always_out_has_no_expected_gap():
+    counts = OddsCounts()
+    counts.count([_line(1, 1), _line(2, None, out=True)])
+    assert {r.entrant: r.expected_gap for r in odds_rows(counts)} == {"1": 0.0, "2": None}
+
+
+def _scripted(seed):
+    """A run that depends on its seed only: a shuffled field of six."""
+    rng = random.Random(seed)
+    order = list(range(1, 7))
+    rng.shuffle(order)
+    return [
+        RunLine(rider, place, out=rng.random() < 0.1, gap=place * 5.0, standing=rng.random())
+        for place, rider in enumerate(order, start=1)
+    ]
+
+
+@given(
+    runs=st.integers(min_value=1, max_value=40),
+    size=st.integers(min_value=1, max_value=15),
+    base=st.integers(min_value=0, max_value=2**62),
+)
+def test_counts_of_the_chunks_merged_equal_the_counts_of_all_runs(runs, size, base):
+    whole = count_runs(_scripted, base=base, start=0, stop=runs)
+    parts = [count_runs(_scripted, base=base, start=a, stop=b) for a, b in chunks(runs, size)]
+    assert merge_all(reversed(parts)).to_data() == whole.to_data()
+
+
+def test_counts_survive_their_json_form():
+    counts = count_runs(_scripted, base=5, start=0, stop=25)
+    assert OddsCounts.from_data(counts.to_data()).to_data() == counts.to_data()
+
+
+def test_merge_changes_neither_part():
+    a = count_runs(_scripted, base=5, start=0, stop=3)
+    b = count_runs(_scripted, base=5, start=3, stop=6)
+    before = (a.to_data(), b.to_data())
+    a.merge(b)
+    assert (a.to_data(), b.to_data()) == before
+
+
+def test_a_real_stage_counted_in_two_chunks_equals_one_pass():
+    inputs = stage(flat_course(km=60.0, sprint_km=None), peloton(n_teams=3, per_team=4))
+
+    def run(seed):
+        outcome = simulate("moreno", inputs, seed)
+        return [
+            RunLine(r.rider_id, r.rank, out=r.status != "finished", gap=r.gap_seconds)
+            for r in outcome.results
+        ]
+
+    whole = count_runs(run, base=42, start=0, stop=6)
+    merged = count_runs(run, base=42, start=0, stop=4).merge(
+        count_runs(run, base=42, start=4, stop=6)
+    )
+    assert merged.to_data() == whole.to_data()
+    assert sum(c.wins for c in whole.entrants.values()) == 6
