@@ -65,7 +65,7 @@ class Season(models.Model):
     )
     # Typed as always set: the cycling code reads a stage race's season only (a motor season
     # has ``race_id`` None and its code reads ``championship``; the CHECK below holds it).
-    race: "models.OneToOneField[Race | None, Race]" = models.OneToOneField(
+    race: "models.OneToOneField[Race | None, Race]" = models.OneToOneField(  # type: ignore[misc]
         Race,
         verbose_name=_("race"),
         on_delete=models.PROTECT,
@@ -179,6 +179,14 @@ class Season(models.Model):
             raise ValidationError({"rule_settings": str(error)}) from error
 
     @property
+    def race_pk(self) -> int:
+        """The id of a cycling season's stage race, for the cycling code's lookups (a season of
+        Grands Prix has none: ValueError)."""
+        if self.race_id is None:
+            raise ValueError(f"season {self.slug!r} runs a championship, not a stage race")
+        return self.race_id
+
+    @property
     def rules(self) -> RuleSettings:
         return RuleSettings.from_data(self.rule_settings)
 
@@ -215,7 +223,7 @@ class Round(models.Model):
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rounds")
     # Typed as always set, as Season.race is: a Grand Prix round has ``stage_id`` None.
-    stage: "models.OneToOneField[Stage | None, Stage]" = models.OneToOneField(
+    stage: "models.OneToOneField[Stage | None, Stage]" = models.OneToOneField(  # type: ignore[misc]
         Stage, on_delete=models.CASCADE, related_name="round", null=True, blank=True
     )
     grand_prix = models.OneToOneField(
@@ -259,6 +267,16 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return _("%(season)s – stage %(number)s") % {"season": self.season, "number": self.number}
+
+    @property
+    def stage_pk(self) -> int:
+        """The id of a stage round's stage, for the cycling code's lookups (a Grand Prix round
+        has none: ValueError)."""
+        if self.stage_id is None:
+            raise ValueError(
+                f"round {self.number} of {self.season_id} is a Grand Prix, not a stage"
+            )
+        return self.stage_id
 
 
 class DiceLog(models.Model):

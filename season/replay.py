@@ -31,7 +31,7 @@ def stage_replay(*, round: Round) -> list[str]:
         )
 
     engine = {r.rider_id: r for r in outcome.results}
-    stored = {r.rider_id: r for r in StageResult.objects.filter(stage_id=round.stage_id)}
+    stored = {r.rider_id: r for r in StageResult.objects.filter(stage_id=round.stage_pk)}
     # The riders the organiser kept in the race after the time cut: the same timing as the
     # resolution, with them reinstated.
     reinstated = {
@@ -77,7 +77,7 @@ def stage_replay(*, round: Round) -> list[str]:
             differences.append(f"rider {line.rider_id}: stored {kept}, replayed {replayed}")
 
     stored_events = list(
-        RaceEvent.objects.filter(stage_id=round.stage_id)
+        RaceEvent.objects.filter(stage_id=round.stage_pk)
         .order_by("seq")
         .values_list("turn", "kind", "rider_ids", "case")
     )

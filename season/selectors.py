@@ -50,7 +50,7 @@ def last_resolved_number(*, season: Season) -> int | None:
 def standings_queryset(*, season: Season, number: int, classification: str) -> QuerySet[Standing]:
     return (
         Standing.objects.filter(
-            stage__race_id=season.race_id, stage__number=number, classification=classification
+            stage__race_id=season.race_pk, stage__number=number, classification=classification
         )
         .select_related("rider")
         .order_by("rank")
@@ -91,7 +91,7 @@ def jersey_holders(
     leaders = {
         s.classification: s
         for s in Standing.objects.filter(
-            stage__race_id=season.race_id, stage__number=number, rank=1
+            stage__race_id=season.race_pk, stage__number=number, rank=1
         ).select_related("rider")
     }
     if team_names is None:
@@ -124,7 +124,7 @@ def gc_evolution(
         s.rider_id: [None] * len(numbers) for s in leaders if s.rider_id is not None
     }
     for rider_id, stage_number, gap in Standing.objects.filter(
-        stage__race_id=season.race_id,
+        stage__race_id=season.race_pk,
         classification=Classification.GENERAL,
         stage__number__lte=number,
         rider_id__in=list(gaps),
@@ -137,13 +137,13 @@ def gc_evolution(
 
 def stage_results(*, round: Round) -> QuerySet[StageResult]:
     return (
-        StageResult.objects.filter(stage_id=round.stage_id).select_related("rider").order_by("rank")
+        StageResult.objects.filter(stage_id=round.stage_pk).select_related("rider").order_by("rank")
     )
 
 
 def stage_events(*, round: Round) -> list[RaceEvent]:
     return list(
-        RaceEvent.objects.filter(stage_id=round.stage_id)
+        RaceEvent.objects.filter(stage_id=round.stage_pk)
         .exclude(kind=RaceEvent.Kind.ATTACK)
         .order_by("seq")
     )
@@ -168,7 +168,7 @@ def season_rider_get(*, season: Season, rider_id: int) -> SeasonTeamRider:
 
 def rider_results(*, season: Season, rider: Rider) -> list[StageResult]:
     return list(
-        StageResult.objects.filter(stage__race_id=season.race_id, rider=rider)
+        StageResult.objects.filter(stage__race_id=season.race_pk, rider=rider)
         .select_related("stage")
         .order_by("stage__number")
     )
@@ -219,7 +219,7 @@ OUT_OF_RACE = [s for s in StageResult.Status.values if s != StageResult.Status.F
 def riders_out_of_race(*, season: Season, before_number: int) -> set[int]:
     return set(
         StageResult.objects.filter(
-            stage__race_id=season.race_id,
+            stage__race_id=season.race_pk,
             stage__number__lt=before_number,
             status__in=OUT_OF_RACE,
         ).values_list("rider_id", flat=True)
@@ -234,7 +234,7 @@ def team_starters(*, team: SeasonTeam, round: Round) -> list[SeasonTeamRider]:
 def previous_standing(round: Round, classification: str) -> list[Standing]:
     return list(
         Standing.objects.filter(
-            stage__race_id=round.season.race_id,
+            stage__race_id=round.season.race_pk,
             stage__number=round.number - 1,
             classification=classification,
         ).order_by("rank")
@@ -245,7 +245,7 @@ def carried_states(round: Round) -> dict[int, dict[str, Any]]:
     """The engine state each rider carries from the previous stage (Cyclo Sim: energy)."""
     return dict(
         StageResult.objects.filter(
-            stage__race_id=round.season.race_id, stage__number=round.number - 1
+            stage__race_id=round.season.race_pk, stage__number=round.number - 1
         ).values_list("rider_id", "state")
     )
 

@@ -8,6 +8,8 @@ from season.models import DiceLog, Round
 
 def dice_log_write(*, round: Round, adapter: Any, outcome: Any) -> DiceLog:
     """Store the outcome's dice log for ``round``; call inside the resolving transaction."""
+    if round.seed is None:
+        raise ValueError(f"round {round.number} has no seed: it has not been resolved")
     count, sha256 = adapter.dice_log(outcome)
     return DiceLog.objects.create(
         round=round,

@@ -25,7 +25,7 @@ def rider_reinstate(*, round: Round, rider_id: int) -> StageResult:
             )
         result = (
             StageResult.objects.select_for_update()
-            .filter(stage_id=locked.stage_id, rider_id=rider_id)
+            .filter(stage_id=locked.stage_pk, rider_id=rider_id)
             .first()
         )
         if result is None:

@@ -67,7 +67,7 @@ def round_entrants(*, round: Round) -> tuple[list[EntrantSpec], int | None, int 
     orders = {o.team_id: o.data for o in Orders.objects.filter(round=round)}
     crash_counts: dict[int, int] = {}
     for rider_id, crashes in StageResult.objects.filter(
-        stage__race_id=season.race_id, stage__number__lt=round.number
+        stage__race_id=season.race_pk, stage__number__lt=round.number
     ).values_list("rider_id", "crashes"):
         crash_counts[rider_id] = crash_counts.get(rider_id, 0) + len(crashes)
     carried = carried_states(round)
