@@ -93,8 +93,15 @@ class EntrantCounts:
     @classmethod
     def from_data(cls, data: Sequence[float]) -> EntrantCounts:
         wins, podiums, top10, leads, outs, finishes, gap_sum = data
-        whole = (int(n) for n in (wins, podiums, top10, leads, outs, finishes))
-        return cls(*whole, gap_sum=float(gap_sum))
+        return cls(
+            wins=int(wins),
+            podiums=int(podiums),
+            top10=int(top10),
+            leads=int(leads),
+            outs=int(outs),
+            finishes=int(finishes),
+            gap_sum=float(gap_sum),
+        )
 
 
 def _key(entrant: int | str) -> str:
