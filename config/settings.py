@@ -50,6 +50,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Season pages kept whole for anonymous visitors, before sessions (season/cache.py).
+    "config.page_cache_middleware.AnonymousPagesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -169,6 +171,11 @@ else:
         "control_folder": str(CELERY_FILESYSTEM_DIR / "control"),
         "store_processed": False,
     }
+# A chord (the odds of a round, season/services/odds.py) needs a result backend: Redis, or files
+# under CELERY_FILESYSTEM_DIR/results (config/celery_results.py). Every other task ignores its
+# result (CELERY_TASK_IGNORE_RESULT).
+CELERY_RESULT_BACKEND = REDIS_URL or "config.celery_results:FolderBackend"
+CELERY_RESULT_EXPIRES = env_int("CELERY_RESULT_EXPIRES", 3600)
 # The rendered season pages (season/cache.py): Redis when REDIS_URL is set, shared by every
 # process; this process's memory otherwise (other processes' changes show within
 # PAGE_CACHE_STATE_SECONDS).
@@ -181,6 +188,17 @@ CACHES = {
     }
 }
 CACHES["default"]["KEY_PREFIX"] = env_str("CACHE_KEY_PREFIX", "grandtour")
+# The odds of a round (season/services/odds.py): its inputs for the workers' chunks, their
+# progress and the table, shared by the web process and every worker: Redis, or files.
+CACHES["odds"] = (
+    {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    if REDIS_URL
+    else {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(CELERY_FILESYSTEM_DIR / "odds"),
+    }
+)
+CACHES["odds"]["KEY_PREFIX"] = env_str("CACHE_KEY_PREFIX", "grandtour") + "-odds"
 PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 600)
 PAGE_CACHE_STATE_SECONDS = env_int("PAGE_CACHE_STATE_SECONDS", 2)
 # Separate queues let several deployments (or test runs) share one Redis.
@@ -199,7 +217,7 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 180)
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
 
-DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
+DJANGO_TABLES2_TEMPLATE = "tables/table.html"
 
 LOGGING = {
     "version": 1,

@@ -11,7 +11,7 @@ from typing import Any
 from celery import shared_task
 
 from season import notifications
-from season.services import jobs, resolution
+from season.services import jobs, odds, resolution
 
 # Seconds before each retry of a resolution that met a passing fault (the database busy or out of
 # reach). A stage is simulated from its stored seed, so any other error would only repeat itself:
@@ -46,3 +46,23 @@ def rounds_lock_due_task() -> None:
 @shared_task(name="season.notifications_send", acks_late=True, soft_time_limit=100, time_limit=120)
 def notifications_send_task() -> None:
     notifications.notifications_send()
+
+
+# The odds of a round (season/services/odds.py): a chord of chunks. A chunk's counts travel back
+# through the result backend (the chord's callback needs them), so this task keeps its result;
+# its limits leave room for the largest chunk (RUNS_MAX / CHUNKS_TARGET runs) on a busy machine.
+@shared_task(
+    bind=True,
+    name="season.odds_chunk",
+    ignore_result=False,
+    acks_late=True,
+    soft_time_limit=600,
+    time_limit=660,
+)
+def odds_chunk_task(self: Any, key: str, index: int) -> dict[str, Any]:
+    return odds.odds_chunk(key=key, index=index, worker=self.request.hostname or "")
+
+
+@shared_task(name="season.odds_merge", acks_late=True, soft_time_limit=50, time_limit=60)
+def odds_merge_task(parts: list[dict[str, Any]], key: str) -> None:
+    odds.odds_merge(key=key, parts=parts)

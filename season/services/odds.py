@@ -1,0 +1,468 @@
+"""The odds of an open round: its inputs simulated K times over the workers, the counts merged.
+
+A request builds the round's inputs once, with the orders given so far (the defaults for the
+others, or a player's draft of his own in their place), and keys them by a hash of those inputs:
+the same orders give the same key, so a table already counted is read back, and a change of
+orders gives a new key and new counts. The inputs go to the odds cache (Redis, or files in the
+embedded default: every worker reads them), then a chord of chunk tasks each counts its runs
+(engine.odds, a seed per run from the round's odds seed base) and the chord's callback merges the
+partial counts and stores the table. Progress is the number of chunks whose mark is in the cache.
+
+Nothing here writes to the database: odds change no round, no orders and no standings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import BaseCache, caches
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine.odds import OddsCounts, OddsRow, RunLine, chunks, count_runs, merge_all, odds_rows
+from plugins import adapter_for
+from races.timing import FINISHED
+from season.models import Round, SeasonTeam, SeasonTeamRider
+from season.orders import orders_errors
+from season.selectors import team_starters
+from season.services.lifecycle import RoundError
+from season.services.orders import OrdersInvalid
+from season.services.resolution import round_entrants
+
+logger = logging.getLogger(__name__)
+
+#: Runs of a request when the organiser chose none, and the bounds of his choice.
+RUNS_DEFAULT = 1000
+RUNS_MIN = 10
+RUNS_MAX = 10_000
+#: About this many chunks a request (the progress bar's steps), each of at least MIN runs.
+CHUNKS_TARGET = 40
+CHUNK_RUNS_MIN = 5
+#: How long the inputs, the progress marks and a counted table stay in the cache.
+PLAN_SECONDS = 3600
+TABLE_SECONDS = 24 * 3600
+
+
+class OddsError(RoundError):
+    """Odds cannot be asked for this round now (said why)."""
+
+
+def odds_cache() -> BaseCache:
+    """The cache that the web process and every worker share (settings.CACHES["odds"]); the
+    default cache where no such alias is configured (the tests' single process)."""
+    return caches["odds" if "odds" in settings.CACHES else "default"]
+
+
+def chunk_runs_for(runs: int) -> int:
+    return max(CHUNK_RUNS_MIN, math.ceil(runs / CHUNKS_TARGET))
+
+
+def runs_bounded(runs: int | None) -> int:
+    """The organiser's number of runs (RUNS_DEFAULT when not given), refused out of bounds."""
+    if runs is None:
+        return RUNS_DEFAULT
+    if not RUNS_MIN <= runs <= RUNS_MAX:
+        raise OddsError(
+            _("The odds take %(low)s to %(high)s runs, not %(runs)s.")
+            % {"low": RUNS_MIN, "high": RUNS_MAX, "runs": runs}
+        )
+    return runs
+
+
+def seed_base_of(round: Round) -> int:
+    """The odds' seed base of a round: from the round alone, never from its own seed (the odds
+    must not tell the dice of the resolution). The same base for every set of orders, so that
+    two sets are compared on the same dice streams."""
+    digest = hashlib.sha256(f"grandtour-odds:{round.pk}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big") >> 2
+
+
+# --- the plan: inputs built once, keyed by their hash ------------------------------------
+
+
+@dataclass(frozen=True)
+class OddsPlan:
+    key: str
+    round_id: int
+    runs: int
+    chunk_runs: int
+    base: int
+    inputs: dict[str, Any]
+    #: The team whose draft orders stand in for its saved ones (None: the orders as saved).
+    draft_team_id: int | None = None
+
+    @property
+    def chunks(self) -> list[tuple[int, int]]:
+        return chunks(self.runs, self.chunk_runs)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "round_id": self.round_id,
+            "runs": self.runs,
+            "chunk_runs": self.chunk_runs,
+            "base": self.base,
+            "inputs": self.inputs,
+            "draft_team_id": self.draft_team_id,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> OddsPlan:
+        return cls(**data)
+
+
+def draft_orders_check(
+    *, team: SeasonTeam, round: Round, orders: Mapping[Any, Mapping[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """A team's draft orders as they would be stored ({rider id: fields}), checked as
+    orders_submit checks them (OrdersInvalid naming each problem); nothing is saved."""
+    starters = {m.rider_id for m in team_starters(team=team, round=round)}
+    errors = orders_errors(orders=dict(orders), rider_ids=starters)
+    adapter = adapter_for(team.season.ruleset)
+    data = {
+        str(rider_id): adapter.orders_stored(order) for rider_id, order in sorted(orders.items())
+    }
+    if not errors:
+        errors = adapter.orders_errors(
+            orders={int(k): v for k, v in data.items()}, stage=round.stage
+        )
+    if errors:
+        raise OrdersInvalid(errors)
+    return data
+
+
+def _round_check(round: Round) -> None:
+    if round.status != Round.Status.OPEN:
+        raise OddsError(
+            _("Odds are given while orders are open; stage %(number)s is %(status)s.")
+            % {"number": round.number, "status": round.get_status_display()}
+        )
+    if round.stage_id is None:
+        raise OddsError(_("Odds are not given for this game's rounds yet."))
+
+
+def odds_plan(
+    *,
+    round: Round,
+    runs: int | None = None,
+    team: SeasonTeam | None = None,
+    draft: Mapping[str, Mapping[str, Any]] | None = None,
+) -> OddsPlan:
+    """The round's inputs with the orders as they stand (``draft``, checked, for ``team``'s
+    riders in place of its saved orders) and the key of their odds."""
+    _round_check(round)
+    runs = runs_bounded(runs)
+    season = round.season
+    adapter = adapter_for(season.ruleset)
+    entrants, yellow, green = round_entrants(round=round)
+    if team is not None and draft is not None:
+        roles = dict(
+            SeasonTeamRider.objects.filter(season=season, team=team).values_list("rider_id", "role")
+        )
+        entrants = [
+            replace(
+                spec,
+                orders=dict(draft.get(str(spec.rider_id), {})),
+                role=draft.get(str(spec.rider_id), {}).get("role", roles[spec.rider_id]),
+            )
+            if spec.team_id == team.pk
+            else spec
+            for spec in entrants
+        ]
+    inputs = adapter.inputs_build(
+        stage=round.stage,
+        entrants=entrants,
+        rules=season.rules,
+        yellow_jersey=yellow,
+        green_jersey=green,
+    )
+    data = adapter.inputs_to_data(inputs)
+    base = seed_base_of(round)
+    identity = json.dumps(
+        {
+            "round": round.pk,
+            "ruleset": season.ruleset,
+            "rules": season.rule_settings,
+            "inputs": data,
+            "runs": runs,
+            "base": base,
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    key = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:32]
+    return OddsPlan(
+        key=key,
+        round_id=round.pk,
+        runs=runs,
+        chunk_runs=chunk_runs_for(runs),
+        base=base,
+        inputs=data,
+        draft_team_id=team.pk if team is not None and draft is not None else None,
+    )
+
+
+# --- running the runs --------------------------------------------------------------------
+
+
+def runner_for(round: Round, inputs_data: Mapping[str, Any]) -> Callable[[int], list[RunLine]]:
+    """One run of the round's inputs with a given seed, as the odds count it: each rider's
+    place, out or not (after the time cut), gap, and time in the general classification after
+    the stage (his time before, plus the stage's, less its bonuses)."""
+    season = round.season
+    adapter = adapter_for(season.ruleset)
+    inputs = adapter.inputs_from_data(inputs_data)
+    rules = season.rules
+    before = {e.rider_id: e.gc_time_before for e in inputs.entrants}
+    stage = round.stage
+
+    def run(seed: int) -> list[RunLine]:
+        outcome = adapter.simulate(inputs, seed=seed)
+        lines = []
+        for line in adapter.stage_times(stage=stage, outcome=outcome, rules=rules):
+            finished = line.status == FINISHED
+            lines.append(
+                RunLine(
+                    line.rider_id,
+                    line.rank if finished else None,
+                    out=not finished,
+                    gap=float(line.gap_seconds),
+                    standing=float(before[line.rider_id] + line.time_seconds - line.bonus_seconds)
+                    if finished
+                    else None,
+                )
+            )
+        return lines
+
+    return run
+
+
+def plan_count(plan: OddsPlan, *, start: int = 0, stop: int | None = None) -> OddsCounts:
+    """Count runs ``start .. stop - 1`` of a plan in this process (a chunk, or every run)."""
+    round = Round.objects.select_related("season", "stage").get(pk=plan.round_id)
+    run = runner_for(round, plan.inputs)
+    return count_runs(run, base=plan.base, start=start, stop=plan.runs if stop is None else stop)
+
+
+# --- the cache: the plan, the chunks' marks, the table -----------------------------------
+
+
+def _plan_key(key: str) -> str:
+    return f"odds:{key}:plan"
+
+
+def _done_key(key: str, index: int) -> str:
+    return f"odds:{key}:done:{index}"
+
+
+def _table_key(key: str) -> str:
+    return f"odds:{key}:table"
+
+
+def _failed_key(key: str) -> str:
+    return f"odds:{key}:failed"
+
+
+@dataclass(frozen=True)
+class OddsState:
+    """Where a request stands: chunks back out of all, the counts once merged, or why not."""
+
+    key: str
+    round_id: int
+    runs: int
+    chunks_total: int
+    chunks_done: int
+    counts: OddsCounts | None = None
+    workers: tuple[str, ...] = ()
+    failed: str = ""
+    finished_at: str = ""
+
+    @property
+    def done(self) -> bool:
+        return self.counts is not None
+
+    @property
+    def percent(self) -> int:
+        if self.done:
+            return 100
+        return int(100 * self.chunks_done / self.chunks_total) if self.chunks_total else 0
+
+    def rows(self) -> list[OddsRow]:
+        return odds_rows(self.counts) if self.counts is not None else []
+
+
+def odds_state(*, key: str) -> OddsState | None:
+    """The state of the request with this key (None: unknown, or forgotten by the cache)."""
+    cache = odds_cache()
+    table = cache.get(_table_key(key))
+    if table is not None:
+        return OddsState(
+            key=key,
+            round_id=table["round_id"],
+            runs=table["runs"],
+            chunks_total=table["chunks"],
+            chunks_done=table["chunks"],
+            counts=OddsCounts.from_data(table["counts"]),
+            workers=tuple(table["workers"]),
+            finished_at=table["finished_at"],
+        )
+    data = cache.get(_plan_key(key))
+    if data is None:
+        return None
+    plan = OddsPlan.from_data(data)
+    total = len(plan.chunks)
+    marks = cache.get_many([_done_key(key, index) for index in range(total)])
+    return OddsState(
+        key=key,
+        round_id=plan.round_id,
+        runs=plan.runs,
+        chunks_total=total,
+        chunks_done=len(marks),
+        failed=cache.get(_failed_key(key)) or "",
+    )
+
+
+def odds_request(
+    *,
+    round: Round,
+    runs: int | None = None,
+    team: SeasonTeam | None = None,
+    draft: Mapping[str, Mapping[str, Any]] | None = None,
+) -> OddsState:
+    """Ask for the odds of an open round with the orders as they stand (or ``team``'s
+    ``draft`` in place of its saved orders): a table already counted for the same inputs is
+    given back at once, a request on its way is joined, otherwise the chunks are sent."""
+    plan = odds_plan(round=round, runs=runs, team=team, draft=draft)
+    state = odds_state(key=plan.key)
+    if state is not None and not state.failed:
+        return state
+    cache = odds_cache()
+    if state is None:
+        # Two requests at once for the same inputs: the first to add the plan sends the chunks,
+        # the other one joins it.
+        if not cache.add(_plan_key(plan.key), plan.to_data(), PLAN_SECONDS):
+            return odds_state(key=plan.key) or odds_request(
+                round=round, runs=runs, team=team, draft=draft
+            )
+    else:
+        cache.delete_many(
+            [_failed_key(plan.key)]
+            + [_done_key(plan.key, index) for index in range(len(plan.chunks))]
+        )
+        cache.set(_plan_key(plan.key), plan.to_data(), PLAN_SECONDS)
+    odds_send(plan)
+    return odds_state(key=plan.key) or OddsState(
+        key=plan.key,
+        round_id=plan.round_id,
+        runs=plan.runs,
+        chunks_total=len(plan.chunks),
+        chunks_done=0,
+    )
+
+
+def odds_send(plan: OddsPlan) -> None:
+    """The chord: a chunk task per run range, the merge as its callback."""
+    from celery import chord
+
+    from season.tasks import odds_chunk_task, odds_merge_task
+
+    header = [odds_chunk_task.s(plan.key, index) for index in range(len(plan.chunks))]
+    chord(header)(odds_merge_task.s(plan.key))
+
+
+def odds_chunk(*, key: str, index: int, worker: str = "") -> dict[str, Any]:
+    """Count one chunk of a request's runs (a worker's task): its counts as JSON, with the
+    worker's name, and the chunk's mark for the progress bar."""
+    cache = odds_cache()
+    data = cache.get(_plan_key(key))
+    if data is None:
+        raise OddsError(f"odds {key}: the inputs are no longer in the cache")
+    plan = OddsPlan.from_data(data)
+    start, stop = plan.chunks[index]
+    try:
+        counts = plan_count(plan, start=start, stop=stop)
+    except Exception as error:
+        cache.set(_failed_key(key), f"{type(error).__name__}: {error}"[:500], PLAN_SECONDS)
+        raise
+    cache.set(_done_key(key, index), 1, PLAN_SECONDS)
+    return {"index": index, "worker": worker, "counts": counts.to_data()}
+
+
+def odds_merge(*, key: str, parts: Iterable[Mapping[str, Any]]) -> OddsCounts:
+    """The chord's callback: every chunk's counts merged, stored as the request's table."""
+    parts = sorted(parts, key=lambda part: part["index"])
+    cache = odds_cache()
+    data = cache.get(_plan_key(key))
+    if data is None:
+        raise OddsError(f"odds {key}: the inputs are no longer in the cache")
+    plan = OddsPlan.from_data(data)
+    if [part["index"] for part in parts] != list(range(len(plan.chunks))):
+        raise OddsError(f"odds {key}: chunks {[p['index'] for p in parts]} came back")
+    counts = merge_all(OddsCounts.from_data(part["counts"]) for part in parts)
+    cache.set(
+        _table_key(key),
+        {
+            "round_id": plan.round_id,
+            "runs": plan.runs,
+            "chunks": len(plan.chunks),
+            "counts": counts.to_data(),
+            "workers": sorted({part["worker"] for part in parts}),
+            "finished_at": timezone.now().isoformat(),
+        },
+        TABLE_SECONDS,
+    )
+    return counts
+
+
+# --- the table's labels ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OddsLine:
+    """A row of the odds table: who, and his chances in per cent."""
+
+    entrant: str
+    name: str
+    team: str
+    team_id: int | None
+    win: float
+    podium: float
+    top10: float
+    lead: float
+    out: float
+    expected_gap: float | None
+
+
+def odds_lines(*, round: Round, state: OddsState) -> list[OddsLine]:
+    """The table's rows, the likeliest winner first, each rider named with his league team."""
+    members = {
+        str(m.rider_id): m
+        for m in SeasonTeamRider.objects.filter(season_id=round.season_id).select_related(
+            "rider", "team"
+        )
+    }
+    lines = []
+    for row in state.rows():
+        member = members.get(row.entrant)
+        lines.append(
+            OddsLine(
+                entrant=row.entrant,
+                name=member.rider.name if member else row.entrant,
+                team=member.team.name if member else "",
+                team_id=member.team_id if member else None,
+                win=100 * row.win,
+                podium=100 * row.podium,
+                top10=100 * row.top10,
+                lead=100 * row.lead,
+                out=100 * row.out,
+                expected_gap=row.expected_gap,
+            )
+        )
+    return lines

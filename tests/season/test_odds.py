@@ -1,0 +1,165 @@
+"""The odds of an open stage, as the league asks for them (eager Celery: the chord runs here)."""
+
+import pytest
+
+from season.models import Orders, Round
+from season.services import odds
+from season.services.orders import OrdersInvalid, orders_submit
+
+pytestmark = pytest.mark.django_db
+
+RUNS = 10
+
+
+@pytest.fixture
+def demo():
+    from season.demo import demo_load
+
+    return demo_load()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    odds.odds_cache().clear()
+
+
+def stage(season, number):
+    return Round.objects.select_related("stage", "season").get(season=season, number=number)
+
+
+def player_team(season):
+    return season.teams.filter(owner__isnull=False).order_by("pk").first()
+
+
+def breakaway_orders(team):
+    """Orders for every rider of the team: the first one in the breakaway, the others as
+    the defaults have them."""
+    members = list(team.members.order_by("bib").values_list("rider_id", "role"))
+    first = members[0][0]
+    return {rider: {"role": "breakaway" if rider == first else role} for rider, role in members}
+
+
+def test_odds_of_an_open_stage_count_every_run_once(demo):
+    state = odds.odds_request(round=stage(demo, 1), runs=RUNS)
+    assert state.done
+    assert (state.runs, state.percent) == (RUNS, 100)
+    entrants = state.counts.entrants.values()
+    assert len(state.counts.entrants) == 176
+    assert sum(c.wins for c in entrants) == RUNS
+    assert sum(c.leads for c in entrants) == RUNS
+    assert all(c.finishes + c.outs == RUNS for c in entrants)
+    assert state.chunks_total == 2  # at least CHUNK_RUNS_MIN runs a chunk
+
+
+def test_the_merged_chunks_equal_one_process_with_the_same_seeds(demo):
+    round = stage(demo, 1)
+    state = odds.odds_request(round=round, runs=RUNS)
+    plan = odds.odds_plan(round=round, runs=RUNS)
+    assert plan.key == state.key
+    assert odds.plan_count(plan).to_data() == state.counts.to_data()
+
+
+def test_the_same_orders_read_the_counted_table_back(demo, monkeypatch):
+    round = stage(demo, 1)
+    first = odds.odds_request(round=round, runs=RUNS)
+
+    def no_second_run(plan):
+        raise AssertionError("counted again")
+
+    monkeypatch.setattr(odds, "odds_send", no_second_run)
+    again = odds.odds_request(round=round, runs=RUNS)
+    assert again.key == first.key
+    assert again.counts.to_data() == first.counts.to_data()
+
+
+def test_changed_orders_give_new_odds(demo):
+    round = stage(demo, 1)
+    before = odds.odds_plan(round=round, runs=RUNS)
+    team = player_team(demo)
+    orders_submit(team=team, round=round, orders=breakaway_orders(team), user=team.owner)
+    after = odds.odds_plan(round=round, runs=RUNS)
+    assert after.key != before.key
+    assert odds.odds_plan(round=round, runs=20).key != before.key
+
+
+def test_a_draft_of_orders_gives_its_own_odds_and_saves_nothing(demo):
+    round = stage(demo, 1)
+    team = player_team(demo)
+    first = team.members.order_by("bib").first()
+    draft = odds.draft_orders_check(team=team, round=round, orders=breakaway_orders(team))
+    assert draft[str(first.rider_id)]["role"] == "breakaway"
+    saved = odds.odds_plan(round=round, runs=RUNS)
+    drafted = odds.odds_request(round=round, runs=RUNS, team=team, draft=draft)
+    assert drafted.done
+    assert drafted.key != saved.key
+    assert not Orders.objects.filter(round=round).exists()
+    # The draft's inputs hold the breakaway: the same draft saved gives the same key.
+    orders_submit(team=team, round=round, orders=breakaway_orders(team), user=team.owner)
+    assert odds.odds_plan(round=round, runs=RUNS).key == drafted.key
+
+
+def test_a_draft_with_a_rider_not_in_the_team_is_refused_by_name(demo):
+    round = stage(demo, 1)
+    team, other = demo.teams.filter(owner__isnull=False).order_by("pk")[:2]
+    stranger = other.members.first()
+    with pytest.raises(OrdersInvalid):
+        odds.draft_orders_check(team=team, round=round, orders={stranger.rider_id: {}})
+
+
+def test_progress_counts_the_chunks_back(demo, monkeypatch):
+    round = stage(demo, 1)
+    monkeypatch.setattr(odds, "odds_send", lambda plan: None)
+    state = odds.odds_request(round=round, runs=20)
+    assert (state.chunks_total, state.chunks_done, state.percent, state.done) == (4, 0, 0, False)
+    part = odds.odds_chunk(key=state.key, index=2, worker="w1")
+    assert odds.odds_state(key=state.key).chunks_done == 1
+    assert odds.odds_state(key=state.key).percent == 25
+    assert part["counts"]["runs"] == 5
+
+
+def test_the_merge_refuses_a_missing_chunk(demo, monkeypatch):
+    round = stage(demo, 1)
+    monkeypatch.setattr(odds, "odds_send", lambda plan: None)
+    state = odds.odds_request(round=round, runs=RUNS)
+    part = odds.odds_chunk(key=state.key, index=0)
+    with pytest.raises(odds.OddsError, match="chunks"):
+        odds.odds_merge(key=state.key, parts=[part])
+    assert not odds.odds_state(key=state.key).done
+
+
+def test_a_failed_chunk_is_reported_and_a_new_request_counts_again(demo, monkeypatch):
+    round = stage(demo, 1)
+
+    def broken(plan, **kwargs):
+        raise RuntimeError("engine exploded")
+
+    monkeypatch.setattr(odds, "plan_count", broken)
+    with pytest.raises(RuntimeError, match="engine exploded"):
+        odds.odds_request(round=round, runs=RUNS)
+    state = odds.odds_state(key=odds.odds_plan(round=round, runs=RUNS).key)
+    assert state.failed == "RuntimeError: engine exploded"
+    monkeypatch.undo()
+    assert odds.odds_request(round=round, runs=RUNS).done
+
+
+def test_odds_are_refused_once_orders_are_closed(demo):
+    round = stage(demo, 1)
+    Round.objects.filter(pk=round.pk).update(status=Round.Status.LOCKED)
+    with pytest.raises(odds.OddsError, match="while orders are open"):
+        odds.odds_request(round=stage(demo, 1), runs=RUNS)
+
+
+@pytest.mark.parametrize("runs", [odds.RUNS_MIN - 1, odds.RUNS_MAX + 1])
+def test_runs_out_of_bounds_are_refused(demo, runs):
+    with pytest.raises(odds.OddsError, match="runs"):
+        odds.odds_request(round=stage(demo, 1), runs=runs)
+
+
+def test_the_table_names_each_rider_with_his_team(demo):
+    round = stage(demo, 1)
+    state = odds.odds_request(round=round, runs=RUNS)
+    lines = odds.odds_lines(round=round, state=state)
+    assert len(lines) == 176
+    assert sum(line.win for line in lines) == pytest.approx(100)
+    assert all(line.name and line.team for line in lines)
+    assert lines[0].win >= lines[-1].win
