@@ -76,6 +76,7 @@ class LinkedTable(tables.Table):
     export has the plain names."""
 
     def __init__(self, *args, links, **kwargs):
+        kwargs.setdefault("template_name", "motor/table.html")
         super().__init__(*args, **kwargs)
         self.links = links
 

@@ -102,7 +102,7 @@ def lap_chart_svg(
     row_h = 18.0
     top = 42.0 if title else 20.0
     height = top + row_h * rows + 44
-    left, right = 58.0, width - 58.0
+    left, right = 78.0, width - 58.0
     plot_w = right - left
 
     def px(col: int) -> float:
@@ -138,13 +138,14 @@ def lap_chart_svg(
         )
         if col % every == 0 or col == len(columns) - 1:
             out.append(svg_text(x, top + row_h * rows + 14, name, text_anchor="middle"))
-    out.append(
-        svg_text(
-            left + plot_w / 2, top + row_h * rows + 32, words["lap_axis"], text_anchor="middle"
+    if len(columns) > 2:
+        out.append(
+            svg_text(
+                left + plot_w / 2, top + row_h * rows + 32, words["lap_axis"], text_anchor="middle"
+            )
         )
-    )
     for position in range(1, rows + 1):
-        out.append(svg_text(left - 30, py(position) + 3.5, str(position), text_anchor="end"))
+        out.append(svg_text(22, py(position) + 3.5, str(position), text_anchor="end"))
     out.append(
         f'<line x1="{num(left)}" y1="{num(top)}" x2="{num(left)}"'
         f' y2="{num(top + row_h * rows)}" stroke="{AXIS}"/>'

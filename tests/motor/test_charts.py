@@ -168,6 +168,15 @@ def test_positions_by_lap_come_from_the_order_of_crossing():
     ]
     positions = laps_from_trace(trace, grid={"a": 1, "b": 2}, laps=2)
     assert positions == {"a": [1, 2, 1], "b": [2, 1, None]}
+    # Two cars completing a lap in the same round: the one ahead in that round is ahead.
+    same_round = [
+        {"round": 0, "cars": {"a": {"lap": 1, "place": 2}, "b": {"lap": 1, "place": 1}}},
+        {"round": 5, "cars": {"a": {"lap": 2, "place": 2}, "b": {"lap": 2, "place": 1}}},
+    ]
+    assert laps_from_trace(same_round, grid={"a": 2, "b": 1}, laps=2) == {
+        "a": [2, 2, None],
+        "b": [1, 1, None],
+    }
 
 
 def test_the_lap_chart_has_one_line_per_car_named_at_both_ends():
@@ -188,6 +197,9 @@ def test_the_points_chart_names_each_line_with_its_total():
         [("Nelson Piquet", [4, 10, 19]), ("Carlos Reutemann", [6, 15, 15])], rounds=[1, 2, 3]
     )
     assert svg.count('<g class="points-line"') == 2
-    assert "Nelson Piquet 19" in svg
-    assert "Carlos Reutemann 15" in svg
+    labels = re.findall(
+        r"<text[^>]*>(?:<title>[^<]*</title>)?([^<]+)</text>",
+        svg[svg.index('class="points-labels"') :],
+    )
+    assert labels == ["Nelson Piquet 19", "Carlos Reutemann 15"]
     assert "No standings" in points_chart_svg([], rounds=[])
