@@ -182,3 +182,19 @@ def test_the_fixtures_are_copies_of_the_real_data() -> None:
         ]
         assert len(raced) == int(car["rounds"])
         assert {(r["number"], r["engine"]) for r in raced} == {(car["number"], car["engine"])}
+
+
+def test_the_real_import_afterwards_changes_no_demo_driver_or_constructor(db) -> None:
+    from races.importing import import_files_read, results_import
+
+    demo_championship_load()
+    before = (list(Driver.objects.order_by("slug").values()), list(Constructor.objects.values()))
+    data = Path(__file__).resolve().parents[1] / "data" / "f1"
+    report = results_import(files=import_files_read(paths=[data]))
+    assert report.ok, report.lines()
+    after_drivers = Driver.objects.filter(slug__in=[d["slug"] for d in before[0]])
+    assert list(after_drivers.order_by("slug").values()) == before[0]
+    assert (
+        list(Constructor.objects.filter(pk__in=[c["id"] for c in before[1]]).values()) == before[1]
+    )
+    assert Driver.objects.count() == 39  # the import adds the others, matched by slug
