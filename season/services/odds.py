@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from engine.odds import OddsCounts, OddsRow, RunLine, chunks, count_runs, merge_all, odds_rows
 from plugins import adapter_for
 from races.timing import FINISHED
-from season.models import Round, SeasonTeam, SeasonTeamRider
+from season.models import Round, Season, SeasonTeam, SeasonTeamRider
 from season.orders import orders_errors
 from season.selectors import team_starters
 from season.services.lifecycle import RoundError
@@ -74,6 +74,11 @@ def runs_bounded(runs: int | None) -> int:
             % {"low": RUNS_MIN, "high": RUNS_MAX, "runs": runs}
         )
     return runs
+
+
+def runs_of(season: Season) -> int:
+    """The number of runs the season's organiser chose for its odds (RUNS_DEFAULT if none)."""
+    return int(getattr(season.rules, "odds_runs", RUNS_DEFAULT))
 
 
 def seed_base_of(round: Round) -> int:

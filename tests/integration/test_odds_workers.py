@@ -1,0 +1,97 @@
+"""The odds of a stage counted by real worker processes: two of them on Redis and PostgreSQL
+share the chunks, and the embedded default (filesystem broker, files for the results and the
+odds' cache) counts them with its one local worker."""
+
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from config.celery import app as celery_app
+from season.demo import demo_load
+from season.services import odds
+from tests.integration.processes import Embedded, Processes, database_url, log_trouble, wait_for
+
+RUNS = 40  # 8 chunks of 5 runs
+
+
+def _ready(log: Path) -> bool:
+    return log.exists() and " ready." in log.read_text(errors="replace")
+
+
+@pytest.fixture
+def redis_workers(settings, tmp_path):
+    """Two worker processes on a queue and a cache prefix of this test's own, and the test
+    process's odds cache on the same Redis."""
+    queue = f"odds-{uuid.uuid4().hex[:8]}"
+    prefix = f"test-{queue}"
+    settings.CACHES = {
+        **settings.CACHES,
+        "odds": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": f"{prefix}-odds",
+        },
+    }
+    conf = celery_app.conf
+    saved = (conf.task_always_eager, conf.task_default_queue)
+    conf.task_always_eager = False
+    conf.task_default_queue = queue
+    env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST")} | {
+        "DATABASE_URL": database_url(connection),
+        "CELERY_QUEUE": queue,
+        "CACHE_KEY_PREFIX": prefix,
+    }
+    processes = Processes(env, tmp_path)
+    yield processes
+    processes.stop()
+    conf.task_always_eager, conf.task_default_queue = saved
+    with celery_app.connection_for_write() as broker:
+        broker.default_channel.queue_delete(queue)
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_share_the_chunks_and_merge_what_one_process_counts(redis_workers):
+    season = demo_load()
+    round = season.rounds.select_related("season", "stage").get(number=1)
+    logs = [redis_workers.worker(name)[1] for name in ("odds-a", "odds-b")]
+    wait_for(lambda: all(_ready(log) for log in logs), 60, "both workers ready", *logs)
+
+    state = odds.odds_request(round=round, runs=RUNS)
+    assert state.chunks_total == 8
+    wait_for(lambda: (odds.odds_state(key=state.key) or state).done, 240, "the merged odds", *logs)
+    done = odds.odds_state(key=state.key)
+    assert done is not None
+    assert len(done.workers) == 2, f"chunks taken by {done.workers} only"
+    assert {name.split("-")[1] for name in done.workers} == {"a", "b"}
+    # The same runs with the same seeds, counted in this one process.
+    plan = odds.odds_plan(round=round, runs=RUNS)
+    assert plan.key == state.key
+    assert done.counts.to_data() == odds.plan_count(plan).to_data()
+    assert log_trouble(*logs) == []
+
+
+def test_the_embedded_default_counts_the_odds_with_its_local_worker(tmp_path):
+    embedded = Embedded(tmp_path)
+    try:
+        embedded.set_up_demo()
+        _worker, log = embedded.worker("embedded")
+        wait_for(lambda: _ready(log), 60, "the local worker", log)
+        output = embedded.manage("round_odds", "demo", "1", "--runs", "10", "--top", "3")
+        assert "Odds of round 1 of demo: 10 runs" in output
+        assert "10 runs by 1 worker(s)" in output
+        assert len([line for line in output.splitlines() if "%" in line]) == 3
+        sent = log.read_text().count("season.odds_chunk[")
+        assert sent > 0
+        # Asked again with the same orders: read back from the files, no chunk sent.
+        again = embedded.manage("round_odds", "demo", "1", "--runs", "10", "--top", "3")
+        assert again.splitlines()[:5] == output.splitlines()[:5]
+        assert log.read_text().count("season.odds_chunk[") == sent
+        assert log_trouble(log) == []
+    finally:
+        embedded.stop()
