@@ -203,3 +203,30 @@ def test_the_points_chart_names_each_line_with_its_total():
     )
     assert labels == ["Nelson Piquet 19", "Carlos Reutemann 15"]
     assert "No standings" in points_chart_svg([], rounds=[])
+
+
+def test_a_simulated_grand_prix_replays_and_charts_by_lap():
+    # The engine's own trace (docs/grandprix.md, "Position trace") through the page's charts.
+    from engine.motor import CarEntry, load_document
+    from engine.rulesets.grandprix import GrandPrixInputs, simulate
+    from engine.rulesets.grandprix.outcome import outcome_to_json
+    from engine.rulesets.grandprix.track import load_track
+
+    path = TRACKS / "grandprix" / "monaco.yaml"
+    field = tuple(CarEntry(str(n), f"Driver {n}", f"Team {n // 2}") for n in range(1, 13))
+    doc = outcome_to_json(simulate(GrandPrixInputs(load_track(load_document(path)), field), 7))
+    trace = doc["trace"]
+    drawn = track_map_for(content(path))
+    frames = replay_svg(drawn, trace, cars=[CarDot(c.car_id, c.car_id) for c in field])[1]
+    assert len(frames) == len(trace)
+    running = {r["car"] for r in doc["results"] if r["status"] != "retired"}
+    assert set(frames[-1]["cars"]) == running  # every car still in the race is on the map
+    grid = {r["car"]: r["grid"] for r in doc["results"]}
+    positions = laps_from_trace(trace, grid=grid, laps=doc["laps"])
+    finishers = sorted(
+        (r for r in doc["results"] if r["status"] == "finished"), key=lambda r: r["rank"]
+    )
+    # The order at the end of the last lap is the order of the finish.
+    assert [c for c, p in sorted(positions.items(), key=lambda i: i[1][-1] or 99) if p[-1]] == [
+        r["car"] for r in finishers
+    ]

@@ -285,3 +285,22 @@ def test_driver_and_constructor_pages_list_every_round(client, season_1981):
     assert len(rows) == 1 + len(lotus_rounds)
     html = client.get(url).content.decode()
     assert "engines: Ford" in html
+
+
+def test_the_query_count_does_not_grow_with_the_rounds(client, season_1981):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def counts() -> list[int]:
+        out = []
+        for url in urls():
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(url).status_code == 200, url
+            out.append(len(queries))
+        return out
+
+    with_15 = counts()
+    # The same pages with most rounds gone (7 and 14, which the pages show, kept).
+    gone = GrandPrix.objects.filter(championship=season_1981, round__gt=3)
+    gone.exclude(round__in=[7, 14]).delete()
+    assert counts() == with_15
