@@ -211,12 +211,14 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     team = own_team(request, slug, team_id)
     season = team.season
     members = list(team.members.select_related("rider__team").order_by("bib", "rider__name"))
+    labels = radar_labels()
     context: dict[str, object] = {
         "season": season,
         "team": team,
         "members": members,
         "member_rows": [{"member": m, "price": formation.rider_price(m.rider)} for m in members],
-        "axes": RATING_AXES,
+        # Each rating's column named in the reader's language (never the raw key).
+        "axes": [(axis, labels[axis]) for axis in RATING_AXES],
         "race_started": formation.race_started(season),
     }
     if season.formation_mode == Season.FormationMode.DRAFT:

@@ -3,6 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.axe import AxeLog, axe_install
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 CHROMIUM_ARGS = [
     "--headless",
@@ -17,6 +19,8 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture
 def browser():
+    """Chromium; every context it opens (``new_context``, ``new_page``) runs axe-core on every
+    page it loads (tests/e2e/axe.py), and the test fails on any violation."""
     # Playwright's sync API runs an event loop in this thread; the ORM calls that the
     # live server and the test make are still synchronous.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -26,8 +30,35 @@ def browser():
         chromium = playwright.chromium.launch(
             executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True
         )
+        chromium.axe_log = AxeLog()
+        new_context = chromium.new_context
+
+        def new_context_with_axe(*args, **kwargs):
+            context = new_context(*args, **kwargs)
+            axe_install(context, chromium.axe_log)
+            return context
+
+        def new_page_with_axe(*args, **kwargs):
+            return new_context_with_axe(*args, **kwargs).new_page()
+
+        chromium.new_context = new_context_with_axe
+        chromium.new_page = new_page_with_axe
         yield chromium
         chromium.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """A browser test fails on any axe-core violation of the pages it visited, named by rule id,
+    page and node (the pages still open are checked as they stand at the end)."""
+    result = yield
+    browser = item.funcargs.get("browser")
+    log = getattr(browser, "axe_log", None)
+    if log is not None:
+        log.flush_all()
+        if log.violations or log.errors:
+            pytest.fail("axe-core (WCAG 2.2 A, AA):\n" + log.violations_text(), pytrace=False)
+    return result
 
 
 @pytest.fixture

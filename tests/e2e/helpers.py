@@ -79,3 +79,12 @@ def team_join(page, base, season, *, name, riders):
         page.check(f"#rider-{rider.pk}")
     page.click("#budget button[type=submit]")
     page.wait_for_load_state()
+
+
+def stage_publish(page, base, slug, number):
+    """The organiser publishes a resolved stage's results, confirming when asked."""
+    page.goto(base + f"/seasons/{slug}/stages/{number}/")
+    page.click("a:has-text('Publish results')")
+    page.wait_for_load_state()
+    page.click(".confirm form.actions button[type=submit]")
+    page.wait_for_load_state()

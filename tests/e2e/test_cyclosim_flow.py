@@ -7,7 +7,13 @@ import pytest
 from races.models import StageResult
 from season.demo import demo_load
 from season.models import SeasonTeam
-from tests.e2e.helpers import cheap_riders, logged_in_pages, season_create, team_join
+from tests.e2e.helpers import (
+    cheap_riders,
+    logged_in_pages,
+    season_create,
+    stage_publish,
+    team_join,
+)
 
 ROSTER = 4
 
@@ -62,6 +68,7 @@ def test_a_cyclosim_week_with_orders_fixed_after_a_refusal(live_server, browser,
     olivia.click("button:has-text('Resolve stage 1 now')")  # the confirmation (issue 17)
     olivia.wait_for_load_state()
     olivia.wait_for_selector("table.data tbody tr", timeout=30000)
+    stage_publish(olivia, base, "cyclo-league", 1)  # results are the organiser's until then
     alice.goto(base + "/seasons/cyclo-league/stages/1/")
     assert alice.locator("table.data tbody tr").count() == ROSTER
     screenshot(alice, "cyclosim-stage-results")

@@ -6,7 +6,13 @@ import pytest
 from races.models import StageResult
 from season.demo import demo_load
 from season.models import SeasonTeam
-from tests.e2e.helpers import cheap_riders, logged_in_pages, season_create, team_join
+from tests.e2e.helpers import (
+    cheap_riders,
+    logged_in_pages,
+    season_create,
+    stage_publish,
+    team_join,
+)
 
 ROSTER = 4
 
@@ -68,6 +74,12 @@ def test_a_league_week_from_creation_to_results(live_server, browser, screenshot
     olivia.wait_for_load_state()
     olivia.wait_for_selector("table.data tbody tr", timeout=30000)
     assert "Resolved" in olivia.content()
+
+    # Until the organiser publishes them, the results are his alone (issue 17).
+    alice.goto(base + "/seasons/browser-league/stages/1/")
+    assert alice.locator("table.data tbody tr").count() == 0
+    assert "not published yet" in alice.content()
+    stage_publish(olivia, base, "browser-league", 1)
 
     # The players see the results and the general classification.
     alice.goto(base + "/seasons/browser-league/stages/1/")
