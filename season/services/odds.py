@@ -249,6 +249,23 @@ def runner_for(round: Round, inputs_data: Mapping[str, Any]) -> Callable[[int], 
     return run
 
 
+def plan_state(plan: OddsPlan, *, done: Callable[[], object] = lambda: None) -> OddsState:
+    """Every run of a plan counted in this process, chunk by chunk (``done()`` after each),
+    without the workers or the cache."""
+    counts = OddsCounts()
+    for start, stop in plan.chunks:
+        counts = counts.merge(plan_count(plan, start=start, stop=stop))
+        done()
+    return OddsState(
+        key=plan.key,
+        round_id=plan.round_id,
+        runs=plan.runs,
+        chunks_total=len(plan.chunks),
+        chunks_done=len(plan.chunks),
+        counts=counts,
+    )
+
+
 def plan_count(plan: OddsPlan, *, start: int = 0, stop: int | None = None) -> OddsCounts:
     """Count runs ``start .. stop - 1`` of a plan in this process (a chunk, or every run)."""
     round = Round.objects.select_related("season", "stage").get(pk=plan.round_id)

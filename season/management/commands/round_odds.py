@@ -85,17 +85,9 @@ class Command(BaseCommand):
 
     def _here(self, round: Round, runs: int) -> odds.OddsState:
         plan = odds.odds_plan(round=round, runs=runs)
-        counts = odds.OddsCounts()
-        for start, stop in tqdm(plan.chunks, unit="chunk", file=sys.stderr, desc="odds"):
-            counts = counts.merge(odds.plan_count(plan, start=start, stop=stop))
-        return odds.OddsState(
-            key=plan.key,
-            round_id=round.pk,
-            runs=runs,
-            chunks_total=len(plan.chunks),
-            chunks_done=len(plan.chunks),
-            counts=counts,
-        )
+        with tqdm(total=len(plan.chunks), unit="chunk", file=sys.stderr, desc="odds") as bar:
+            state = odds.plan_state(plan, done=lambda: bar.update(1))
+        return state
 
     def _table(self, round: Round, state: odds.OddsState, *, top: int) -> None:
         lines = odds.odds_lines(round=round, state=state)
