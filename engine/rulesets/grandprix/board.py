@@ -123,6 +123,13 @@ class Board:
             )
             for steps in self.succ
         ]
+        #: The search's successors with what it reads of the square entered, so that a step
+        #: costs one tuple: ``(to, lex, lane_change, crosses, advance, limit, corner,
+        #: line_start, key)``; ``limit`` is the corner's max_gear (NO_LIMIT off the marked
+        #: squares; a racing line only raises it), ``key`` = ``to * 2048`` (the search's
+        #: state key is ``key + line_state * 8 + lane_changes``).
+        self.hot_open = [self._hot(steps) for steps in self.succ_open]
+        self.hot_closed = [self._hot(steps) for steps in self.succ_closed]
         #: Where each path_lex code (P-5) leads from a location, -1 if nowhere.
         self.step_by_code: list[tuple[int, int, int]] = []
         for steps in self.succ:
@@ -147,6 +154,8 @@ class Board:
         #: Straight-ahead runs by (start, line state, gear), see ``search._straight_run``.
         self.straights: dict[int, StraightRun] = {}
         self._reach: dict[int, list[int]] = {}
+        #: Replayed paths of the search by (lex, steps, pit entry, start): (codes, path).
+        self.paths: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.rooms: dict[tuple[int, int, bool, int], tuple[int, ...]] = {}
         #: Same-lane ahead square, for skids (GP-10.11); -1 where there is none.
         self.ahead = [-1] * size
@@ -154,6 +163,19 @@ class Board:
             for step in self.succ[loc]:
                 if step.lex == AHEAD and (self.is_main[loc] or self.is_start[loc]):
                     self.ahead[loc] = step.to
+
+    def _hot(
+        self, steps: tuple[tuple[int, int, bool, bool, int], ...]
+    ) -> tuple[tuple[int, int, bool, bool, int, int, int, int, int], ...]:
+        out = []
+        for to, lex, lane_change, crosses, advance in steps:
+            k = self.marked_corner[to]
+            limit = self.max_gear[k] if k >= 0 else NO_LIMIT
+            assert len(self.line_loc) <= 256  # the state key keeps 8 bits of line state
+            out.append(
+                (to, lex, lane_change, crosses, advance, limit, k, self.line_start[to], to * 2048)
+            )
+        return tuple(out)
 
     def reach(self, loc: int, steps: int) -> int:
         """Bitmask of the locations a move of up to ``steps`` (<= 24) steps from ``loc`` can

@@ -17,9 +17,11 @@ from engine.rulesets.grandprix.orders import CarOrders
 from engine.rulesets.grandprix.policy import GREEN_BIAS, choose_gear, dice_sums
 from engine.rulesets.grandprix.search import (
     CLASS_CLEAN,
+    END_BLOCKED,
     END_EXIT,
     END_FINISH,
     END_PIT,
+    END_POINTS,
     Context,
     Move,
     best_move,
@@ -28,6 +30,8 @@ from engine.rulesets.grandprix.settings import GrandPrixSettings
 from engine.rulesets.grandprix.source import RaceSource, Throw
 
 RUNNING, FINISHED, RETIRED, NOT_CLASSIFIED = "running", "finished", "retired", "not_classified"
+#: ``Context(...)`` without the named tuple's Python-level ``__new__`` (built every turn).
+_new_context = tuple.__new__
 ENGINE, ACCIDENT, TRACK_EXIT = "ENGINE", "ACCIDENT", "TRACK_EXIT"
 OUT_OF_FUEL, PUNCTURE = "OUT_OF_FUEL", "PUNCTURE"
 QUALIFYING, RACE = "qualifying", "race"
@@ -102,6 +106,10 @@ class GrandPrixRace:
         self.winner_snapshot: list[int] | None = None
         self.winner_d = 0
         self._sequence = 0
+        # Read on every turn: per-race constants and per-car orders as flat lists.
+        self.max_lc = settings.max_lane_changes
+        self.open_rounds = board.track.start_open_rounds
+        self.green_bias = [GREEN_BIAS[o.risk] for o in self.orders]
         #: The last location of every car, kept when it leaves the board (for the trace).
         self.last_loc = [-1] * k
         #: One row per race round (0 = the grid): ``(round, places, locs, crossings,
@@ -376,8 +384,8 @@ class GrandPrixRace:
         self.forced_first[i] = False
         # 3. speed card or throw (P-3, GP-9.3, GP-5).
         move: Move | None = None
-        card = self.card_choice(i, gear, pit_flag, play_card)
-        d_before = self.d(i)
+        card = self.card_choice(i, gear, pit_flag, play_card) if self.cards[i] else None
+        d_before = self.dist[i]
         if card is not None:
             card_code, move = card
             self.cards[i].remove(card_code)
@@ -403,9 +411,10 @@ class GrandPrixRace:
         elif kind == END_PIT:
             self.enter_pit(i)
         passed = self.overtaken(i, d_before) if self.status[i] == RUNNING else ()
-        if kind not in (END_FINISH, END_EXIT, END_PIT) and board.green[self.loc[i]]:
+        if kind in (END_POINTS, END_BLOCKED) and board.green[self.loc[i]]:
             self.draw(i)  # 8. GP-9.1
-        self.end_turn(i, passed)
+        if passed or self.yellow_fresh or self.yellow_left > 0:
+            self.end_turn(i, passed)
 
     def select_gear(self, i: int, pit_flag: bool) -> int:
         """GP-4.1-4.4 and P-2."""
@@ -413,17 +422,14 @@ class GrandPrixRace:
             return 2
         if self.round == 1 or self.forced_first[i]:
             return 1
-        top = min(self.gear[i] + 1, self.orders[i].max_gear, 4)
+        orders = self.orders[i]
+        top = min(self.gear[i] + 1, orders.max_gear, 4)
         if self.blue[i]:
             top = min(top, 2)
+        if top <= 2:
+            return max(top, 1)  # P-2: gears <= 2 always pass (choose_gear's first line)
         return choose_gear(
-            self.board,
-            self.loc[i],
-            self.line[i],
-            pit_flag,
-            top,
-            self.orders[i].risk,
-            self.settings.max_lane_changes,
+            self.board, self.loc[i], self.line[i], pit_flag, top, orders.risk, self.max_lc
         )
 
     def context(self, i: int, pit_flag: bool, top: int) -> Context:
@@ -449,16 +455,19 @@ class GrandPrixRace:
                 if yellow > 2 * top:
                     yellow = -1
         loc = self.loc[i]
-        others = self.occ & ~(1 << loc) & board.reach(loc, top)
-        crossing_possible = self.finish_at - self.crossings[i] <= 1
-        return Context(
-            others,
-            pit_flag,
-            1 if crossing_possible else 2,
-            self.round <= board.track.start_open_rounds,
-            yellow,
-            self.settings.max_lane_changes,
-            GREEN_BIAS[self.orders[i].risk],
+        masks = board._reach.get(loc)
+        reach = masks[top] if masks is not None else board.reach(loc, top)
+        return _new_context(
+            Context,
+            (
+                self.occ & ~(1 << loc) & reach,
+                pit_flag,
+                1 if self.finish_at - self.crossings[i] <= 1 else 2,
+                self.round <= self.open_rounds,
+                yellow,
+                self.max_lc,
+                self.green_bias[i],
+            ),
         )
 
     def card_choice(
@@ -501,19 +510,22 @@ class GrandPrixRace:
     def overtaken(self, i: int, d_before: int) -> tuple[int, ...]:
         """GP-8.3: the cars that ``i`` overtook in this move (before the end-of-move
         effects); the lead changes are events."""
-        dist = self.distances()
+        dist = self.dist
         d_after = dist[i]
         status = self.status
         passed = []
         leader, lead_d = -1, -1
-        for j in range(self.k):
+        j = -1
+        for dj in dist:
+            j += 1
             if j == i or status[j] != RUNNING:
                 continue
-            dj = dist[j]
             if dj > lead_d:
                 leader, lead_d = j, dj
             if d_before < dj < d_after:
                 passed.append(j)
+        if not passed:
+            return ()
         if leader >= 0 and leader in passed and d_after > lead_d:
             self.event("lead", i, passed=self.names[leader], lap=self.lap_of(i))
         return tuple(passed)

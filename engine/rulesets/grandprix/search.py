@@ -183,21 +183,19 @@ def _search(
     board: Board, start: int, line: int, gear: int, ms: tuple[int, ...], ctx: Context
 ) -> Move:
     """The full search of one move (module docstring): one breadth-first pass over the depths
-    keeps one best partial path per (location, racing-line state) and offers every outcome
-    (points at a depth in ``ms``; pit entry, exit, block at the smallest M >= the depth;
-    finish) to P-5's minimum."""
+    keeps one best partial path per (location, racing-line state, lane changes) and offers
+    every outcome (points at a depth in ``ms``; pit entry, exit, block at the smallest M >= the
+    depth; finish) to P-5's minimum."""
     # Hot loop: plain tuples and ints. ``lex`` is the path as a base-3 number (ahead 0, diag 1,
     # start-lane diag 2), padded to MAX_ROOM digits so that numbers compare as P-5's path_lex.
-    # A state is (lane changes, lex, advance, crossings, location, line state).
-    succ = board.succ_open if ctx.starts_open else board.succ_closed
+    # A state is (lane changes, lex, advance, crossings, location, line state). A candidate
+    # is built only when its (class, -D_end) could beat the best so far.
+    succ = board.hot_open if ctx.starts_open else board.hot_closed
     is_pit = board.is_pit
     is_gate = board.is_gate
-    marked = board.marked_corner
     line_next = board.line_next
-    line_start = board.line_start
     line_loc = board.line_loc
     line_bonus = board.line_bonus
-    max_gear = board.max_gear
     runoff_of = board.runoff_of
     vpos = board.vpos
     occupied = ctx.occupied
@@ -221,20 +219,24 @@ def _search(
     for m in ms:
         wanted[m] = True
     frontier: list[tuple[int, int, int, int, int, int]] = [(0, 0, 0, 0, start, line)]
+    # The best candidate and its (class, -D_end) as two ints for the cheap pre-check.
     best: Candidate | None = None
+    bcls, bneg = 9, 0
+    weights = _WEIGHTS
     for depth in range(1, top + 1):
-        weight = _WEIGHTS[depth]
+        weight = weights[depth]
         m_here = m_at[depth]
         new: dict[int, tuple[int, int, int, int, int, int]] = {}
         for lc, lex, adv, cr, loc, state in frontier:
             if pit_flag and is_gate[loc]:
-                cand = (CLASS_PIT, 0, lc, m_here, lex, END_PIT, loc, 0, cr, -1, depth)
-                if best is None or cand < best:
-                    best = cand
+                if bcls >= CLASS_PIT:
+                    cand = (CLASS_PIT, 0, lc, m_here, lex, END_PIT, loc, 0, cr, -1, depth)
+                    if best is None or cand < best:
+                        best, bcls, bneg = cand, CLASS_PIT, 0
                 continue
             moved = False
             changes_left = lc < max_lc
-            for to, code, lane_change, crosses, advance in succ[loc]:
+            for to, code, lane_change, crosses, advance, limit, k, ls, tkey in succ[loc]:
                 if lane_change and not changes_left:
                     continue
                 if blocking >> to & 1:
@@ -243,31 +245,32 @@ def _search(
                 if nadv > yellow:
                     continue
                 moved = True
-                nlex = lex + code * weight
                 nlc = lc + lane_change
                 if crosses:
                     ncr = cr + 1
                     if ncr >= to_finish:
-                        cand = (CLASS_CLEAN, finish_key + depth, nlc, top, nlex, END_FINISH, to,
-                                0, ncr, -1, depth)  # fmt: skip
-                        if best is None or cand < best:
-                            best = cand
+                        neg = finish_key + depth
+                        if bcls > CLASS_CLEAN or (bcls == CLASS_CLEAN and neg <= bneg):
+                            cand = (CLASS_CLEAN, neg, nlc, top, lex + code * weight, END_FINISH,
+                                    to, 0, ncr, -1, depth)  # fmt: skip
+                            if best is None or cand < best:
+                                best, bcls, bneg = cand, CLASS_CLEAN, neg
                         continue
                 else:
                     ncr = cr
-                nstate = state + 1 if state and line_next[state] == to else line_start[to]
-                k = marked[to]
-                if k >= 0:
-                    limit = max_gear[k]
+                nstate = state + 1 if state and line_next[state] == to else ls
+                if limit < gear:
                     if nstate and line_loc[nstate] == to:
                         limit += line_bonus[nstate]
                     if limit < gear:
-                        runoff = runoff_of[k]
-                        radv = nadv + vpos[runoff] - vpos[to]
-                        cand = (CLASS_EXIT, -radv, nlc, m_here, nlex, END_EXIT, runoff, 0, ncr,
-                                k, depth)  # fmt: skip
-                        if best is None or cand < best:
-                            best = cand
+                        if bcls >= CLASS_EXIT:
+                            runoff = runoff_of[k]
+                            neg = -(nadv + vpos[runoff] - vpos[to])
+                            if bcls > CLASS_EXIT or neg <= bneg:
+                                cand = (CLASS_EXIT, neg, nlc, m_here, lex + code * weight,
+                                        END_EXIT, runoff, 0, ncr, k, depth)  # fmt: skip
+                                if best is None or cand < best:
+                                    best, bcls, bneg = cand, CLASS_EXIT, neg
                         continue
                 # One state per (square, line state, lane changes): with the same three, the
                 # futures are the same and the smaller lex wins. Fewer lane changes do not
@@ -275,30 +278,34 @@ def _search(
                 # one with a change left must step on, perhaps into an exit (GP-6.3). States
                 # and steps are visited in ascending lex (the frontier keeps that order), so
                 # the first path to reach a state is the one to keep.
-                key = (to * 256 + nstate) * 8 + nlc
+                key = tkey + nstate * 8 + nlc
                 if key not in new:
-                    new[key] = (nlc, nlex, nadv, ncr, to, nstate)
+                    new[key] = (nlc, lex + code * weight, nadv, ncr, to, nstate)
             if not moved:
                 end, eadv = loc, adv
                 if is_pit[loc] and occupied >> loc & 1:
                     end, eadv = _pit_parking(board, loc, adv, occupied)
-                cand = (CLASS_CLEAN, -eadv - bias * green[end], lc, m_here, lex, END_BLOCKED,
-                        end, state, cr, -1, depth - 1)  # fmt: skip
-                if best is None or cand < best:
-                    best = cand
+                neg = -eadv - bias * green[end]
+                if bcls > CLASS_CLEAN or (bcls == CLASS_CLEAN and neg <= bneg):
+                    cand = (CLASS_CLEAN, neg, lc, m_here, lex, END_BLOCKED, end, state, cr, -1,
+                            depth - 1)  # fmt: skip
+                    if best is None or cand < best:
+                        best, bcls, bneg = cand, CLASS_CLEAN, neg
+        if not new:
+            break
         frontier = list(new.values())
-        if wanted[depth]:
+        if wanted[depth] and bcls >= CLASS_CLEAN:
             for lc, lex, adv, cr, loc, state in frontier:
                 end, eadv = loc, adv
                 if is_pit[loc] and occupied >> loc & 1:
                     end, eadv = _pit_parking(board, loc, adv, occupied)
-                cand = (CLASS_CLEAN, -eadv - bias * green[end], lc, depth, lex, END_POINTS, end,
-                        state, cr, -1, depth)  # fmt: skip
-                if best is None or cand < best:
-                    best = cand
-        if not frontier:
-            break
-        if best is not None and best[1] <= -FINISH_BONUS and not pit_flag:
+                neg = -eadv - bias * green[end]
+                if bcls > CLASS_CLEAN or neg <= bneg:
+                    cand = (CLASS_CLEAN, neg, lc, depth, lex, END_POINTS, end, state, cr, -1,
+                            depth)  # fmt: skip
+                    if best is None or cand < best:
+                        best, bcls, bneg = cand, CLASS_CLEAN, neg
+        if bneg <= -FINISH_BONUS and bcls == CLASS_CLEAN and not pit_flag:
             # A finish beats every later outcome: deeper finishes take more steps (P-5's
             # M - k), other clean ones rank below any finish, exits below clean; only a pit
             # entry (class 0) could, and there is none without an obligation.
@@ -309,15 +316,20 @@ def _search(
 
 
 def _move(board: Board, start: int, best: Candidate, bias: int = 0) -> Move:
-    """The :class:`Move` of P-5's chosen candidate (its path replayed from ``lex``)."""
+    """The :class:`Move` of P-5's chosen candidate (its path replayed from ``lex``, kept per
+    board by start, lex, steps and whether the last step enters the pit)."""
     cls, neg_d, lc, m, lex, kind, end, state, cr, corner, steps = best
-    digits = []
-    x = lex // _WEIGHTS[steps]
-    for _ in range(steps):
-        digits.append(x % 3)
-        x //= 3
-    codes = tuple(reversed(digits))
-    path = _replay(board, start, codes, kind)
+    key = ((lex * 32 + steps) * 2 + (kind == END_PIT)) * board.size + start
+    known = board.paths.get(key)
+    if known is None:
+        digits = []
+        x = lex // _WEIGHTS[steps]
+        for _ in range(steps):
+            digits.append(x % 3)
+            x //= 3
+        codes = tuple(reversed(digits))
+        known = board.paths[key] = (codes, _replay(board, start, codes, kind))
+    codes, path = known
     if kind in (END_EXIT, END_PIT):
         state = 0
     if kind == END_FINISH:
