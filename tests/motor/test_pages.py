@@ -274,7 +274,7 @@ def test_the_pages_are_in_french(client, season_1981):
 def test_driver_and_constructor_pages_list_every_round(client, season_1981):
     html = client.get(reverse("motor-driver", args=[SLUG, "nelson-piquet"])).content.decode()
     assert html.count('<td class="num">') >= 15
-    assert "1 in the drivers' standings after round 15, 50 points" in html
+    assert "Position 1 in the drivers' standings after round 15, 50 points" in html
     with (DATA / "results.csv").open(encoding="utf-8") as handle:
         lotus_rounds = {
             r["round"] for r in csv.DictReader(handle) if r["constructor_id"] == "lotus"
