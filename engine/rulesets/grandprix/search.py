@@ -80,7 +80,19 @@ def best_move(
     found = memo.get(key)
     if found is not None:
         return found
-    move = _search(board, start, line, gear, ms, ctx)
+    if ctx.occupied:
+        move = _search(board, start, line, gear, ms, ctx)
+    else:
+        # No car within reach: the outcomes of every depth do not depend on the throw, so one
+        # scan to the deepest move serves every throw from here (``_scan``).
+        tables = board.tables
+        tkey = (start, line, gear, ctx)
+        table = tables.get(tkey)
+        if table is None:
+            if len(tables) > 100_000:
+                tables.clear()
+            table = tables[tkey] = _scan(board, start, line, gear, ctx)
+        move = _from_table(board, start, line, table, ms, ctx.green_bias)
     if len(memo) > 400_000:
         memo.clear()
     memo[key] = move
@@ -310,6 +322,135 @@ def _search(
             # M - k), other clean ones rank below any finish, exits below clean; only a pit
             # entry (class 0) could, and there is none without an obligation.
             break
+    if best is None:
+        return Move(ms[0], END_BLOCKED, (), (), start, line, 0, 0, 0, -1, CLASS_CLEAN)
+    return _move(board, start, best, bias)
+
+
+#: Per depth of a scan: the best points outcome there (M = the depth), the best pit entry,
+#: exit or block (M left 0: the throw gives it) and the best finish (-D_end and M left 0).
+Table = tuple[list[Candidate | None], list[Candidate | None], list[Candidate | None]]
+
+
+def _scan(board: Board, start: int, line: int, gear: int, ctx: Context) -> Table:
+    """The search of ``_search`` with no car within reach, to the deepest move (MAX_ROOM
+    steps), keeping the best outcome of each kind per depth instead of one best overall: the
+    states of a depth do not depend on the throw (only on the start, the gear and the
+    context), so :func:`_from_table` gives ``_search``'s answer for any candidates."""
+    succ = board.hot_open if ctx.starts_open else board.hot_closed
+    is_gate = board.is_gate
+    line_next = board.line_next
+    line_loc = board.line_loc
+    line_bonus = board.line_bonus
+    runoff_of = board.runoff_of
+    vpos = board.vpos
+    assert not ctx.occupied
+    yellow = ctx.yellow if ctx.yellow >= 0 else 1 << 30
+    max_lc = ctx.max_lane_changes
+    pit_flag = ctx.pit_flag
+    to_finish = ctx.to_finish
+    bias = ctx.green_bias
+    green = board.green
+    points: list[Candidate | None] = [None] * (MAX_ROOM + 1)
+    other: list[Candidate | None] = [None] * (MAX_ROOM + 1)
+    finish: list[Candidate | None] = [None] * (MAX_ROOM + 1)
+    frontier: list[tuple[int, int, int, int, int, int]] = [(0, 0, 0, 0, start, line)]
+    weights = _WEIGHTS
+    for depth in range(1, MAX_ROOM + 1):
+        weight = weights[depth]
+        new: dict[int, tuple[int, int, int, int, int, int]] = {}
+        o_best: Candidate | None = None
+        f_best: Candidate | None = None
+        for lc, lex, adv, cr, loc, state in frontier:
+            if pit_flag and is_gate[loc]:
+                cand: Candidate = (CLASS_PIT, 0, lc, 0, lex, END_PIT, loc, 0, cr, -1, depth)
+                if o_best is None or cand < o_best:
+                    o_best = cand
+                continue
+            moved = False
+            changes_left = lc < max_lc
+            for to, code, lane_change, crosses, advance, limit, k, ls, tkey in succ[loc]:
+                if lane_change and not changes_left:
+                    continue
+                nadv = adv + advance
+                if nadv > yellow:
+                    continue
+                moved = True
+                nlc = lc + lane_change
+                if crosses:
+                    ncr = cr + 1
+                    if ncr >= to_finish:
+                        cand = (CLASS_CLEAN, 0, nlc, 0, lex + code * weight, END_FINISH, to, 0,
+                                ncr, -1, depth)  # fmt: skip
+                        if f_best is None or cand < f_best:
+                            f_best = cand
+                        continue
+                else:
+                    ncr = cr
+                nstate = state + 1 if state and line_next[state] == to else ls
+                if limit < gear:
+                    if nstate and line_loc[nstate] == to:
+                        limit += line_bonus[nstate]
+                    if limit < gear:
+                        runoff = runoff_of[k]
+                        neg = -(nadv + vpos[runoff] - vpos[to])
+                        cand = (CLASS_EXIT, neg, nlc, 0, lex + code * weight, END_EXIT, runoff,
+                                0, ncr, k, depth)  # fmt: skip
+                        if o_best is None or cand < o_best:
+                            o_best = cand
+                        continue
+                key = tkey + nstate * 8 + nlc
+                if key not in new:
+                    new[key] = (nlc, lex + code * weight, nadv, ncr, to, nstate)
+            if not moved:
+                # No car within reach, so no pit box to park behind (GP-11.6).
+                cand = (CLASS_CLEAN, -adv - bias * green[loc], lc, 0, lex, END_BLOCKED, loc,
+                        state, cr, -1, depth - 1)  # fmt: skip
+                if o_best is None or cand < o_best:
+                    o_best = cand
+        other[depth] = o_best
+        finish[depth] = f_best
+        if not new:
+            break
+        frontier = list(new.values())
+        p_best: Candidate | None = None
+        for lc, lex, adv, cr, loc, state in frontier:
+            cand = (CLASS_CLEAN, -adv - bias * green[loc], lc, depth, lex, END_POINTS, loc,
+                    state, cr, -1, depth)  # fmt: skip
+            if p_best is None or cand < p_best:
+                p_best = cand
+        points[depth] = p_best
+    return points, other, finish
+
+
+def _from_table(
+    board: Board, start: int, line: int, table: Table, ms: tuple[int, ...], bias: int
+) -> Move:
+    """``_search``'s answer for the candidates ``ms`` from a scan's table: P-5's minimum over
+    the points outcomes at the depths in ``ms`` and every other outcome up to the deepest M,
+    with the M that ``_search`` gives it (the smallest candidate >= its depth; a finish: the
+    deepest, its -D_end counted from it)."""
+    points, other, finish = table
+    top = ms[-1]
+    best: Candidate | None = None
+    for m in ms:
+        cand = points[m]
+        if cand is not None and (best is None or cand < best):
+            best = cand
+    j = 0
+    for depth in range(1, top + 1):
+        while ms[j] < depth:
+            j += 1
+        cand = other[depth]
+        if cand is not None:
+            cand = (cand[0], cand[1], cand[2], ms[j], *cand[4:])
+            if best is None or cand < best:
+                best = cand
+        cand = finish[depth]
+        if cand is not None:
+            cand = (cand[0], -FINISH_BONUS - top + depth, cand[2], top, *cand[4:])
+            if best is None or cand < best:
+                best = cand
     if best is None:
         return Move(ms[0], END_BLOCKED, (), (), start, line, 0, 0, 0, -1, CLASS_CLEAN)
     return _move(board, start, best, bias)
