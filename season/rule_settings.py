@@ -26,6 +26,10 @@ PER_STAGE_TYPE_BOUNDS: dict[str, tuple[float, float]] = {
 }
 #: The most settings of its ruleset a season may hold (a ruleset's spec has far fewer).
 ENGINE_VALUES_MAX = 100
+#: The runs of a round's odds (season/services/odds.py): the organiser's choice, within bounds.
+ODDS_RUNS_DEFAULT = 1000
+ODDS_RUNS_MIN = 10
+ODDS_RUNS_MAX = 10_000
 
 
 def bonuses_error(values: tuple[int, ...]) -> str | None:
@@ -57,6 +61,8 @@ class RuleSettings:
     gap_scale: dict[str, float] = field(default_factory=dict)
     #: The organiser's values of the ruleset's own settings (its settings spec), by name.
     engine: dict[str, Any] = field(default_factory=dict)
+    #: How many runs the odds of a round count (the results do not depend on it).
+    odds_runs: int = ODDS_RUNS_DEFAULT
 
     @classmethod
     def from_data(cls, data: dict[str, Any] | None) -> "RuleSettings":
@@ -86,6 +92,12 @@ class RuleSettings:
                 raise ValueError(f"{key} must be true or false")
         if "engine" in data:
             data["engine"] = _engine_values(data["engine"])
+        if "odds_runs" in data:
+            runs = data["odds_runs"]
+            if type(runs) is not int or not ODDS_RUNS_MIN <= runs <= ODDS_RUNS_MAX:
+                raise ValueError(
+                    f"odds_runs must be a whole number from {ODDS_RUNS_MIN} to {ODDS_RUNS_MAX}"
+                )
         return cls(**data)
 
     def timing_rules(

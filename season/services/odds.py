@@ -31,6 +31,7 @@ from plugins import adapter_for
 from races.timing import FINISHED
 from season.models import Round, Season, SeasonTeam, SeasonTeamRider
 from season.orders import orders_errors
+from season.rule_settings import ODDS_RUNS_DEFAULT, ODDS_RUNS_MAX, ODDS_RUNS_MIN
 from season.selectors import team_starters
 from season.services.lifecycle import RoundError
 from season.services.orders import OrdersInvalid
@@ -39,9 +40,9 @@ from season.services.resolution import round_entrants
 logger = logging.getLogger(__name__)
 
 #: Runs of a request when the organiser chose none, and the bounds of his choice.
-RUNS_DEFAULT = 1000
-RUNS_MIN = 10
-RUNS_MAX = 10_000
+RUNS_DEFAULT = ODDS_RUNS_DEFAULT
+RUNS_MIN = ODDS_RUNS_MIN
+RUNS_MAX = ODDS_RUNS_MAX
 #: About this many chunks a request (the progress bar's steps), each of at least MIN runs.
 CHUNKS_TARGET = 40
 CHUNK_RUNS_MIN = 5
@@ -78,7 +79,7 @@ def runs_bounded(runs: int | None) -> int:
 
 def runs_of(season: Season) -> int:
     """The number of runs the season's organiser chose for its odds (RUNS_DEFAULT if none)."""
-    return int(getattr(season.rules, "odds_runs", RUNS_DEFAULT))
+    return season.rules.odds_runs
 
 
 def seed_base_of(round: Round) -> int:
@@ -198,6 +199,8 @@ def odds_plan(
             "inputs": data,
             "runs": runs,
             "base": base,
+            # A draft's odds are its team's own, even where the draft equals saved orders.
+            "draft_team": team.pk if team is not None and draft is not None else None,
         },
         sort_keys=True,
         separators=(",", ":"),
@@ -263,6 +266,7 @@ def plan_state(plan: OddsPlan, *, done: Callable[[], object] = lambda: None) -> 
         chunks_total=len(plan.chunks),
         chunks_done=len(plan.chunks),
         counts=counts,
+        draft_team_id=plan.draft_team_id,
     )
 
 
@@ -305,6 +309,8 @@ class OddsState:
     workers: tuple[str, ...] = ()
     failed: str = ""
     finished_at: str = ""
+    #: The team whose draft orders were counted (only its owner sees these odds).
+    draft_team_id: int | None = None
 
     @property
     def done(self) -> bool:
@@ -334,6 +340,7 @@ def odds_state(*, key: str) -> OddsState | None:
             counts=OddsCounts.from_data(table["counts"]),
             workers=tuple(table["workers"]),
             finished_at=table["finished_at"],
+            draft_team_id=table.get("draft_team_id"),
         )
     data = cache.get(_plan_key(key))
     if data is None:
@@ -348,6 +355,7 @@ def odds_state(*, key: str) -> OddsState | None:
         chunks_total=total,
         chunks_done=len(marks),
         failed=cache.get(_failed_key(key)) or "",
+        draft_team_id=plan.draft_team_id,
     )
 
 
@@ -386,6 +394,7 @@ def odds_request(
         runs=plan.runs,
         chunks_total=len(plan.chunks),
         chunks_done=0,
+        draft_team_id=plan.draft_team_id,
     )
 
 
@@ -437,6 +446,7 @@ def odds_merge(*, key: str, parts: Iterable[Mapping[str, Any]]) -> OddsCounts:
             "counts": counts.to_data(),
             "workers": sorted({part["worker"] for part in parts}),
             "finished_at": timezone.now().isoformat(),
+            "draft_team_id": plan.draft_team_id,
         },
         TABLE_SECONDS,
     )

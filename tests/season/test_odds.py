@@ -93,9 +93,28 @@ def test_a_draft_of_orders_gives_its_own_odds_and_saves_nothing(demo):
     assert drafted.done
     assert drafted.key != saved.key
     assert not Orders.objects.filter(round=round).exists()
-    # The draft's inputs hold the breakaway: the same draft saved gives the same key.
+    assert drafted.draft_team_id == team.pk
+    # The draft's inputs hold the breakaway: the same orders saved count the same runs.
     orders_submit(team=team, round=round, orders=breakaway_orders(team), user=team.owner)
-    assert odds.odds_plan(round=round, runs=RUNS).key == drafted.key
+    saved_now = odds.odds_request(round=round, runs=RUNS)
+    assert saved_now.key != drafted.key
+    assert saved_now.draft_team_id is None
+    assert saved_now.counts.to_data() == drafted.counts.to_data()
+
+
+def test_a_drafts_every_order_goes_to_the_engine_not_only_the_role(demo):
+    round = stage(demo, 1)
+    team = player_team(demo)
+    orders = breakaway_orders(team)
+    first = next(iter(orders))
+    plain = odds.draft_orders_check(team=team, round=round, orders=orders)
+    held = odds.draft_orders_check(
+        team=team, round=round, orders=orders | {first: orders[first] | {"no_breakaway": True}}
+    )
+    assert (
+        odds.odds_plan(round=round, runs=RUNS, team=team, draft=plain).inputs
+        != odds.odds_plan(round=round, runs=RUNS, team=team, draft=held).inputs
+    )
 
 
 def test_a_draft_with_a_rider_not_in_the_team_is_refused_by_name(demo):
