@@ -11,7 +11,8 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from plugins import adapter_for, ruleset_choices
+from motor.models import Championship, ChampionshipKind, PointsSystem
+from plugins import MOTOR, adapter_for, ruleset_choices
 from races.course_generation import route_problems
 from races.models import Race
 from season.formation import Candidate
@@ -24,11 +25,13 @@ from season.leagues import (
 )
 from season.models import (
     BUDGET_MAX,
+    CARS_PER_TEAM,
     ROSTER_MAX,
     Round,
     Season,
     SeasonTeamRider,
 )
+from season.motor_league import league_championship_slug
 from season.rule_settings import BONUS_SECONDS_MAX, BONUSES_MAX, RuleSettings, bonuses_error
 from season.validators import validate_display_name
 
@@ -306,7 +309,13 @@ class CalendarForm(forms.Form):
         self.stages = list(stages)
         for stage in self.stages:
             editable = stage.status in (Round.Status.SCHEDULED, Round.Status.OPEN)
-            label = _("Stage %(number)d") % {"number": stage.number}
+            if stage.grand_prix is not None:
+                label = _("Round %(number)d: %(name)s") % {
+                    "number": stage.number,
+                    "name": stage.grand_prix.name,
+                }
+            else:
+                label = _("Stage %(number)d") % {"number": stage.number}
             widget = _datetime_widget()
             widget.attrs["aria-label"] = label
             self.fields[self.field_name(stage)] = DeadlineField(
@@ -527,3 +536,243 @@ class GameSettingsForm(forms.Form):
         for field in self.fields.values():
             field.disabled = True
             field.help_text = reason
+
+
+# --- motor seasons (a championship of Grands Prix) -----------------------------------------
+
+
+CALENDAR_TOO_LONG = _("The season must end within two years: choose an earlier first deadline.")
+
+
+class ChampionshipSeasonCreateForm(forms.Form):
+    """A season of Grands Prix: a real championship's calendar, a motor ruleset and a points
+    system; teams of two cars (season.motor_league)."""
+
+    name = forms.CharField(label=_("Name"), max_length=120, validators=[validate_display_name])
+    slug = forms.SlugField(
+        label=_("Address"),
+        max_length=60,
+        help_text=_("Letters, digits and hyphens; the season's pages live at /seasons/<address>/."),
+    )
+    championship = forms.ModelChoiceField(
+        label=_("Championship"),
+        queryset=Championship.objects.none(),
+        empty_label=None,
+        help_text=_("The real championship whose Grands Prix this season runs, one per round."),
+    )
+    ruleset = forms.ChoiceField(label=_("Ruleset"))
+    points_system = forms.ModelChoiceField(
+        label=_("Points system"),
+        queryset=PointsSystem.objects.none(),
+        empty_label=None,
+        to_field_name="slug",
+        help_text=_("The points of each place, as the real eras gave them."),
+    )
+    is_public = forms.BooleanField(
+        label=_("Public"),
+        required=False,
+        initial=True,
+        help_text=_("Anybody can read a public season; a private one only its members."),
+    )
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"), help_text=_("Deadlines are entered and shown in this time zone.")
+    )
+    first_deadline = WallClockDateTimeField(
+        label=_("Orders deadline of round 1"), widget=_datetime_widget()
+    )
+    hours_between = forms.IntegerField(
+        label=_("Hours between two rounds' deadlines"),
+        min_value=1,
+        max_value=24 * 28,
+        initial=168,
+        help_text=_("168: a Grand Prix a week; 24: one a day. Each deadline can be moved later."),
+    )
+    formation_mode = forms.ChoiceField(
+        label=_("Team formation"), choices=Season.FormationMode.choices
+    )
+    budget = forms.IntegerField(
+        label=_("Budget"),
+        min_value=1,
+        max_value=BUDGET_MAX,
+        initial=100,
+        help_text=_(
+            "Budget picks only: the most a team's two cars may cost together (a car costs 5 "
+            "plus the points its driver scored in the real championship)."
+        ),
+    )
+
+    FIELDSETS: ClassVar = (
+        (
+            _("The season"),
+            ("name", "slug", "championship", "ruleset", "points_system", "is_public"),
+        ),
+        (_("Calendar"), ("time_zone", "first_deadline", "hours_between")),
+        (_("Teams of two cars"), ("formation_mode", "budget")),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["championship"].queryset = Championship.objects.filter(  # type: ignore[attr-defined]
+            kind=ChampionshipKind.REAL
+        ).order_by("-year", "name")
+        self.fields["points_system"].queryset = PointsSystem.objects.order_by("name")  # type: ignore[attr-defined]
+        self.fields["ruleset"].choices = ruleset_choices(discipline=MOTOR)  # type: ignore[attr-defined]
+        zones = sorted(zoneinfo.available_timezones())
+        self.fields["time_zone"].choices = [(z, z) for z in zones]  # type: ignore[attr-defined]
+        self.fields["time_zone"].initial = timezone.get_default_timezone_name()
+
+    def fieldsets(self) -> list[tuple[Any, list[forms.BoundField]]]:
+        return [(title, [self[name] for name in names]) for title, names in self.FIELDSETS]
+
+    def clean_slug(self) -> str:
+        slug = str(self.cleaned_data["slug"]).lower()
+        if Season.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(_("Another season already uses this address."))
+        return slug
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        slug, championship = data.get("slug"), data.get("championship")
+        if slug and championship:
+            copy = league_championship_slug(slug=slug, championship=championship)
+            if Championship.objects.filter(slug=copy).exists():
+                self.add_error("slug", _("Another season already uses this address."))
+        first, zone = data.get("first_deadline"), data.get("time_zone")
+        if first and zone:
+            aware = timezone.make_aware(first, zoneinfo.ZoneInfo(zone))
+            if aware <= timezone.now():
+                self.add_error("first_deadline", _("The first deadline must be in the future."))
+            elif championship is not None:
+                try:
+                    stage_deadlines(
+                        first=aware,
+                        hours_between=data.get("hours_between") or 0,
+                        count=championship.grands_prix.count(),
+                    )
+                except CalendarInvalid:
+                    self.add_error("first_deadline", CALENDAR_TOO_LONG)
+            data["first_deadline"] = aware
+        return data
+
+    def season_settings(self) -> SeasonSettings:
+        data = self.cleaned_data
+        return SeasonSettings(
+            name=data["name"].strip(),
+            ruleset=data["ruleset"],
+            is_public=data["is_public"],
+            rule_settings=RuleSettings(),
+            roster_size=CARS_PER_TEAM,
+            formation_mode=data["formation_mode"],
+            budget=data["budget"],
+            max_per_real_team=None,
+            time_zone=data["time_zone"],
+        )
+
+
+class MotorSeasonSettingsForm(SeasonSettingsForm):
+    """A motor season's settings: the cycling race rules and rider counts do not apply, and
+    the ruleset stays the one its Grands Prix have tracks for."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in ("roster_size", "max_per_real_team", *self.RULE_FIELDS):
+            del self.fields[name]
+        self.fields["ruleset"].disabled = True
+        self.fields["ruleset"].help_text = _("Fixed: the calendar is on this game's tracks.")
+        self.fields["budget"].help_text = _(
+            "Budget picks only: the most a team's two cars may cost together."
+        )
+
+    def season_settings(self) -> SeasonSettings:
+        data = self.cleaned_data
+        return SeasonSettings(
+            name=data["name"].strip(),
+            ruleset=data["ruleset"],
+            is_public=data["is_public"],
+            rule_settings=self.base_rules,
+            roster_size=CARS_PER_TEAM,
+            formation_mode=data["formation_mode"],
+            budget=data["budget"],
+            max_per_real_team=None,
+            time_zone=data["time_zone"],
+            auto_publish=data["auto_publish"],
+        )
+
+
+class CarPickForm(forms.Form):
+    entry = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class CarOrdersForm(forms.Form):
+    """A team's orders for one Grand Prix: a row of fields per car, generated by the ruleset's
+    adapter from the engine's orders spec; ``orders()`` gives ``{car number: fields}`` as
+    season.services.orders_submit takes them."""
+
+    ROUND_MISSING = _(
+        "These orders do not say which round they are for: reload the page and give them again."
+    )
+    stage = forms.IntegerField(
+        widget=forms.HiddenInput,
+        min_value=1,
+        max_value=99,
+        error_messages={
+            "required": ROUND_MISSING,
+            "invalid": ROUND_MISSING,
+            "min_value": ROUND_MISSING,
+            "max_value": ROUND_MISSING,
+        },
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        adapter: Any,
+        cars: Sequence[Any],
+        current: dict[str, dict[str, Any]],
+        round_number: int,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.adapter = adapter
+        self.cars = list(cars)
+        self.fields["stage"].initial = round_number
+        for car in self.cars:
+            given = current.get(str(car.number)) or {}
+            for key, field in adapter.car_fields(given).items():
+                self.fields[f"{car.number}-{key}"] = field
+
+    def rows(self) -> list[tuple[Any, list[forms.BoundField]]]:
+        return [
+            (car, [self[name] for name in self.fields if name.startswith(f"{car.number}-")])
+            for car in self.cars
+        ]
+
+    def error_lines(self) -> list[str]:
+        names = {str(car.number): f"#{car.number} {car.entry.driver.name}" for car in self.cars}
+        lines = [str(error) for error in self.non_field_errors()]
+        lines += [str(error) for error in self.errors.get("stage", [])]
+        for name, errors in self.errors.items():
+            car, _sep, _key = name.partition("-")
+            if name not in self.fields or car not in names:
+                continue
+            label = self.fields[name].label
+            lines += [
+                _("%(rider)s, %(field)s: %(error)s")
+                % {"rider": names[car], "field": label, "error": error}
+                for error in errors
+            ]
+        return lines
+
+    def summary(self) -> list[tuple[Any, list[tuple[str, str]]]]:
+        return [
+            (car, [(str(bound.label), _shown(bound.field, bound.initial)) for bound in fields])
+            for car, fields in self.rows()
+        ]
+
+    def orders(self) -> dict[str, dict[str, Any]]:
+        result: dict[str, dict[str, Any]] = {}
+        for name, value in self.cleaned_data.items():
+            car, _sep, key = name.partition("-")
+            if key:
+                result.setdefault(car, {})[key] = value
+        return result

@@ -25,6 +25,7 @@ from season.formation import FormationError, snake_team_index
 from season.leagues import LeagueError, SeasonSettings, _model_fields, stage_deadlines
 from season.models import (
     CARS_PER_TEAM,
+    DONE_STATUSES,
     GRID_MAX,
     Membership,
     Round,
@@ -333,3 +334,36 @@ def computer_cars_fill(*, season: Season) -> list[SeasonTeam]:
             seated += CARS_PER_TEAM
             teams.append(team)
     return teams
+
+
+def car_autopick(*, season: Season, user: Any = None) -> SeasonTeamCar:
+    """The organiser picks for the team on turn in a draft: the dearest free car (then the
+    lowest car number), as cycling's autopick takes the dearest rider that fits."""
+    status = car_draft_status(season=season)
+    if not status.started or status.on_turn is None:
+        raise FormationError(_("No team is on turn."))
+    free = free_entries(season=season)
+    if not free:
+        raise FormationError(_("No car is left to pick."))
+    entry = min(free, key=lambda e: (-car_price(e), e.number or 0, e.pk))
+    return car_pick(season=season, team=status.on_turn, entry=entry, user=user)
+
+
+def grand_prix_laps_update(*, season: Season) -> int:
+    """After the organiser changed the game's settings: the laps of every Grand Prix not yet
+    raced, from the ``laps`` setting (else each track file's); the number of Grands Prix
+    changed."""
+    adapter = motor_adapter(season.ruleset)
+    values = adapter.season_values(season.rules)
+    changed = []
+    rounds = season.rounds.exclude(status__in=DONE_STATUSES).select_related("grand_prix__track")
+    for round in rounds:
+        gp = round.grand_prix
+        if gp is None or gp.track is None:
+            continue
+        laps = adapter.game_laps(track=gp.track, values=values)
+        if gp.laps != laps:
+            gp.laps = laps
+            changed.append(gp)
+    GrandPrix.objects.bulk_update(changed, ["laps"])
+    return len(changed)

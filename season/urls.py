@@ -1,6 +1,6 @@
 from django.urls import path
 
-from season.views import organiser, player, public, rules, stages
+from season.views import motor, organiser, player, public, rules, stages
 
 urlpatterns = [
     # Public pages of a season (readable without an account unless the season is private).
@@ -19,6 +19,32 @@ urlpatterns = [
     ),
     path("seasons/<slug:slug>/riders/<int:rider_id>/", public.rider_detail, name="season-rider"),
     path("seasons/<slug:slug>/teams/<int:team_id>/", public.team_detail, name="season-team"),
+    # A motor season's championship pages (motor.views.pages under the season's links).
+    path(
+        "seasons/<slug:slug>/grands-prix/<int:number>/",
+        motor.grand_prix,
+        name="season-grand-prix",
+    ),
+    path(
+        "seasons/<slug:slug>/championship/standings/<str:table>/",
+        motor.standings,
+        name="season-motor-standings",
+    ),
+    path(
+        "seasons/<slug:slug>/championship/what-if/<str:table>/",
+        motor.what_if,
+        name="season-motor-what-if",
+    ),
+    path(
+        "seasons/<slug:slug>/championship/drivers/<slug:driver>/",
+        motor.driver_detail,
+        name="season-motor-driver",
+    ),
+    path(
+        "seasons/<slug:slug>/championship/constructors/<slug:constructor>/",
+        motor.constructor_detail,
+        name="season-motor-constructor",
+    ),
     # The organiser's stage actions and the progress of a resolution.
     path("seasons/<slug:slug>/stages/<int:number>/job/", stages.stage_job, name="season-stage-job"),
     path(
@@ -39,6 +65,11 @@ urlpatterns = [
     # --- Organiser and player flows (season/views/organiser.py, season/views/player.py) ---
     path("my/", player.my_seasons, name="my-seasons"),
     path("my/new-season/", organiser.season_create, name="season-create"),
+    path(
+        "my/new-season/championship/",
+        motor.season_create,
+        name="season-create-championship",
+    ),
     path("join/", player.join_code, name="season-join-code"),
     path("join/<str:code>/", player.join, name="season-join"),
     path("seasons/<slug:slug>/organise/", organiser.dashboard, name="organiser-season"),
@@ -97,6 +128,11 @@ urlpatterns = [
         "seasons/<slug:slug>/teams/<int:team_id>/manage/pick/",
         player.draft_pick,
         name="player-draft-pick",
+    ),
+    path(
+        "seasons/<slug:slug>/teams/<int:team_id>/manage/car/",
+        motor.car_pick_view,
+        name="player-car-pick",
     ),
     path("seasons/<slug:slug>/teams/<int:team_id>/orders/", player.orders, name="player-orders"),
     # --- end of the organiser and player flows ---

@@ -15,6 +15,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from types import MappingProxyType
 from typing import Any
 
 from django import forms
@@ -93,6 +94,8 @@ class MotorAdapter:
     how_it_works: Any = ""
     orders_legend: Any = None
     discipline = MOTOR
+    #: The league's own defaults where they differ from the engine's (none).
+    season_defaults: Mapping[str, Any] = MappingProxyType({})
 
     # --- the ruleset -------------------------------------------------------------------
 

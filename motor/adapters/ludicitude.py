@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, pgettext_lazy
 
@@ -36,6 +37,13 @@ class LudicitudeAdapter(MotorAdapter):
         "brake points, and a car whose brake runs out is eliminated. A player orders each "
         "car's risk and its top speed."
     )
+
+    def car_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
+        """A league's cars are driven by the default driver: no "interactive" mode (the
+        stored orders keep the spec's default, auto)."""
+        fields = super().car_fields(given)
+        fields.pop("mode", None)
+        return fields
 
     def run(self, inputs: Mapping[str, Any], *, seed: int) -> Any:
         orders: Mapping[str, CarOrders] = self.engine_orders(inputs["orders"])

@@ -59,4 +59,9 @@ def game_settings_update(*, season: Season, values: Mapping[str, Any]) -> Season
         locked.rule_settings = rules.to_data()
         locked.full_clean()
         locked.save(update_fields=["rule_settings"])
+        if locked.championship_id is not None:
+            # A motor season's Grands Prix take their laps from the game's settings.
+            from season.motor_league import grand_prix_laps_update
+
+            grand_prix_laps_update(season=locked)
     return locked

@@ -20,12 +20,20 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from plugins import adapter_for
-from season import formation, leagues, selectors
-from season.forms import CalendarForm, GameSettingsForm, SeasonCreateForm, SeasonSettingsForm
+from season import formation, leagues, motor_league, selectors
+from season.forms import (
+    CalendarForm,
+    GameSettingsForm,
+    MotorSeasonSettingsForm,
+    SeasonCreateForm,
+    SeasonSettingsForm,
+)
 from season.models import Membership, Round, Season
 from season.services import deadlines, game_settings, invitations, lifecycle
+from season.services.motor_rounds import is_motor
 from season.services.orders_status import orders_count, orders_status
 from season.tables import CalendarTable, MembersTable, table_configure
+from season.views import motor
 
 
 def managed_season(request: HttpRequest, slug: str) -> Season:
@@ -56,12 +64,15 @@ def season_create(request: HttpRequest) -> HttpResponse:
                 request, _("%(season)s is created: invite your players.") % {"season": season.name}
             )
             return redirect("organiser-season", slug=season.slug)
-    return render(request, "season/organiser/create.html", {"form": form})
+    return render(request, "season/organiser/create.html", {"form": form, "kind": "stages"})
 
 
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     season = managed_season(request, slug)
+    if is_motor(season):
+        invite = reverse("season-join", kwargs={"code": season.invite_code})
+        return motor.dashboard(request, season, invite_url=request.build_absolute_uri(invite))
     members = list(
         Membership.objects.filter(season=season).select_related("user").order_by("joined_at")
     )
@@ -128,17 +139,19 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def settings_edit(request: HttpRequest, slug: str) -> HttpResponse:
     season = managed_season(request, slug)
-    form = SeasonSettingsForm(
+    motor_season = is_motor(season)
+    form_class = MotorSeasonSettingsForm if motor_season else SeasonSettingsForm
+    form = form_class(
         request.POST or None,
         initial=SeasonSettingsForm.initial_for(season),
         base_rules=season.rules,
     )
     if formation.formation_started(season):
         form.freeze(
-            SeasonSettingsForm.FORMATION_FIELDS,
+            [name for name in SeasonSettingsForm.FORMATION_FIELDS if name in form.fields],
             _("Fixed: teams are being formed."),
         )
-    if leagues.rules_frozen(season):
+    if leagues.rules_frozen(season) and not motor_season:
         form.freeze(SeasonSettingsForm.RULE_FIELDS, _("Fixed: a stage has been resolved with it."))
     if request.method == "POST" and form.is_valid():
         try:
@@ -155,7 +168,8 @@ def settings_edit(request: HttpRequest, slug: str) -> HttpResponse:
 def calendar_edit(request: HttpRequest, slug: str) -> HttpResponse:
     season = managed_season(request, slug)
     with timezone.override(season.tz):
-        form = CalendarForm(request.POST or None, stages=selectors.season_calendar(season=season))
+        stages = list(season.rounds.select_related("stage", "grand_prix").order_by("number"))
+        form = CalendarForm(request.POST or None, stages=stages)
         if request.method == "POST" and form.is_valid():
             try:
                 leagues.calendar_update(season=season, deadlines=form.deadlines())
@@ -207,6 +221,7 @@ def invite_regenerate_confirm(request: HttpRequest, slug: str) -> HttpResponse:
 def draft_start_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     season = managed_season(request, slug)
     teams = season.teams.filter(owner__isnull=False).count()
+    motor_season = is_motor(season)
     if season.formation_mode != Season.FormationMode.DRAFT or season.draft_started_at:
         messages.info(request, _("There is no draft to start."))
         return redirect("organiser-season", slug=season.slug)
@@ -223,7 +238,9 @@ def draft_start_confirm(request: HttpRequest, slug: str) -> HttpResponse:
         details=[
             _("The pick order is drawn at random."),
             _("Joining closes: nobody else can join the season."),
-            ngettext(
+            _("Each team picks two cars, %(picks)d picks in all.") % {"picks": 2 * teams}
+            if motor_season
+            else ngettext(
                 "Each team picks %(size)d rider, %(picks)d picks in all.",
                 "Each team picks %(size)d riders, %(picks)d picks in all.",
                 season.roster_size,
@@ -248,8 +265,9 @@ def invite_regenerate(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def draft_start(request: HttpRequest, slug: str) -> HttpResponse:
     season = managed_season(request, slug)
+    start = motor_league.car_draft_start if is_motor(season) else formation.draft_start
     try:
-        teams = formation.draft_start(season=season)
+        teams = start(season=season)
     except formation.FormationError as error:
         messages.error(request, str(error))
     else:
@@ -263,6 +281,18 @@ def draft_start(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def draft_autopick(request: HttpRequest, slug: str) -> HttpResponse:
     season = managed_season(request, slug)
+    if is_motor(season):
+        try:
+            car = motor_league.car_autopick(season=season, user=request.user)
+        except formation.FormationError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(
+                request,
+                _("Car %(number)s, %(driver)s, for %(team)s.")
+                % {"number": car.number, "driver": car.entry.driver.name, "team": car.team.name},
+            )
+        return redirect("organiser-season", slug=season.slug)
     try:
         pick = formation.draft_autopick(season=season, user=request.user)
     except formation.FormationError as error:

@@ -33,7 +33,9 @@ from season.forms import (
 )
 from season.models import DraftPick, Orders, Season, SeasonTeam
 from season.orders import ROLE_LIMITS
+from season.services.motor_rounds import is_motor
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
+from season.views import motor
 from season.views.rules import adapter_or_404, rules_url
 
 RATING_LABELS = {-1: "H", 0: "0", 1: "1", 2: "2", 3: "3", 4: "4"}
@@ -210,6 +212,8 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     """The player's team: its roster, and the draft or the budget pick while teams form."""
     team = own_team(request, slug, team_id)
     season = team.season
+    if is_motor(season):
+        return motor.team_page(request, team)
     members = list(team.members.select_related("rider__team").order_by("bib", "rider__name"))
     labels = radar_labels()
     context: dict[str, object] = {
@@ -313,6 +317,8 @@ def _draft_context(request: HttpRequest, season: Season, team: SeasonTeam) -> di
 @require_POST
 def draft_pick(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     team = own_team(request, slug, team_id)
+    if is_motor(team.season):
+        return motor.pick(request, team)
     form = DraftPickForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose a rider."))
@@ -339,6 +345,8 @@ def orders(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     checks the deadline, the starters and the role limits again."""
     team = own_team(request, slug, team_id)
     season = team.season
+    if is_motor(season):
+        return motor.orders(request, team)
     with timezone.override(season.tz):
         return _orders(request, season, team, timezone.now())
 

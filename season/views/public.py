@@ -3,7 +3,7 @@
 from functools import partial
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -28,6 +28,7 @@ from season.tables import (
     StandingTable,
     table_configure,
 )
+from season.views import motor
 from season.views.badges import round_badge
 
 
@@ -47,6 +48,8 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
     def build() -> page_cache.Page | HttpResponse:
         season = _season(access)
+        if season.race_id is None:
+                return motor.season_page(request, season, last=last)
         calendar = CalendarTable(selectors.season_calendar(season=season), season=season)
         export = table_configure(request, calendar, f"{season.slug}-calendar")
         if export:
@@ -105,6 +108,8 @@ def _standings_page(
     request: HttpRequest, access: page_cache.Access, classification: str, number: int, last: int
 ) -> page_cache.Page | HttpResponse:
     season = _season(access)
+    if season.race_id is None:
+        return redirect("season-motor-standings", slug=season.slug, table="drivers")
     team_names = selectors.season_team_names(season=season)
     table = StandingTable(
         selectors.standings_queryset(season=season, number=number, classification=classification),
@@ -168,6 +173,8 @@ def _stage_page(
     request: HttpRequest, access: page_cache.Access, number: int, *, shared: bool
 ) -> page_cache.Page | HttpResponse:
     season = _season(access)
+    if season.race_id is None:
+        return motor.round_page(request, access, season, number, shared=shared)
     round = get_object_or_404(Round.objects.select_related("stage"), season=season, number=number)
     round.season = season
     stage = round.stage
@@ -242,6 +249,8 @@ def stage_dice(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     log = DiceLog.objects.filter(round=round).first()
     if log is None or not round_results_visible(season, round, request.user):
         raise Http404(_("This stage has not been resolved."))
+    if season.race_id is None:
+        return motor.dice(request, season, round)
     names = selectors.rider_names(season=season)
     rows = [
         {
@@ -306,6 +315,8 @@ def rider_detail(request: HttpRequest, slug: str, rider_id: int) -> HttpResponse
 def team_detail(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     season = selectors.season_visible_get(slug=slug, user=request.user)
     team = selectors.season_team_get(season=season, team_id=team_id)
+    if season.race_id is None:
+        return motor.team_detail(request, season, team)
     # The latest GC this visitor may see (permissions.visible_upto).
     upto = visible_upto(
         list(season.rounds.order_by("number").values_list("number", "status")),

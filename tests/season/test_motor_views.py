@@ -1,0 +1,286 @@
+"""The pages of a motor season, as the organiser, the players and visitors use them: creating a
+season of Grands Prix, picking two cars, orders per car, the round's page, the Grand Prix and
+standings pages under the season; each page checked from the other side too."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from motor.models import GrandPrix
+from season.models import Orders, Round, Season, SeasonTeamCar
+from season.motor_league import free_entries
+from season.services.lifecycle import round_publish
+from tests.season.motor_builders import (
+    joined,
+    motor_league,
+    real_championship,
+    round_resolved,
+    two_cars_each,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def _form(**values):
+    first = timezone.localtime() + timedelta(days=3)
+    data = {
+        "name": "Sunday Drivers",
+        "slug": "sunday-drivers",
+        "ruleset": "grandprix",
+        "points_system": "f1-1961-1990",
+        "is_public": "on",
+        "time_zone": "Europe/Paris",
+        "first_deadline": first.strftime("%Y-%m-%dT%H:%M"),
+        "hours_between": "168",
+        "formation_mode": "budget",
+        "budget": "100",
+    }
+    return data | values
+
+
+def test_the_organiser_creates_a_season_of_grands_prix(client, alice):
+    real = real_championship()
+    client.force_login(alice)
+    page = client.get(reverse("season-create-championship"))
+    assert page.status_code == 200
+    html = page.content.decode()
+    # Only the motor rulesets, and the real championships, are offered.
+    assert 'value="grandprix"' in html
+    assert 'value="ludicitude"' in html
+    assert 'value="moreno"' not in html
+    assert "Championship (Grands Prix)" in html
+    assert "Grand Tour (stage race)" in html
+    response = client.post(reverse("season-create-championship"), _form(championship=str(real.pk)))
+    assert response.status_code == 302
+    season = Season.objects.get(slug="sunday-drivers")
+    assert season.championship.copied_from_id == real.pk
+    assert season.points_system.slug == "f1-1961-1990"
+    assert season.rounds.count() == 3
+    dashboard = client.get(response.url)
+    assert dashboard.status_code == 200
+    assert "Monza Grand Prix" in dashboard.content.decode()
+
+
+def test_a_cycling_ruleset_is_refused_for_a_championship(client, alice):
+    real = real_championship()
+    client.force_login(alice)
+    response = client.post(
+        reverse("season-create-championship"),
+        _form(championship=str(real.pk), ruleset="moreno"),
+    )
+    assert response.status_code == 200
+    assert "moreno is not one of the available choices" in response.content.decode()
+    assert not Season.objects.exists()
+
+
+def test_a_season_needs_a_login_to_be_created(client):
+    response = client.get(reverse("season-create-championship"))
+    assert response.status_code == 302
+    assert "/login" in response.url
+
+
+def test_a_player_picks_two_cars_within_the_budget(client, alice, bob):
+    season = motor_league(organiser=alice, budget=12)
+    (team,) = joined(season, bob)
+    client.force_login(bob)
+    page = client.get(reverse("player-team", args=[season.slug, team.pk]))
+    html = page.content.decode()
+    assert "Williams Driver 1" in html
+    assert "Pick" in html
+    assert "Budget 12" in html
+    pick = reverse("player-car-pick", args=[season.slug, team.pk])
+    entries = free_entries(season=season)
+    client.post(pick, {"entry": entries[0].pk})
+    client.post(pick, {"entry": entries[1].pk})
+    assert team.cars.count() == 2
+    # A third car: refused with the reason.
+    response = client.post(pick, {"entry": entries[2].pk}, follow=True)
+    assert "A team has two cars." in response.content.decode()
+    assert team.cars.count() == 2
+
+
+def test_a_car_over_the_budget_is_refused(client, alice, bob):
+    season = motor_league(organiser=alice, budget=6)
+    (team,) = joined(season, bob)
+    client.force_login(bob)
+    pick = reverse("player-car-pick", args=[season.slug, team.pk])
+    entries = free_entries(season=season)
+    client.post(pick, {"entry": entries[0].pk})
+    response = client.post(pick, {"entry": entries[1].pk}, follow=True)
+    assert "costs 5: 1 of the budget is left" in response.content.decode()
+    assert team.cars.count() == 1
+
+
+def test_nobody_picks_for_another_players_team(client, alice, bob, charlie):
+    season = motor_league(organiser=alice)
+    bob_team, _charlie_team = joined(season, bob, charlie)
+    client.force_login(charlie)
+    entry = free_entries(season=season)[0]
+    response = client.post(
+        reverse("player-car-pick", args=[season.slug, bob_team.pk]), {"entry": entry.pk}
+    )
+    assert response.status_code == 403
+    assert client.get(reverse("player-team", args=[season.slug, bob_team.pk])).status_code == 403
+    assert not SeasonTeamCar.objects.exists()
+
+
+def _open(season):
+    round_ = season.rounds.get(number=1)
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.OPEN)
+    return round_
+
+
+def test_orders_per_car_from_the_orders_spec(client, alice, bob):
+    season = motor_league(organiser=alice)
+    (team,) = joined(season, bob)
+    two_cars_each(season, team)
+    round_ = _open(season)
+    client.force_login(bob)
+    url = reverse("player-orders", args=[season.slug, team.pk])
+    html = client.get(url).content.decode()
+    first, second = sorted(team.cars.values_list("number", flat=True))
+    for field in ("risk", "quali_risk", "max_gear", "card_min_gear", "pit_strategy"):
+        assert f'name="{first}-{field}"' in html
+        assert f'name="{second}-{field}"' in html
+    data = {"stage": "1"}
+    for number, risk, gear in ((first, "aggressive", "4"), (second, "safe", "3")):
+        data |= {
+            f"{number}-risk": risk,
+            f"{number}-quali_risk": "same",
+            f"{number}-max_gear": gear,
+            f"{number}-card_min_gear": "3",
+            f"{number}-pit_strategy": "lap2_insurance",
+        }
+    response = client.post(url, data, follow=True)
+    assert "Orders saved for round 1" in response.content.decode()
+    stored = Orders.objects.get(team=team, round=round_).data
+    assert stored[str(first)]["risk"] == "aggressive"
+    assert stored[str(second)]["max_gear"] == 3
+    # Out of the spec: refused, naming the car and the field; nothing changes.
+    response = client.post(url, data | {f"{first}-max_gear": "9"})
+    assert response.status_code == 200
+    assert "Top gear" in response.content.decode()
+    assert Orders.objects.get(team=team, round=round_).data[str(first)]["max_gear"] == 4
+
+
+def test_ludicitude_orders_are_risk_and_top_speed(client, alice, bob):
+    season = motor_league(organiser=alice, ruleset="ludicitude", points_system="ludicitude")
+    (team,) = joined(season, bob)
+    two_cars_each(season, team)
+    _open(season)
+    client.force_login(bob)
+    html = client.get(reverse("player-orders", args=[season.slug, team.pk])).content.decode()
+    number = team.cars.first().number
+    assert f'name="{number}-risk"' in html
+    assert f'name="{number}-max_speed"' in html
+    assert f'name="{number}-mode"' not in html
+
+
+def test_orders_after_the_deadline_are_refused_with_the_reason(client, alice, bob):
+    season = motor_league(organiser=alice)
+    (team,) = joined(season, bob)
+    two_cars_each(season, team)
+    round_ = _open(season)
+    Round.objects.filter(pk=round_.pk).update(orders_deadline=timezone.now() - timedelta(minutes=1))
+    client.force_login(bob)
+    url = reverse("player-orders", args=[season.slug, team.pk])
+    assert "closed at the deadline" in client.get(url).content.decode()
+    number = team.cars.first().number
+    response = client.post(url, {"stage": "1", f"{number}-risk": "safe"}, follow=True)
+    assert "closed at the deadline" in response.content.decode()
+    assert not Orders.objects.exists()
+
+
+def test_nobody_gives_orders_for_another_players_cars(client, alice, bob, charlie):
+    season = motor_league(organiser=alice)
+    bob_team, _ = joined(season, bob, charlie)
+    two_cars_each(season, bob_team)
+    _open(season)
+    client.force_login(charlie)
+    url = reverse("player-orders", args=[season.slug, bob_team.pk])
+    assert client.get(url).status_code == 403
+    number = bob_team.cars.first().number
+    assert client.post(url, {"stage": "1", f"{number}-risk": "safe"}).status_code == 403
+    assert not Orders.objects.exists()
+
+
+def test_the_round_page_shows_results_once_visible(client, alice, bob, charlie):
+    season = motor_league(organiser=alice)
+    (team,) = joined(season, bob)
+    two_cars_each(season, team)
+    resolved = round_resolved(season)
+    url = reverse("season-stage", args=[season.slug, 1])
+    gp_url = reverse("season-grand-prix", args=[season.slug, 1])
+    standings = reverse("season-motor-standings", args=[season.slug, "drivers"])
+    # Not published (the season does not auto-publish): a visitor and a player see no result.
+    for user in (None, charlie, bob):
+        client.logout()
+        if user:
+            client.force_login(user)
+        html = client.get(url).content.decode()
+        assert "not published yet" in html
+        assert "Podium" not in html
+        assert client.get(gp_url).status_code == 302
+        assert "No Grand Prix has been raced yet" in client.get(standings).content.decode()
+        assert client.get(standings + "?after=1").status_code == 404
+    # The organiser sees them, and publishes.
+    client.force_login(alice)
+    html = client.get(url).content.decode()
+    assert "Podium" in html
+    assert "Publish results" in html
+    round_publish(round=resolved)
+    client.logout()
+    html = client.get(url).content.decode()
+    assert "Podium" in html
+    page = client.get(gp_url)
+    assert page.status_code == 200
+    assert "track-map" in page.content.decode()
+    table = client.get(standings).context["table"]
+    assert len(table.rows) == 12
+
+
+def test_a_private_motor_season_is_a_404_to_outsiders(client, alice, bob, charlie):
+    season = motor_league(organiser=alice, is_public=False)
+    (team,) = joined(season, bob)
+    two_cars_each(season, team)
+    client.force_login(charlie)
+    for url in (
+        reverse("season-detail", args=[season.slug]),
+        reverse("season-stage", args=[season.slug, 1]),
+        reverse("season-grand-prix", args=[season.slug, 1]),
+        reverse("season-motor-standings", args=[season.slug, "drivers"]),
+        reverse("season-team", args=[season.slug, team.pk]),
+    ):
+        assert client.get(url).status_code == 404, url
+    client.force_login(bob)
+    assert client.get(reverse("season-detail", args=[season.slug])).status_code == 200
+
+
+def test_only_the_organiser_opens_the_dashboard_and_game_settings(client, alice, bob):
+    season = motor_league(organiser=alice)
+    joined(season, bob)
+    client.force_login(bob)
+    for name in ("organiser-season", "organiser-game-settings", "organiser-calendar"):
+        assert client.get(reverse(name, args=[season.slug])).status_code == 403
+    client.force_login(alice)
+    html = client.get(reverse("organiser-calendar", args=[season.slug])).content.decode()
+    assert "Round 1: Monza Grand Prix" in html
+
+
+def test_the_game_settings_laps_go_to_the_grands_prix(client, alice):
+    season = motor_league(organiser=alice)
+    client.force_login(alice)
+    url = reverse("organiser-game-settings", args=[season.slug])
+    page = client.get(url)
+    assert page.status_code == 200
+    form = page.context["form"]
+    data = {name: form[name].value() for name in form.fields}
+    data = {k: v for k, v in data.items() if v is not None and v is not False}
+    data["laps"] = "2"
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert set(
+        GrandPrix.objects.filter(championship=season.championship).values_list("laps", flat=True)
+    ) == {2}
