@@ -18,6 +18,7 @@ Goal (issue 18): >= 1,000 requests/s at 50 connections with p99 <= 100 ms and no
 import argparse
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -67,14 +68,38 @@ def manage(env: dict[str, str], *args: str) -> None:
     subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True)
 
 
-def wrk(url: str, connections: int, duration: int) -> dict[str, str]:
+def group_cpu_seconds(pgid: int) -> float:
+    """CPU time (user + system) used so far by the processes of a process group (Linux)."""
+    ticks = 0
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # pgrp; utime and stime follow at 11 and 12
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def wrk(url: str, connections: int, duration: int, server: int) -> dict[str, str]:
     threads = min(2, connections)
+    server_before, wrk_before = group_cpu_seconds(server), children_cpu_seconds()
     out = subprocess.run(
         ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", url],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
+    server_cpu = group_cpu_seconds(server) - server_before
+    wrk_cpu = children_cpu_seconds() - wrk_before
     rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
     p50 = re.search(r"^\s+50%\s+(\S+)", out, re.M)
     p99 = re.search(r"^\s+99%\s+(\S+)", out, re.M)
@@ -82,9 +107,20 @@ def wrk(url: str, connections: int, duration: int) -> dict[str, str]:
     socket_errors = re.search(r"Socket errors: (.*)", out)
     total = re.search(r"(\d+) requests in", out)
     errors = int(non2xx.group(1)) if non2xx else 0
+    kinds = [f"non-2xx/3xx {errors}"] if errors else []
     if socket_errors:
-        errors += sum(int(n) for n in re.findall(r"\d+", socket_errors.group(1)))
+        # e.g. "connect 0, read 0, write 0, timeout 10" (wrk gives up on a request after 2 s)
+        for kind, n in re.findall(r"(\w+) (\d+)", socket_errors.group(1)):
+            if int(n):
+                errors += int(n)
+                kinds.append(f"{kind} {n}")
+    done = int(total.group(1)) if total else 0
     return {
+        # CPU milliseconds per request of gunicorn (master and workers) and of wrk itself
+        "server_ms": f"{1000 * server_cpu / done:.2f}" if done else "?",
+        "wrk_ms": f"{1000 * wrk_cpu / done:.2f}" if done else "?",
+        "kinds": ", ".join(kinds),
+        "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
         "rps": rps.group(1) if rps else "?",
         "p50": p50.group(1) if p50 else "?",
         "p99": p99.group(1) if p99 else "?",
@@ -110,15 +146,21 @@ def fetch(url: str) -> str:
         return response.read().decode()
 
 
-def measure(base: str, pages: dict[str, str], connections: list[int], duration: int) -> list:
+def measure(
+    base: str, pages: dict[str, str], connections: list[int], duration: int, server: int
+) -> list:
     rows = []
     for name, path in pages.items():
         for count in connections:
-            figures = wrk(base + path, count, duration)
+            figures = wrk(base + path, count, duration, server)
             rows.append((name, path, count, figures))
             print(
                 f"  {name:<10} {count:>3} conn  {figures['rps']:>9} req/s  p50 {figures['p50']:>8}"
-                f"  p99 {figures['p99']:>8}  errors {figures['errors']}  ({figures['requests']})",
+                f"  p99 {figures['p99']:>8}  errors {figures['errors']}"
+                + (f" ({figures['kinds']})" if figures["kinds"] else "")
+                + f"  [{figures['requests']} requests; CPU per request: gunicorn"
+                f" {figures['server_ms']} ms, wrk {figures['wrk_ms']} ms;"
+                f" load average {figures['load']}]",
                 flush=True,
             )
     return rows
@@ -183,13 +225,17 @@ def main() -> int:
         "warning",
     ]
     print(" ".join(["gunicorn", *command[1:]]) + f"  (DEBUG=0, REDIS_URL={redis_url})")
-    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    log_path = Path(static_root) / "gunicorn.log"
+    log = log_path.open("wb")
+    server = subprocess.Popen(
+        command, cwd=ROOT, env=env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for path in pages.values():
             wait_for(base + path)
         print(f"\nbefore the resolution (after stage {STAGES_BEFORE}), {args.duration} s a run:")
-        before = measure(base, pages, connections, args.duration)
+        before = measure(base, pages, connections, args.duration, server.pid)
         number = STAGES_BEFORE + 1
         started = time.perf_counter()
         subprocess.run(
@@ -206,18 +252,26 @@ def main() -> int:
             f"{'yes' if fresh else 'NO (stale)'}"
         )
         print(f"after the resolution, {args.duration} s a run:")
-        after = measure(base, pages, connections, args.duration)
+        after = measure(base, pages, connections, args.duration, server.pid)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
+        log.close()
+        trouble = log_path.read_text(errors="replace").strip()
+        if trouble:
+            print("\ngunicorn's log (warnings and errors):\n" + trouble[-6000:])
         shutil.rmtree(static_root, ignore_errors=True)
-    print("\n| page | connections | requests/s | p50 | p99 | errors |")
-    print("|---|---|---|---|---|---|")
+    print(
+        f"\n{os.cpu_count()} cores; load average after each run (1, 5, 15 min); CPU ms per"
+        " request of gunicorn and of wrk"
+    )
+    print("| page | connections | requests/s | p50 | p99 | errors | CPU/req | load average |")
+    print("|---|---|---|---|---|---|---|---|")
     for when, rows in (("before", before), ("after", after)):
         for _name, path, count, f in rows:
             print(
                 f"| `{path}` ({when}) | {count} | {f['rps']} | {f['p50']} | {f['p99']} |"
-                f" {f['errors']} |"
+                f" {f['errors']} | {f['server_ms']} + {f['wrk_ms']} | {f['load']} |"
             )
     return 0 if fresh else 1
 

@@ -1,10 +1,16 @@
 """SQL queries and server time of each main page with the demo season, after 1 and 21 stages.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/grandtour_bench .venv/bin/python bench/pages.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/grandtour_bench [REDIS_URL=redis://...] \
+        .venv/bin/python bench/pages.py
 
 The database named by DATABASE_URL is migrated and its demo season replaced. Server time is
 the median of --runs requests through Django's test client (no network), after one warm-up,
 each on a cache miss: the page cache (season/cache.py) is emptied before every request.
+
+Then the hits, on one connection in this process (Django's WSGI handler called directly, no
+HTTP): the median time and the queries of a page answered from the page cache to an
+anonymous visitor (the whole response kept) and to a logged-in player (the cached blocks in
+his own shell), with Redis when REDIS_URL is set, this process's memory otherwise.
 """
 
 import argparse
@@ -22,6 +28,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--hits", type=int, default=200, help="requests per page on a hit")
     args = parser.parse_args()
 
     import django
@@ -81,7 +88,64 @@ def main() -> int:
             worst_queries, worst_ms = max(worst_queries, count), max(worst_ms, ms)
             print(f"  {name:<10} {count:>3} queries {ms:>7.1f} ms   {url}")
     print(f"\nworst: {worst_queries} queries, {worst_ms:.1f} ms (goals: 15 queries, 100 ms)")
+
+    from django.conf import settings
+
+    client.login(username="alice", password="alice-demo")
+    player = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+    print(f"\ncache hits ({backend}), one connection in-process, median of {args.hits} requests:")
+    for name in ("season", "stage", "general", "points"):
+        url = pages[name]
+        for who, cookie in (("anonymous", ""), ("player", player)):
+            for _ in range(3):
+                wsgi_get(url, cookie)
+            timings = []
+            for _ in range(args.hits):
+                with CaptureQueriesContext(connection) as queries:
+                    started = time.perf_counter()
+                    status = wsgi_get(url, cookie)
+                    timings.append(time.perf_counter() - started)
+                assert status.startswith("200"), (url, status)
+            ms = statistics.median(timings) * 1000
+            count = len(queries.captured_queries)
+            print(f"  {name:<10} {who:<10} {count:>3} queries {ms:>7.2f} ms   {url}")
     return 0
+
+
+def wsgi_get(url: str, cookie: str = "") -> str:
+    """GET through Django's WSGI handler, as gunicorn calls it (no test client, no socket)."""
+    import io
+
+    from django.core.handlers.wsgi import WSGIHandler
+
+    global _APP
+    if _APP is None:
+        _APP = WSGIHandler()
+    path, _, query = url.partition("?")
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "localhost",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": "localhost",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(b""),
+        "wsgi.errors": sys.stderr,
+    }
+    if cookie:
+        environ["HTTP_COOKIE"] = cookie
+    statuses: list[str] = []
+    body = _APP(environ, lambda status, headers: statuses.append(status))
+    b"".join(body)
+    body.close()  # type: ignore[attr-defined]
+    return statuses[0]
+
+
+_APP = None
 
 
 if __name__ == "__main__":

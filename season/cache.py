@@ -14,10 +14,15 @@ organiser's buttons, "My team"). Nothing per user is ever stored.
 The version is a digest of what the pages show of the season's rows (the season, its rounds'
 statuses and deadlines, its teams, its latest job) plus ``Season.changed_at``, which the
 services that resolve, publish, reinstate or lock bump through :func:`season_changed`. The
-version itself is kept in the cache for ``PAGE_CACHE_STATE_SECONDS`` (2 s) and dropped at once
-by :func:`season_changed`: a page served from the cache costs no database query, and a change
-made where no service calls :func:`season_changed` (an admin edit) shows within those seconds.
-Rider names and other shared facts edited elsewhere show within ``PAGE_CACHE_SECONDS``.
+version itself is kept in the cache for ``PAGE_CACHE_STATE_SECONDS`` (2 s) and replaced at once
+by a mark of the change by :func:`season_changed`: a page served from the cache costs no
+database query, and a change made where no service calls :func:`season_changed` (an admin
+edit) shows within those seconds. Rider names and other shared facts edited elsewhere show
+within ``PAGE_CACHE_SECONDS``.
+
+An anonymous visitor's page is kept whole (status, headers, body without the CSRF token) and
+answered by config.page_cache_middleware before sessions, authentication and the view run:
+one cache read for the season's state and the response together (see anonymous_response).
 
 Conditional GET: every such page carries an ``ETag`` (the key, the user, the CSRF cookie) and
 ``Last-Modified`` (the season's last change); a browser or htmx asking again with the same tag
@@ -25,6 +30,8 @@ gets a 304.
 """
 
 import hashlib
+import re
+import uuid
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -36,11 +43,13 @@ from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware import csrf as django_csrf
+from django.middleware.csrf import CSRF_TOKEN_LENGTH, CsrfViewMiddleware, get_token
 from django.shortcuts import render
 from django.template.context import make_context
 from django.template.loader import get_template
 from django.template.loader_tags import ExtendsNode
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date
 from django.utils.safestring import mark_safe
@@ -137,30 +146,50 @@ def _state_build(slug: str) -> SeasonState | None:
     )
 
 
+@dataclass(frozen=True)
+class Changed:
+    """What season_changed leaves in place of a season's state: a mark of the change. A state
+    built while a change commits is not kept (see season_state)."""
+
+    token: str
+
+
 def season_state(slug: str) -> SeasonState | None:
-    """The season's state, from the cache when fresh (no query), else from the database."""
+    """The season's state, from the cache when fresh (no query), else from the database.
+
+    A state built from the database is kept only if nothing changed the season meanwhile:
+    the cache holds the same thing after the build as before it (nothing, or the same mark
+    of a change). A request that read the rows just before a change commits and kept its
+    state just after would otherwise show the old pages for PAGE_CACHE_STATE_SECONDS."""
     key = _state_key(slug)
-    state = cache.get(key)
-    if state is None:
-        state = _state_build(slug)
-        if state is not None:
-            cache.set(key, state, settings.PAGE_CACHE_STATE_SECONDS)
+    held = cache.get(key)
+    if isinstance(held, SeasonState):
+        return held
+    state = _state_build(slug)
+    if state is not None and cache.get(key) == held:
+        cache.set(key, state, settings.PAGE_CACHE_STATE_SECONDS)
     return state
 
 
 def season_changed(season: Season) -> None:
     """What the season's pages show has changed: bump its version (in the transaction of the
-    change, so a rollback bumps nothing) and drop the cached state once it commits. Every
-    service that resolves, publishes, reinstates, discards or imports a season's results
-    calls this, once."""
+    change, so a rollback bumps nothing) and replace the cached state by a mark of the change
+    once it commits. Every service that resolves, publishes, reinstates, discards or imports a
+    season's results calls this, once.
+
+    Imports: races.importing (results_import) writes real races and riders, never a league's
+    rounds, and cannot call this (races never imports season): what an import renames shows on
+    the season pages within PAGE_CACHE_SECONDS. Should an import ever write a league's results,
+    the season-side caller (a view or command in season) calls this after it."""
     now = timezone.now()
     Season.objects.filter(pk=season.pk).update(changed_at=now)
     season.changed_at = now
     key = _state_key(season.slug)
     # Now (for this process, and where the change is never committed in a test) and again once
-    # committed, in case another request cached the state as it was before the commit.
-    cache.delete(key)
-    transaction.on_commit(lambda: cache.delete(key))
+    # committed: a state built meanwhile, from the rows before the commit, is not kept.
+    # The mark outlives any build of a state (a minute).
+    cache.set(key, Changed(uuid.uuid4().hex), 60)
+    transaction.on_commit(lambda: cache.set(key, Changed(uuid.uuid4().hex), 60))
 
 
 @dataclass(frozen=True)
@@ -224,9 +253,12 @@ def _etag(request: HttpRequest, access: Access, page: str) -> str | None:
     who = f"{user.pk}:{user.get_username()}:{user.is_staff}" if user.is_authenticated else "-"
     # The secret behind the page's CSRF tokens: the browser's cookie, or the one this response
     # sets (CsrfViewMiddleware keeps it here either way).
-    csrf = request.META.get("CSRF_COOKIE", "")
-    raw = f"{page_key(request, access, page)}|{who}|{csrf}"
-    return '"' + hashlib.sha256(raw.encode()).hexdigest()[:32] + '"'
+    return page_etag(page_key(request, access, page), who, request.META.get("CSRF_COOKIE", ""))
+
+
+def page_etag(key: str, who: str, csrf: str) -> str:
+    """The tag of a page: its shared parts' key, who the menu is for, the CSRF secret."""
+    return '"' + hashlib.sha256(f"{key}|{who}|{csrf}".encode()).hexdigest()[:32] + '"'
 
 
 def not_modified(request: HttpRequest, access: Access, page: str) -> HttpResponse | None:
@@ -317,7 +349,18 @@ def cached_page(
             content = content.replace(live_mark(name), html)
         parts = {**parts, "content": mark_safe(content)}
     response = render(request, SHELL_TEMPLATE, {"parts": parts})
-    return validators_set(request, access, page, response)
+    validators_set(request, access, page, response)
+    if not request.user.is_authenticated and response.has_header("ETag"):
+        # The same bytes for every anonymous visitor, but the CSRF token: the whole response
+        # may be kept (see AnonymousPages below).
+        response.shared_page = SharedPage(  # type: ignore[attr-defined]
+            slug=access.state.slug,
+            version=access.state.version,
+            page_key=key,
+            changed=int(access.state.changed.timestamp()),
+            language=get_language(),
+        )
+    return response
 
 
 def live_mark(name: str) -> str:
@@ -338,3 +381,144 @@ def job_not_modified(
     raw = repr((round.pk, round.status, seen, is_organiser, get_language(), bool(request.htmx)))  # type: ignore[attr-defined]
     etag = '"' + hashlib.sha256(raw.encode()).hexdigest()[:32] + '"'
     return etag, get_conditional_response(request, etag=etag)
+
+
+# --- whole responses for anonymous visitors -------------------------------------------------
+#
+# A visitor without a session (no cookie but the CSRF and language ones) gets, on a page built
+# by cached_page, the same bytes as every other such visitor in the same language, but for the
+# CSRF token its forms carry. Such a response is kept whole (status, headers, body with the
+# token taken out) under the season's version, and answered by AnonymousPagesMiddleware before
+# sessions, authentication and the view do any work: one cache read (the season's state and the
+# response together), no query, a fresh token masked from the visitor's own CSRF secret.
+
+RESPONSE_PREFIX = "gt:response:"
+#: Where the visitor's CSRF token goes in a kept response's body.
+CSRF_MARK = b"<!--gt:csrf-token-->"
+_TOKEN = re.compile(rb"(?<![A-Za-z0-9])[A-Za-z0-9]{%d}(?![A-Za-z0-9])" % CSRF_TOKEN_LENGTH)
+#: The cookies an anonymous visitor's page may depend on (and does not, but for the token).
+ANONYMOUS_COOKIES = frozenset({settings.CSRF_COOKIE_NAME, settings.LANGUAGE_COOKIE_NAME})
+#: The season of each path seen in this process (a path names its season for good).
+_SLUGS: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class SharedPage:
+    """What cached_page says of a page every anonymous visitor sees alike."""
+
+    slug: str
+    version: str
+    page_key: str
+    changed: int
+    language: str
+
+
+@dataclass(frozen=True)
+class KeptResponse:
+    """A whole response kept for anonymous visitors, the CSRF token taken out of its body."""
+
+    version: str
+    page_key: str
+    changed: int
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+
+
+def anonymous(request: HttpRequest) -> bool:
+    """A GET of a visitor without a session or a message waiting, not htmx's."""
+    return (
+        request.method == "GET"
+        and "HTTP_HX_REQUEST" not in request.META
+        and ANONYMOUS_COOKIES.issuperset(request.COOKIES)
+    )
+
+
+def _response_key(request: HttpRequest, language: str) -> str:
+    where = f"{request.scheme}://{request.META.get('HTTP_HOST', '')}{request.get_full_path()}"
+    digest = hashlib.sha256(where.encode()).hexdigest()[:24]
+    return f"{RESPONSE_PREFIX}{language}:{digest}"
+
+
+def _no_response(request: HttpRequest) -> HttpResponse:  # pragma: no cover - never called
+    raise AssertionError("CsrfViewMiddleware is used here for its cookie handling only")
+
+
+def anonymous_response(request: HttpRequest) -> HttpResponse | None:
+    """The kept response of this page, with this visitor's CSRF token and cookie, if it was
+    kept under the season's current version; a 304 when the visitor holds it; else None."""
+    slug = _SLUGS.get(request.path)
+    if slug is None:
+        return None
+    language = translation.get_language_from_request(request)
+    key = _response_key(request, language)
+    state_key = _state_key(slug)
+    found = cache.get_many([state_key, key])
+    kept = found.get(key)
+    if kept is None:
+        return None
+    state = found.get(state_key)
+    if not isinstance(state, SeasonState):
+        state = season_state(slug)
+    if state is None or state.version != kept.version:
+        return None
+    csrf = CsrfViewMiddleware(_no_response)
+    csrf.process_request(request)
+    held = request.META.get("CSRF_COOKIE", "")
+    unchanged = get_conditional_response(
+        request, etag=page_etag(kept.page_key, "-", held), last_modified=kept.changed
+    )
+    headers = dict(kept.headers)
+    if unchanged is not None:
+        for name in ("Vary", "Cache-Control", "Content-Language"):
+            if name in headers:
+                unchanged.headers[name] = headers[name]
+        return unchanged
+    token = get_token(request)
+    body = kept.body.replace(CSRF_MARK, token.encode())
+    headers["Content-Length"] = str(len(body))
+    headers["ETag"] = page_etag(kept.page_key, "-", request.META["CSRF_COOKIE"])
+    response = HttpResponse(body, status=kept.status, headers=headers)
+    csrf.process_response(request, response)
+    return response
+
+
+def anonymous_keep(request: HttpRequest, response: HttpResponse) -> None:
+    """Keep the whole response of a page every anonymous visitor sees alike (cached_page says
+    which) with the CSRF token taken out, under the season's version."""
+    shared: SharedPage | None = getattr(response, "shared_page", None)
+    if shared is None or response.status_code != 200 or response.streaming:
+        return
+    language = translation.get_language_from_request(request)
+    if language != shared.language or set(response.cookies) - {settings.CSRF_COOKIE_NAME}:
+        return
+    body = response.content
+    secret = request.META.get("CSRF_COOKIE", "")
+    if secret:
+
+        def unmasked(match: re.Match[bytes]) -> bytes:
+            token = match.group()
+            # Django's own unmasking tells the visitor's token from other 64-character words.
+            secret_of = django_csrf._unmask_cipher_token(token.decode())  # type: ignore[attr-defined]
+            return CSRF_MARK if secret_of == secret else token
+
+        body = _TOKEN.sub(unmasked, body)
+        if secret.encode() in body:
+            return  # never keep a visitor's secret
+    headers = tuple(
+        (name, value)
+        for name, value in response.items()
+        if name not in ("ETag", "Content-Length", "Set-Cookie")
+    )
+    kept = KeptResponse(
+        version=shared.version,
+        page_key=shared.page_key,
+        changed=shared.changed,
+        status=response.status_code,
+        headers=headers,
+        body=body,
+    )
+    cache.set(_response_key(request, language), kept, settings.PAGE_CACHE_SECONDS)
+    if len(_SLUGS) > 10_000:
+        _SLUGS.clear()
+    _SLUGS[request.path] = shared.slug

@@ -47,6 +47,18 @@ def _missing_parts(item: pytest.Item) -> list[str]:
     return missing
 
 
+@pytest.fixture(autouse=True)
+def _page_cache_empty() -> None:
+    """Each test starts with an empty page cache (this process's memory, config.settings_test):
+    a season's state kept by an earlier test must not stand for this test's season of the same
+    address (season/cache.py)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    if isinstance(caches["default"], LocMemCache):
+        caches["default"].clear()  # never a server's (Redis's clear empties its whole database)
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     missing = _missing_parts(item)
     if not missing:

@@ -154,3 +154,116 @@ def test_each_language_has_its_own_page(client, demo_after_1):
     french = client.get(GENERAL, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Classifications" in english
     assert "Classements" in french
+
+
+def _token_secret(html: str) -> str:
+    from django.middleware.csrf import _unmask_cipher_token
+
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    return _unmask_cipher_token(token)
+
+
+def test_an_anonymous_page_is_answered_whole_before_the_view(
+    client, demo_after_1, monkeypatch, django_assert_num_queries
+):
+    assert "after stage 1" in client.get(GENERAL).content.decode()
+    # From now on neither the view nor the block cache is reached for an anonymous visitor.
+    monkeypatch.setattr("season.cache.season_access", _unreachable)
+    monkeypatch.setattr("season.cache.page_parts", _unreachable)
+    with django_assert_num_queries(0):
+        kept = client.get(GENERAL)
+    assert kept.status_code == 200
+    assert "after stage 1" in kept.content.decode()
+    assert kept["Content-Language"] == "en"
+    assert kept["X-Frame-Options"] == "DENY"
+    assert int(kept["Content-Length"]) == len(kept.content)
+    # Each new visitor gets a CSRF secret of their own and a token made from it, which works.
+    secrets = set()
+    for _ in range(2):
+        browser = Client(enforce_csrf_checks=True)
+        with django_assert_num_queries(0):
+            page = browser.get(GENERAL)
+        secret = page.cookies["csrftoken"].value
+        html = page.content.decode()
+        assert _token_secret(html) == secret
+        assert secret not in html
+        secrets.add(secret)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        monkeypatch.undo()  # the language switch and the French page go through the stack
+        response = browser.post(
+            reverse("set_language"),
+            {"language": "fr", "next": GENERAL, "csrfmiddlewaretoken": token},
+        )
+        assert response.status_code == 302
+        assert "Classements" in browser.get(GENERAL).content.decode()
+        monkeypatch.setattr("season.cache.season_access", _unreachable)
+        monkeypatch.setattr("season.cache.page_parts", _unreachable)
+    assert len(secrets) == 2
+    # A visitor who keeps a cookie gets pages made from that same secret.
+    assert _token_secret(client.get(GENERAL).content.decode()) == client.cookies["csrftoken"].value
+
+
+def _unreachable(*args, **kwargs):
+    raise AssertionError("a kept anonymous page went through the view")
+
+
+def test_a_logged_in_visitor_is_never_answered_a_kept_page(demo_after_1):
+    visitor, alice = Client(), Client()
+    visitor.get(GENERAL)
+    assert "Log out" not in visitor.get(GENERAL).content.decode()
+    alice.login(username="alice", password="alice-demo")
+    player = alice.get(GENERAL).content.decode()
+    assert '<span class="who">alice</span>' in player
+    # and her page is never kept for the next visitor
+    assert "alice" not in Client().get(GENERAL).content.decode()
+
+
+def test_a_season_made_private_is_not_answered_from_a_kept_page(client, demo_after_1):
+    for url in (GENERAL, SEASON, reverse("season-stage", args=["demo", 1])):
+        assert client.get(url).status_code == 200
+        assert client.get(url).status_code == 200
+    Season.objects.filter(pk=demo_after_1.pk).update(is_public=False)
+    season_changed(demo_after_1)
+    for url in (GENERAL, SEASON, reverse("season-stage", args=["demo", 1])):
+        assert client.get(url).status_code == 404
+
+
+def test_who_may_get_a_kept_page():
+    from django.test import RequestFactory
+
+    from season.cache import anonymous
+
+    factory = RequestFactory()
+    assert anonymous(factory.get(GENERAL))
+    with_cookies = factory.get(GENERAL)
+    with_cookies.COOKIES = {"csrftoken": "x" * 32, "django_language": "fr"}
+    assert anonymous(with_cookies)
+    for cookie in ("sessionid", "messages"):
+        request = factory.get(GENERAL)
+        request.COOKIES = {cookie: "x"}
+        assert not anonymous(request)
+    assert not anonymous(factory.get(GENERAL, HTTP_HX_REQUEST="true"))
+    assert not anonymous(factory.post(GENERAL))
+    assert not anonymous(factory.head(GENERAL))
+
+
+def test_a_state_read_while_a_change_commits_is_not_kept(demo_after_1, monkeypatch):
+    """A request that reads the season's rows just before a change commits must not keep what
+    it read after the change has marked the state: the next request would show the old pages."""
+    from season import cache as page_cache
+
+    build = page_cache._state_build
+
+    def build_during_a_change(slug):
+        state = build(slug)  # the rows as they were
+        page_cache.season_changed(demo_after_1)  # a change commits meanwhile
+        return state
+
+    page_cache.season_changed(demo_after_1)
+    monkeypatch.setattr(page_cache, "_state_build", build_during_a_change)
+    old = page_cache.season_state("demo")
+    monkeypatch.setattr(page_cache, "_state_build", build)
+    assert old is not None
+    new = page_cache.season_state("demo")
+    assert new.version != old.version
+    assert page_cache.season_state("demo") == new  # kept once nothing changes meanwhile
