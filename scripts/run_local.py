@@ -54,6 +54,8 @@ def main() -> int:
         f"  Admin: {url}admin/  (login admin / admin)\n"
         "  Demo logins: organiser olivia / olivia-demo; players alice / alice-demo, "
         "bob / bob-demo, charlie / charlie-demo\n"
+        f"  Demo seasons: {url}seasons/demo/ (Tour de France 2023) and "
+        f"{url}seasons/demo-f1/ (Grands Prix of 1981), the same logins in both\n"
         "  Press Ctrl-C to stop the web server, the worker and beat.\n",
         flush=True,
     )

@@ -200,3 +200,76 @@ def demo_load(*, fixtures_dir: Path = FIXTURES_DIR, today: date | None = None) -
         for entry in riders
     )
     return season
+
+
+# --- the motor demo: a league season of Grands Prix on the demo 1981 championship ------------
+
+MOTOR_DEMO_SLUG = "demo-f1"
+MOTOR_DEMO_NAME = "Demo Grand Prix 1981"
+MOTOR_DEMO_RULESET = "grandprix"
+MOTOR_DEMO_POINTS = "f1-1961-1990"
+#: The players' teams and the constructor whose two cars each drives (the other three
+#: constructors' cars go to computer teams).
+MOTOR_DEMO_TEAMS = (
+    ("alice", "Alice Racing", "williams"),
+    ("bob", "Bob Grand Prix", "renault"),
+    ("charlie", "Charlie Motorsport", "ferrari"),
+)
+
+
+def motor_demo_load(*, today: date | None = None) -> Season:
+    """Create (or re-create) the motor demo season ``demo-f1``: the demo 1981 championship
+    (motor.demo, 15 Grands Prix on their circuits' tracks, the 12 cars of six real teams) run
+    by olivia with the Grand Prix ruleset and the 1961-1990 points; alice, bob and charlie each
+    drive the two cars of one team, computer teams the other six cars; round 1 is open for
+    orders (a Grand Prix a day, orders due at 20:00) and can be resolved at once."""
+    from motor.demo import demo_championship_load
+    from motor.models import PointsSystem, Result
+    from season.leagues import SeasonSettings, season_join
+    from season.motor_league import car_pick, computer_cars_fill, season_create_from_championship
+    from season.rule_settings import RuleSettings
+
+    with transaction.atomic():
+        championship = demo_championship_load().championship
+        users = {login.username: _user(login) for login in DEMO_LOGINS}
+        old = Season.objects.filter(slug=MOTOR_DEMO_SLUG).select_related("championship").first()
+        if old is not None:
+            copy = old.championship
+            old.delete()
+            if copy is not None:
+                # A result keeps its entry (PROTECT): the league copy's results go first.
+                Result.objects.filter(grand_prix__championship=copy).delete()
+                copy.delete()
+        first_day = (today or timezone.localdate()) + timedelta(days=1)
+        first = datetime.combine(first_day, DEADLINE_TIME, tzinfo=timezone.get_current_timezone())
+        season = season_create_from_championship(
+            organiser=users["olivia"],
+            slug=MOTOR_DEMO_SLUG,
+            championship=championship,
+            settings=SeasonSettings(
+                name=MOTOR_DEMO_NAME,
+                ruleset=MOTOR_DEMO_RULESET,
+                is_public=True,
+                rule_settings=RuleSettings(),
+                roster_size=2,
+                formation_mode=Season.FormationMode.BUDGET,
+                budget=1000,
+                max_per_real_team=None,
+                time_zone=timezone.get_current_timezone_name(),
+            ),
+            points_system=PointsSystem.objects.get(slug=MOTOR_DEMO_POINTS),
+            first_deadline=first,
+            hours_between=24,
+        )
+        # The demo shows each round's results as soon as it is resolved, as the Tour does.
+        Season.objects.filter(pk=season.pk).update(auto_publish=True)
+        season.refresh_from_db()
+        assert season.championship is not None
+        entries = list(season.championship.entries.select_related("constructor").order_by("pk"))
+        for username, team_name, constructor in MOTOR_DEMO_TEAMS:
+            team = season_join(season=season, user=users[username], team_name=team_name)
+            for entry in [e for e in entries if e.constructor.slug == constructor]:
+                car_pick(season=season, team=team, entry=entry, user=users[username])
+        computer_cars_fill(season=season)
+        season.rounds.filter(number=1).update(status=Round.Status.OPEN)
+    return season

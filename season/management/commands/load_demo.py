@@ -1,11 +1,15 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from season.demo import DEMO_LOGINS, DemoDataError, demo_load
+from motor.demo import DemoChampionshipError
+from season.demo import DEMO_LOGINS, DemoDataError, demo_load, motor_demo_load
 from season.models import Season
 
 
 class Command(BaseCommand):
-    help = "Load the demo season (a replica of the Tour de France 2023, slug 'demo')."
+    help = (
+        "Load the demo seasons: a replica of the Tour de France 2023 (slug 'demo') and a "
+        "championship of Grands Prix on the 1981 calendar (slug 'demo-f1')."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -20,12 +24,19 @@ class Command(BaseCommand):
             return
         try:
             season = demo_load()
-        except DemoDataError as error:
+            motor = motor_demo_load()
+        except (DemoDataError, DemoChampionshipError) as error:
             raise CommandError(str(error)) from error
         self.stdout.write(
             self.style.SUCCESS(
                 f"Loaded {season.name}: {season.rounds.count()} stages, "
                 f"{season.teams.count()} teams."
+            )
+        )
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Loaded {motor.name}: {motor.rounds.count()} Grands Prix, "
+                f"{motor.teams.count()} teams of two cars."
             )
         )
         for login in DEMO_LOGINS:
