@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from engine.rulesets.grandprix.track import Track, grid_index, parse_square
 
 if TYPE_CHECKING:
-    from engine.rulesets.grandprix.search import Move, StraightRun, Table
+    from engine.rulesets.grandprix.search import Move, Scan, StraightRun
 
 #: Step kinds in ``path_lex`` order (P-5): ahead < diag < diag into a start lane.
 AHEAD, DIAG, START_DIAG = 0, 1, 2
@@ -151,8 +151,8 @@ class Board:
         ]
         #: Memos of the searches (engine.rulesets.grandprix.search): pure functions of the board.
         self.memo: dict[tuple[object, ...], Move] = {}
-        #: Scans of the search with no car within reach, by (start, line, gear, context).
-        self.tables: dict[tuple[object, ...], Table] = {}
+        #: Move searches with no car, by (start, line, gear, context), as deep as needed.
+        self.tables: dict[tuple[object, ...], Scan] = {}
         #: Straight-ahead runs by (start, line state, gear), see ``search._straight_run``.
         self.straights: dict[int, StraightRun] = {}
         self._reach: dict[int, list[int]] = {}

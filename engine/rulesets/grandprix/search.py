@@ -27,6 +27,8 @@ END_POINTS, END_BLOCKED, END_EXIT, END_PIT, END_FINISH = (
     "finish",
 )
 FINISH_BONUS = 1_000_000
+#: ``Context(...)`` without the named tuple's Python-level ``__new__``.
+_new_context = tuple.__new__
 MAX_ROOM = 24
 
 
@@ -80,19 +82,46 @@ def best_move(
     found = memo.get(key)
     if found is not None:
         return found
-    if ctx.occupied:
-        move = _search(board, start, line, gear, ms, ctx)
+    # Up to the last depth at which no car is within reach, the states and outcomes of every
+    # depth do not depend on the throw nor on the cars: they are those of the scan with no
+    # cars (``Scan``), kept per (start, line, gear, context without the cars) and extended
+    # when a move needs more depths. The search goes on from there with the cars.
+    top = ms[-1]
+    occupied = ctx.occupied
+    if occupied:
+        masks = board._reach.get(start)
+        if masks is None:
+            board.reach(start, 0)
+            masks = board._reach[start]
+        clear = 0
+        while clear < top and not masks[clear + 1] & occupied:
+            clear += 1
+        free_ctx = _new_context(Context, (0, *ctx[1:]))
     else:
-        # No car within reach: the outcomes of every depth do not depend on the throw, so one
-        # scan to the deepest move serves every throw from here (``_scan``).
-        tables = board.tables
-        tkey = (start, line, gear, ctx)
-        table = tables.get(tkey)
-        if table is None:
-            if len(tables) > 100_000:
-                tables.clear()
-            table = tables[tkey] = _scan(board, start, line, gear, ctx)
-        move = _from_table(board, start, line, table, ms, ctx.green_bias)
+        clear = top
+        free_ctx = ctx
+    tables = board.tables
+    tkey = (start, line, gear, free_ctx)
+    scan = tables.get(tkey)
+    if scan is None:
+        if len(tables) > 100_000:
+            tables.clear()
+        scan = tables[tkey] = Scan(start, line)
+    if scan.depth < clear and not scan.ended:
+        _extend(board, gear, free_ctx, scan, clear)
+    best = _scan_best(scan, ms, clear)
+    if (
+        clear < top
+        and len(scan.frontiers) > clear
+        and (best is None or best[1] > -FINISH_BONUS or ctx.pit_flag)
+    ):
+        best = _search_from(
+            board, start, line, gear, ms, ctx, clear + 1, scan.frontiers[clear], best
+        )
+    if best is None:
+        move = Move(ms[0], END_BLOCKED, (), (), start, line, 0, 0, 0, -1, CLASS_CLEAN)
+    else:
+        move = _move(board, start, best, ctx.green_bias)
     if len(memo) > 400_000:
         memo.clear()
     memo[key] = move
@@ -194,10 +223,30 @@ Candidate = tuple[int, int, int, int, int, str, int, int, int, int, int]
 def _search(
     board: Board, start: int, line: int, gear: int, ms: tuple[int, ...], ctx: Context
 ) -> Move:
+    """The full search of one move from depth 1 (``_search_from``), as a :class:`Move`."""
+    best = _search_from(board, start, line, gear, ms, ctx)
+    if best is None:
+        return Move(ms[0], END_BLOCKED, (), (), start, line, 0, 0, 0, -1, CLASS_CLEAN)
+    return _move(board, start, best, ctx.green_bias)
+
+
+def _search_from(
+    board: Board,
+    start: int,
+    line: int,
+    gear: int,
+    ms: tuple[int, ...],
+    ctx: Context,
+    first: int = 1,
+    frontier: list[tuple[int, int, int, int, int, int]] | None = None,
+    best: Candidate | None = None,
+) -> Candidate | None:
     """The full search of one move (module docstring): one breadth-first pass over the depths
     keeps one best partial path per (location, racing-line state, lane changes) and offers
     every outcome (points at a depth in ``ms``; pit entry, exit, block at the smallest M >= the
-    depth; finish) to P-5's minimum."""
+    depth; finish) to P-5's minimum, which it returns. It may go on from depth ``first`` with
+    the states of the depth before and the best outcome of the depths before (``best_move``:
+    from a :class:`Scan`)."""
     # Hot loop: plain tuples and ints. ``lex`` is the path as a base-3 number (ahead 0, diag 1,
     # start-lane diag 2), padded to MAX_ROOM digits so that numbers compare as P-5's path_lex.
     # A state is (lane changes, lex, advance, crossings, location, line state). A candidate
@@ -230,12 +279,12 @@ def _search(
         m_at[depth] = ms[j]
     for m in ms:
         wanted[m] = True
-    frontier: list[tuple[int, int, int, int, int, int]] = [(0, 0, 0, 0, start, line)]
+    if frontier is None:
+        frontier = [(0, 0, 0, 0, start, line)]
     # The best candidate and its (class, -D_end) as two ints for the cheap pre-check.
-    best: Candidate | None = None
-    bcls, bneg = 9, 0
+    bcls, bneg = (9, 0) if best is None else (best[0], best[1])
     weights = _WEIGHTS
-    for depth in range(1, top + 1):
+    for depth in range(first, top + 1):
         weight = weights[depth]
         m_here = m_at[depth]
         new: dict[int, tuple[int, int, int, int, int, int]] = {}
@@ -322,21 +371,33 @@ def _search(
             # M - k), other clean ones rank below any finish, exits below clean; only a pit
             # entry (class 0) could, and there is none without an obligation.
             break
-    if best is None:
-        return Move(ms[0], END_BLOCKED, (), (), start, line, 0, 0, 0, -1, CLASS_CLEAN)
-    return _move(board, start, best, bias)
+    return best
 
 
-#: Per depth of a scan: the best points outcome there (M = the depth), the best pit entry,
-#: exit or block (M left 0: the throw gives it) and the best finish (-D_end and M left 0).
-Table = tuple[list[Candidate | None], list[Candidate | None], list[Candidate | None]]
+class Scan:
+    """The move search from (start, line) in one gear with no car on the board, depth by
+    depth as far as a move has needed (``depth``; ``ended`` when no state is left): the
+    states after each depth (``frontiers[d]``) and per depth the best points outcome (M = the
+    depth), the best pit entry, exit or block (M left 0: the throw gives it) and the best
+    finish (-D_end and M left 0). The states of a depth do not depend on the throw, so
+    :func:`_scan_best` gives ``_search``'s answer over those depths for any candidates."""
+
+    __slots__ = ("depth", "ended", "finish", "frontiers", "other", "points")
+
+    def __init__(self, start: int, line: int) -> None:
+        self.depth = 0
+        self.ended = False
+        self.frontiers: list[list[tuple[int, int, int, int, int, int]]] = [
+            [(0, 0, 0, 0, start, line)]
+        ]
+        self.points: list[Candidate | None] = [None] * (MAX_ROOM + 1)
+        self.other: list[Candidate | None] = [None] * (MAX_ROOM + 1)
+        self.finish: list[Candidate | None] = [None] * (MAX_ROOM + 1)
 
 
-def _scan(board: Board, start: int, line: int, gear: int, ctx: Context) -> Table:
-    """The search of ``_search`` with no car within reach, to the deepest move (MAX_ROOM
-    steps), keeping the best outcome of each kind per depth instead of one best overall: the
-    states of a depth do not depend on the throw (only on the start, the gear and the
-    context), so :func:`_from_table` gives ``_search``'s answer for any candidates."""
+def _extend(board: Board, gear: int, ctx: Context, scan: Scan, upto: int) -> None:
+    """Go on with ``scan`` to depth ``upto``: ``_search``'s steps with no car (no block, no
+    pit box to park behind)."""
     succ = board.hot_open if ctx.starts_open else board.hot_closed
     is_gate = board.is_gate
     line_next = board.line_next
@@ -344,19 +405,16 @@ def _scan(board: Board, start: int, line: int, gear: int, ctx: Context) -> Table
     line_bonus = board.line_bonus
     runoff_of = board.runoff_of
     vpos = board.vpos
-    assert not ctx.occupied
     yellow = ctx.yellow if ctx.yellow >= 0 else 1 << 30
     max_lc = ctx.max_lane_changes
     pit_flag = ctx.pit_flag
     to_finish = ctx.to_finish
     bias = ctx.green_bias
     green = board.green
-    points: list[Candidate | None] = [None] * (MAX_ROOM + 1)
-    other: list[Candidate | None] = [None] * (MAX_ROOM + 1)
-    finish: list[Candidate | None] = [None] * (MAX_ROOM + 1)
-    frontier: list[tuple[int, int, int, int, int, int]] = [(0, 0, 0, 0, start, line)]
+    points, other, finish = scan.points, scan.other, scan.finish
+    frontier = scan.frontiers[scan.depth]
     weights = _WEIGHTS
-    for depth in range(1, MAX_ROOM + 1):
+    for depth in range(scan.depth + 1, upto + 1):
         weight = weights[depth]
         new: dict[int, tuple[int, int, int, int, int, int]] = {}
         o_best: Candidate | None = None
@@ -403,16 +461,18 @@ def _scan(board: Board, start: int, line: int, gear: int, ctx: Context) -> Table
                 if key not in new:
                     new[key] = (nlc, lex + code * weight, nadv, ncr, to, nstate)
             if not moved:
-                # No car within reach, so no pit box to park behind (GP-11.6).
                 cand = (CLASS_CLEAN, -adv - bias * green[loc], lc, 0, lex, END_BLOCKED, loc,
                         state, cr, -1, depth - 1)  # fmt: skip
                 if o_best is None or cand < o_best:
                     o_best = cand
         other[depth] = o_best
         finish[depth] = f_best
+        scan.depth = depth
         if not new:
-            break
+            scan.ended = True
+            return
         frontier = list(new.values())
+        scan.frontiers.append(frontier)
         p_best: Candidate | None = None
         for lc, lex, adv, cr, loc, state in frontier:
             cand = (CLASS_CLEAN, -adv - bias * green[loc], lc, depth, lex, END_POINTS, loc,
@@ -420,25 +480,24 @@ def _scan(board: Board, start: int, line: int, gear: int, ctx: Context) -> Table
             if p_best is None or cand < p_best:
                 p_best = cand
         points[depth] = p_best
-    return points, other, finish
 
 
-def _from_table(
-    board: Board, start: int, line: int, table: Table, ms: tuple[int, ...], bias: int
-) -> Move:
-    """``_search``'s answer for the candidates ``ms`` from a scan's table: P-5's minimum over
-    the points outcomes at the depths in ``ms`` and every other outcome up to the deepest M,
-    with the M that ``_search`` gives it (the smallest candidate >= its depth; a finish: the
-    deepest, its -D_end counted from it)."""
-    points, other, finish = table
+def _scan_best(scan: Scan, ms: tuple[int, ...], upto: int) -> Candidate | None:
+    """P-5's minimum over a scan's outcomes of the depths <= ``upto`` (and <= the deepest M):
+    the points outcomes at the depths in ``ms``, every other with the M ``_search`` gives it
+    (the smallest candidate >= its depth; a finish: the deepest, its -D_end counted from it)."""
     top = ms[-1]
+    last = min(upto, scan.depth, top)
+    points, other, finish = scan.points, scan.other, scan.finish
     best: Candidate | None = None
     for m in ms:
+        if m > last:
+            break
         cand = points[m]
         if cand is not None and (best is None or cand < best):
             best = cand
     j = 0
-    for depth in range(1, top + 1):
+    for depth in range(1, last + 1):
         while ms[j] < depth:
             j += 1
         cand = other[depth]
@@ -451,9 +510,7 @@ def _from_table(
             cand = (cand[0], -FINISH_BONUS - top + depth, cand[2], top, *cand[4:])
             if best is None or cand < best:
                 best = cand
-    if best is None:
-        return Move(ms[0], END_BLOCKED, (), (), start, line, 0, 0, 0, -1, CLASS_CLEAN)
-    return _move(board, start, best, bias)
+    return best
 
 
 def _move(board: Board, start: int, best: Candidate, bias: int = 0) -> Move:
