@@ -1,6 +1,6 @@
 from django.urls import path
 
-from season.views import motor, organiser, player, public, rules, stages
+from season.views import motor, odds, organiser, player, public, rules, stages
 
 urlpatterns = [
     # Public pages of a season (readable without an account unless the season is private).
@@ -16,6 +16,15 @@ urlpatterns = [
     path("seasons/<slug:slug>/stages/<int:number>/", public.stage_detail, name="season-stage"),
     path(
         "seasons/<slug:slug>/stages/<int:number>/dice/", public.stage_dice, name="season-stage-dice"
+    ),
+    # The odds of an open stage (season/views/odds.py), before the stage actions.
+    path(
+        "seasons/<slug:slug>/stages/<int:number>/odds/", odds.round_odds, name="season-round-odds"
+    ),
+    path(
+        "seasons/<slug:slug>/stages/<int:number>/odds/<str:key>/",
+        odds.round_odds_progress,
+        name="season-round-odds-progress",
     ),
     path("seasons/<slug:slug>/riders/<int:rider_id>/", public.rider_detail, name="season-rider"),
     path("seasons/<slug:slug>/teams/<int:team_id>/", public.team_detail, name="season-team"),
@@ -135,5 +144,10 @@ urlpatterns = [
         name="player-car-pick",
     ),
     path("seasons/<slug:slug>/teams/<int:team_id>/orders/", player.orders, name="player-orders"),
+    path(
+        "seasons/<slug:slug>/teams/<int:team_id>/orders/odds/",
+        odds.orders_odds,
+        name="player-orders-odds",
+    ),
     # --- end of the organiser and player flows ---
 ]

@@ -1,0 +1,130 @@
+"""The odds pages from a player's, a visitor's and another player's side (eager Celery)."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from season.models import Orders, Round, Season
+from season.services import odds
+
+pytestmark = pytest.mark.django_db
+
+RUNS = 10
+
+
+@pytest.fixture
+def demo():
+    from season.demo import demo_load
+
+    season = demo_load()
+    rules = season.rules.to_data() | {"odds_runs": RUNS}
+    Season.objects.filter(pk=season.pk).update(rule_settings=rules)
+    odds.odds_cache().clear()
+    season.refresh_from_db()
+    return season
+
+
+def login(client, username):
+    client.login(username=username, password=f"{username}-demo")
+    return client
+
+
+def odds_url(season, number=1):
+    return reverse("season-round-odds", args=[season.slug, number])
+
+
+def test_a_player_asks_for_the_odds_and_reads_the_table(demo, client):
+    login(client, "alice")
+    page = client.get(odds_url(demo))
+    assert page.status_code == 200
+    assert b'id="odds-ask"' in page.content
+    assert f"Ask for the odds ({RUNS} runs)".encode() in page.content
+
+    asked = client.post(odds_url(demo))
+    assert asked.status_code == 302
+    table = client.get(asked["Location"])
+    html = table.content.decode()
+    assert 'id="odds-table"' in html
+    mine = demo.teams.get(owner__username="alice").members.count()
+    assert len(re.findall(r'<tr class="mine[ "]', html)) == mine
+    assert len(re.findall(r"<tr[ >]", html)) == 176 + 1  # the riders and the header
+    # Asked again later, the page finds the counted table of the orders as they stand.
+    assert 'id="odds-table"' in client.get(odds_url(demo)).content.decode()
+
+
+def test_the_progress_polls_until_the_chunks_are_back(demo, client, monkeypatch):
+    monkeypatch.setattr(odds, "odds_send", lambda plan: None)
+    login(client, "alice")
+    asked = client.post(odds_url(demo))
+    key = asked["Location"].split("run=")[1]
+    page = client.get(asked["Location"]).content.decode()
+    progress = reverse("season-round-odds-progress", args=[demo.slug, 1, key])
+    assert f'hx-get="{progress}"' in page
+    assert 'id="odds-progress"' in page
+    assert "0 of 2 chunks" in page
+    odds.odds_chunk(key=key, index=0)
+    partial = client.get(progress, HTTP_HX_REQUEST="true").content.decode()
+    assert "1 of 2 chunks" in partial
+    assert 'value="50"' in partial
+
+
+def test_a_draft_of_orders_shows_the_players_chances_with_both_and_saves_nothing(demo, client):
+    login(client, "alice")
+    team = demo.teams.get(owner__username="alice")
+    orders_url = reverse("player-orders", args=[demo.slug, team.pk])
+    form = client.get(orders_url).content.decode()
+    assert 'id="draft-odds"' in form
+    members = list(team.members.order_by("bib"))
+    data = {"stage": "1"}
+    for member in members:
+        data[f"{member.rider_id}-role"] = member.role
+    data[f"{members[0].rider_id}-role"] = "breakaway"
+    asked = client.post(reverse("player-orders-odds", args=[demo.slug, team.pk]), data)
+    assert asked.status_code == 302
+    assert "run=" in asked["Location"]
+    assert "compare=" in asked["Location"]
+    html = client.get(asked["Location"]).content.decode()
+    assert 'id="odds-draft"' in html
+    assert "Win with saved orders" in html
+    assert len(re.findall(r"<strong>[^<]+</strong>", html)) == len(members)
+    # Each of the player's riders: the chance with the draft, then with the saved orders.
+    both = re.compile(
+        r'<tr class="mine[^>]*>(?:\s*<td[^>]*>[^<]*(?:<strong>[^<]*</strong>)?</td>){3}'
+        r'\s*<td class="num">[\d.]+ %</td>\s*<td class="num">[\d.]+ %</td>'
+    )
+    assert len(both.findall(html)) == len(members)
+    assert not Orders.objects.filter(team=team).exists()
+
+
+def test_another_player_cannot_read_a_draft(demo, client):
+    login(client, "alice")
+    team = demo.teams.get(owner__username="alice")
+    data = {"stage": "1"} | {f"{m.rider_id}-role": m.role for m in team.members.all()}
+    asked = client.post(reverse("player-orders-odds", args=[demo.slug, team.pk]), data)
+    draft = asked["Location"].split("run=")[1].split("&")[0]
+    client.logout()
+    login(client, "bob")
+    assert client.get(odds_url(demo) + f"?run={draft}").status_code == 404
+
+
+def test_a_visitor_is_refused_the_odds(demo, client, django_user_model):
+    django_user_model.objects.create_user("visitor", password="visitor-demo")
+    login(client, "visitor")
+    assert client.get(odds_url(demo)).status_code == 403
+    assert client.post(odds_url(demo)).status_code == 403
+
+
+def test_odds_of_a_stage_not_open_say_when_they_are_given(demo, client):
+    login(client, "alice")
+    page = client.get(odds_url(demo, 2))
+    assert "Odds are given while the orders of a stage are open." in page.content.decode()
+    asked = client.post(odds_url(demo, 2), follow=True)
+    assert "while orders are open" in asked.content.decode()
+    assert Round.objects.get(season=demo, number=2).status == Round.Status.SCHEDULED
+
+
+def test_the_stage_page_links_the_odds(demo, client):
+    login(client, "alice")
+    page = client.get(reverse("season-stage", args=[demo.slug, 1])).content.decode()
+    assert f'href="{odds_url(demo)}"' in page
