@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from motor.models import Championship, ChampionshipKind, PointsSystem
@@ -92,6 +93,11 @@ class SeasonSettingsForm(forms.Form):
         initial=True,
         help_text=_("Anybody can read a public season; a private one only its members."),
     )
+    auto_publish = forms.BooleanField(
+        label=capfirst(Season._meta.get_field("auto_publish").verbose_name),
+        required=False,
+        help_text=Season._meta.get_field("auto_publish").help_text,
+    )
     time_zone = forms.ChoiceField(
         label=_("Time zone"), help_text=_("Deadlines are entered and shown in this time zone.")
     )
@@ -148,7 +154,7 @@ class SeasonSettingsForm(forms.Form):
     )
 
     FIELDSETS: ClassVar = (
-        (_("The season"), ("name", "slug", "template", "ruleset", "is_public")),
+        (_("The season"), ("name", "slug", "template", "ruleset", "is_public", "auto_publish")),
         (_("Calendar"), ("time_zone", "first_deadline", "hours_between")),
         (_("Teams"), ("roster_size", "formation_mode", "budget", "max_per_real_team")),
         (_("Race rules"), RULE_FIELDS),
@@ -174,6 +180,7 @@ class SeasonSettingsForm(forms.Form):
             "name": season.name,
             "ruleset": season.ruleset,
             "is_public": season.is_public,
+            "auto_publish": season.auto_publish,
             "time_zone": season.time_zone,
             "roster_size": season.roster_size,
             "formation_mode": season.formation_mode,
@@ -214,6 +221,7 @@ class SeasonSettingsForm(forms.Form):
             budget=data["budget"],
             max_per_real_team=data["max_per_real_team"],
             time_zone=data["time_zone"],
+            auto_publish=data["auto_publish"],
         )
 
 

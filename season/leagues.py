@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from races.course_generation import route_problems, stage_courses_generate
 from races.models import Race
 from races.services import race_copy_for_league
+from season.cache import season_changed
 from season.formation import formation_started, race_started, team_capacity
 from season.models import DONE_STATUSES, Membership, Round, Season, SeasonTeam
 from season.rule_settings import RuleSettings
@@ -101,6 +102,8 @@ class SeasonSettings:
     budget: int
     max_per_real_team: int | None
     time_zone: str
+    #: Results public as soon as a round is resolved; None leaves it as it is.
+    auto_publish: bool | None = None
 
 
 FORMATION_FIELDS = ("ruleset", "roster_size", "formation_mode", "budget", "max_per_real_team")
@@ -153,7 +156,8 @@ def season_create(
 
 
 def _model_fields(settings: SeasonSettings) -> dict[str, Any]:
-    return {
+    publication = {} if settings.auto_publish is None else {"auto_publish": settings.auto_publish}
+    return publication | {
         "name": settings.name,
         "ruleset": settings.ruleset,
         "is_public": settings.is_public,
@@ -177,6 +181,7 @@ def season_settings_of(season: Season) -> SeasonSettings:
         budget=season.budget,
         max_per_real_team=season.max_per_real_team,
         time_zone=season.time_zone,
+        auto_publish=season.auto_publish,
     )
 
 
@@ -203,6 +208,7 @@ def season_settings_update(*, season: Season, settings: SeasonSettings) -> Seaso
             setattr(locked, field, value)
         locked.full_clean()
         locked.save()
+        season_changed(locked)  # its name, visibility or publication shows on its pages
     return locked
 
 

@@ -1,4 +1,5 @@
-"""Emails to players: orders open, a reminder 24 h before the deadline, results published.
+"""Emails to players: orders open, a reminder 24 h before the deadline, results published
+(or resolved, in a season that auto-publishes).
 
 `notifications_send` runs every few minutes (Celery beat). Each notice is claimed with a
 conditional update on its timestamp before anything is sent, so two runs never send it twice.
@@ -61,8 +62,9 @@ def _notify(
         values = {
             "season": stage.season.name,
             "number": stage.number,
-            "start": stage.stage.start,
-            "finish": stage.stage.finish,
+            # A Grand Prix round has no stage.
+            "start": stage.stage.start if stage.stage else "",
+            "finish": stage.stage.finish if stage.stage else "",
             "url": _site_url(reverse("season-stage", args=[stage.season.slug, stage.number])),
         }
         messages = []
@@ -112,8 +114,12 @@ def notifications_send(*, now: datetime | None = None) -> int:
         ),
         without_orders=True,
     )
+    # Results are out once published, or once resolved where the season auto-publishes.
+    results_out = Q(status=Round.Status.PUBLISHED) | Q(
+        status=Round.Status.RESOLVED, season__auto_publish=True
+    )
     sent += _notify(
-        stages.filter(status=Round.Status.PUBLISHED, results_notified_at__isnull=True),
+        stages.filter(results_out, results_notified_at__isnull=True),
         field="results_notified_at",
         now=now,
         subject=lambda: _("%(season)s: results of stage %(number)s"),

@@ -7,7 +7,7 @@ import pytest
 from django.core import mail
 
 from season.demo import demo_load
-from season.models import Round
+from season.models import Round, Season
 from season.notifications import notifications_send
 from season.services import lifecycle, resolution
 from season.services.orders import orders_submit
@@ -62,6 +62,8 @@ def test_only_players_without_orders_are_reminded_24_hours_before(demo):
 
 
 def test_players_hear_when_results_are_published(demo):
+    # A season that publishes by hand (an auto-publishing one: tests/season/test_auto_publish.py).
+    Season.objects.filter(pk=demo.pk).update(auto_publish=False)
     first = stage(demo, 1)
     notifications_send(now=first.orders_deadline - timedelta(days=3))
     resolution.round_resolve(round_id=first.pk)
