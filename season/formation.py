@@ -281,7 +281,7 @@ def formation_started(season: Season) -> bool:
 def _lock(season: Season) -> Season:
     # Every formation step runs under this row lock: the pick count, the turn and the riders
     # still free are read and written by one request at a time.
-    return Season.objects.select_for_update().select_related("race").get(pk=season.pk)
+    return Season.objects.select_for_update(of=("self",)).select_related("race").get(pk=season.pk)
 
 
 def _team_complete(*, season: Season, team: SeasonTeam) -> None:

@@ -307,7 +307,13 @@ def season_join(*, season: Season, user: Any, team_name: str) -> SeasonTeam:
     """The user joins as a player with a new, empty team named as he chooses."""
     team_name = " ".join(team_name.split())
     with transaction.atomic():
-        locked = Season.objects.select_for_update().select_related("race").get(pk=season.pk)
+        # Only the season row is locked: a motor season has no race (PostgreSQL refuses
+        # FOR UPDATE on the nullable side of the outer join).
+        locked = (
+            Season.objects.select_for_update(of=("self",))
+            .select_related("race")
+            .get(pk=season.pk)
+        )
         mine = team_of(season=locked, user=user)
         if mine is not None:
             raise JoinRefused(
