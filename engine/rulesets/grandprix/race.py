@@ -485,17 +485,17 @@ class GrandPrixRace:
         if play is None and gear < self.orders[i].card_min_gear:
             return None
         ranges = C.SPEED_RANGE[gear]
+        by_m: dict[int, int] | None = None
         if self.settings.speed_card_mode == "printed":
             by_m = {ranges[0] + c % 10: c for c in sorted(held, reverse=True)}
             ms = tuple(sorted(by_m))
         else:
-            by_m = {m: held[0] for m in ranges}
-            ms = ranges
+            ms = ranges  # every M of the range, any held card (the first) pays for it
         ctx = self.context(i, pit_flag, ms[-1])
         move = best_move(self.board, self.loc[i], self.line[i], gear, ms, ctx)
         if play is None and move.cls > CLASS_CLEAN:
             return None
-        return by_m[move.m], move
+        return (held[0] if by_m is None else by_m[move.m]), move
 
     def apply_path(self, i: int, move: Move) -> None:
         """Put the car at the end of its path: crossings (GP-6.6), line state (GP-7.1)."""

@@ -104,7 +104,7 @@ def best_move(
     tkey = (start, line, gear, free_ctx)
     scan = tables.get(tkey)
     if scan is None:
-        if len(tables) > 100_000:
+        if len(tables) > 20_000:  # about 3 KB each; a race adds a dozen once warm
             tables.clear()
         scan = tables[tkey] = Scan(start, line)
     if scan.depth < clear and not scan.ended:
@@ -526,6 +526,8 @@ def _move(board: Board, start: int, best: Candidate, bias: int = 0) -> Move:
             digits.append(x % 3)
             x //= 3
         codes = tuple(reversed(digits))
+        if len(board.paths) > 200_000:
+            board.paths.clear()
         known = board.paths[key] = (codes, _replay(board, start, codes, kind))
     codes, path = known
     if kind in (END_EXIT, END_PIT):
