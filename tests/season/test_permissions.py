@@ -164,7 +164,6 @@ def test_every_organiser_and_player_page_needs_an_account(client, demo):
     pages = [
         reverse("my-seasons"),
         reverse("season-create"),
-        reverse("season-join", kwargs={"code": demo.invite_code}),
         url("organiser-season", demo),
         url("organiser-settings", demo),
         url("organiser-calendar", demo),
@@ -178,6 +177,13 @@ def test_every_organiser_and_player_page_needs_an_account(client, demo):
     response = client.post(url("player-orders", demo, team_id=team.pk), orders_data(team))
     assert response.status_code == 302
     assert not Orders.objects.exists()
+    # The invitation explains the season to a visitor (issue 17); joining needs an account.
+    join = reverse("season-join", kwargs={"code": demo.invite_code})
+    assert client.get(join).status_code == 200
+    response = client.post(join, {"team_name": "Intruders"})
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+    assert not demo.teams.filter(name="Intruders").exists()
 
 
 def test_a_post_without_the_csrf_token_is_refused(demo):
