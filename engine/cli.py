@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine import cli_motor
+from engine.commitment import replay_round
 from engine.cycling.codec import InputError, course_from_data, outcome_to_data
 from engine.cycling.course import Course
 from engine.cycling.inputs import ROLES, Entrant, StageInputs
@@ -262,7 +263,31 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", required=True, type=int, help="seed of the dice")
     sim.add_argument("--format", choices=("json", "table"), default="json")
     cli_motor.add_parsers(sub)
+    replay = sub.add_parser(
+        "replay", help="re-run a league round from its JSON (the round page's download)"
+    )
+    replay.add_argument("round_file", help="ROUND.json: ruleset, inputs, seed, nonces")
     return parser
+
+
+def _replay(path: str, stdout: TextIO) -> int:
+    """``replay ROUND.json``: the commitment checked, the dice seed derived from the seed and
+    the nonces, the stage re-run, the dice log's SHA-256 printed (the round's page shows it)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        result = replay_round(data)
+    except (OSError, ValueError, KeyError, UnknownRuleset) as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    commitment = "ok" if result.commitment_ok else "WRONG"
+    print(f"ruleset {result.ruleset}: commitment {commitment}", file=stdout)
+    print(f"dice seed {result.dice_seed} {'ok' if result.dice_seed_ok else 'WRONG'}", file=stdout)
+    print(f"dice log: {result.rolls} rolls, sha256 {result.dice_sha256}", file=stdout)
+    if result.expected_sha256:
+        same = result.expected_sha256 == result.dice_sha256
+        print(f"the league's dice log: {'identical' if same else 'DIFFERENT'}", file=stdout)
+    return 0 if result.ok else 1
 
 
 def _cycling_ruleset(name: str) -> None:
@@ -278,6 +303,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the CLI; returns the exit status."""
     args = _parser().parse_args(argv)
     stdout = out or sys.stdout
+    if args.command == "replay":
+        return _replay(args.round_file, stdout)
     motor = args.command != "simulate" or args.track is not None
     if args.command == "simulate" and args.track is None and args.ruleset is not None:
         known = RULESETS.get(args.ruleset)

@@ -235,6 +235,9 @@ class Round(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED
     )
     seed = models.BigIntegerField(_("seed"), null=True, blank=True)
+    #: SHA-256 of the seed, published before any orders are taken (season.services.commitment);
+    #: empty for a round resolved before commitments, whose dice are drawn from the seed itself.
+    commitment = models.CharField(max_length=64, blank=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
@@ -448,6 +451,9 @@ class Orders(models.Model):
     submitted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    #: A random number of the submission's own, drawn anew at every save: the round's dice come
+    #: from its committed seed and the nonces of every team (season.services.commitment).
+    nonce = models.CharField(max_length=32, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -7,6 +7,7 @@ from plugins import adapter_for
 from races.adapters.base import REINSTATED_REASON
 from races.models import RaceEvent, StageResult
 from season.models import DONE_STATUSES, DiceLog, Round
+from season.services.commitment import dice_seed_of
 
 
 def stage_replay(*, round: Round) -> list[str]:
@@ -19,7 +20,7 @@ def stage_replay(*, round: Round) -> list[str]:
         return [f"Stage {round.number} is not resolved: nothing to replay."]
     adapter = adapter_for(round.season.ruleset)
     inputs = adapter.inputs_from_data(round.engine_inputs)
-    outcome = adapter.simulate(inputs, seed=round.seed)
+    outcome = adapter.simulate(inputs, seed=dice_seed_of(round))
     differences = []
 
     log = DiceLog.objects.get(round=round)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from season.views import motor, odds, organiser, player, public, rules, stages
+from season.views import motor, odds, organiser, player, public, rules, stages, verify
 
 urlpatterns = [
     # Public pages of a season (readable without an account unless the season is private).
@@ -16,6 +16,12 @@ urlpatterns = [
     path("seasons/<slug:slug>/stages/<int:number>/", public.stage_detail, name="season-stage"),
     path(
         "seasons/<slug:slug>/stages/<int:number>/dice/", public.stage_dice, name="season-stage-dice"
+    ),
+    # A resolved round's inputs, seed and nonces, for `python -m engine replay` (issue 19).
+    path(
+        "seasons/<slug:slug>/stages/<int:number>/round.json",
+        verify.round_json,
+        name="season-round-json",
     ),
     # The odds of an open stage (season/views/odds.py), before the stage actions.
     path(

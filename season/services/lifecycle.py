@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from season.cache import season_changed
 from season.computer_teams import computer_teams_fill
 from season.models import DONE_STATUSES, RESOLVABLE_STATUSES, Job, Round, Season
+from season.services.commitment import round_seed_commit
 
 # The status each organiser's transition starts from: the checks below and the conditional
 # updates of the transitions read the same constants.
@@ -45,6 +46,8 @@ def round_open(*, round: Round) -> Round:
     )
     if opened.number == 1:
         computer_teams_fill(season=opened.season)
+    # The seed is drawn and committed as orders open (season.services.commitment).
+    round_seed_commit(round=opened)
     return opened
 
 

@@ -12,6 +12,7 @@ from motor.models import Standing
 from plugins import MOTOR, adapter_for, discipline_of
 from season.cache import season_changed
 from season.models import DiceLog, Orders, Round, Season, SeasonTeam, SeasonTeamCar
+from season.services.commitment import dice_seed_of
 from season.services.dice import dice_log_write
 
 
@@ -93,7 +94,7 @@ def motor_round_simulate(*, round: Round, adapter: Any) -> MotorRun:
         cars=round_cars(round=round),
         values=adapter.season_values(round.season.rules),
     )
-    run: MotorRun = adapter.simulate(inputs, seed=round.seed)
+    run: MotorRun = adapter.simulate(inputs, seed=dice_seed_of(round))
     return run
 
 
@@ -112,7 +113,7 @@ def motor_round_replay(*, round: Round) -> list[str]:
     if round.engine_inputs is None or round.seed is None or round.grand_prix is None:
         return [f"Round {round.number} is not resolved: nothing to replay."]
     adapter = adapter_for(round.season.ruleset)
-    run = adapter.simulate(round.engine_inputs, seed=round.seed)
+    run = adapter.simulate(round.engine_inputs, seed=dice_seed_of(round))
     differences: list[str] = []
     log = DiceLog.objects.filter(round=round).first()
     count, sha256 = adapter.dice_log(run)

@@ -12,6 +12,7 @@ from plugins import adapter_for
 from season.models import Orders, Round, SeasonTeam
 from season.orders import orders_errors
 from season.selectors import team_starters
+from season.services.commitment import new_nonce, round_seed_commit
 from season.services.lifecycle import RoundError
 from season.services.motor_rounds import car_orders_errors, is_motor
 
@@ -49,6 +50,9 @@ def orders_submit(
                 _("Orders for stage %(number)s closed at %(deadline)s.")
                 % {"number": locked.number, "deadline": deadline}
             )
+        # No orders before the round's seed is committed (a round opened another way than
+        # round_open: the first submission commits it, under the round's lock).
+        round_seed_commit(round=locked)
         if is_motor(team.season):
             # Per car of the team ({car number: fields}), checked by the ruleset's adapter.
             data, errors = car_orders_errors(
@@ -57,7 +61,9 @@ def orders_submit(
             if errors:
                 raise OrdersInvalid(errors)
             record, _created = Orders.objects.update_or_create(
-                team=team, round=locked, defaults={"data": data, "submitted_by": user}
+                team=team,
+                round=locked,
+                defaults={"data": data, "submitted_by": user, "nonce": new_nonce()},
             )
             return record
         starters = {m.rider_id for m in team_starters(team=team, round=locked)}
@@ -76,6 +82,8 @@ def orders_submit(
         if errors:
             raise OrdersInvalid(errors)
         record, _created = Orders.objects.update_or_create(
-            team=team, round=locked, defaults={"data": data, "submitted_by": user}
+            team=team,
+            round=locked,
+            defaults={"data": data, "submitted_by": user, "nonce": new_nonce()},
         )
     return record

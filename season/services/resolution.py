@@ -29,6 +29,7 @@ from season.models import (
     SeasonTeamRider,
 )
 from season.selectors import carried_states, previous_standing, riders_out_of_race
+from season.services.commitment import dice_seed_of, round_seed_commit
 from season.services.dice import dice_log_write
 from season.services.jobs import (
     PASSING_FAULTS,
@@ -111,6 +112,7 @@ def _next_round_follow(resolved: Round) -> None:
     if following.status == Round.Status.SCHEDULED:
         following.status = Round.Status.OPEN
         following.save(update_fields=["status"])
+        round_seed_commit(round=following)
     elif (
         following.status == Round.Status.LOCKED
         and following.orders_deadline is not None
@@ -186,7 +188,7 @@ def round_resolve(
             yellow_jersey=yellow,
             green_jersey=green,
         )
-        outcome = adapter.simulate(inputs, seed=stage.seed)
+        outcome = adapter.simulate(inputs, seed=dice_seed_of(stage))
         timed = adapter.stage_times(stage=stage.stage, outcome=outcome, rules=rules)
         job_update(job_id, progress=60, message=gettext_noop("writing results and standings"))
         with transaction.atomic():
