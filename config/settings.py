@@ -118,6 +118,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "Europe/Paris")
 USE_I18N = True
 USE_TZ = True
+# Short dates per language ("Sat 1 Jul", "sam. 1 juil."): config/formats/<language>/formats.py.
+FORMAT_MODULE_PATH = ["config.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))

@@ -6,6 +6,7 @@ pages need live here too, next to the rules they reflect (docs/league.md).
 
 import itertools
 import string
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -303,6 +304,15 @@ def team_of(*, season: Season, user: Any) -> SeasonTeam | None:
     return season.teams.filter(owner=user).first()
 
 
+def team_name_key(name: str) -> str:
+    """A team's name as players tell names apart: without case, accents or extra spaces
+    ("Les Échappés" = "les echappes"). Compared in Python under the season's row lock, so the
+    rule is the same on SQLite (whose LIKE folds ASCII only) and PostgreSQL."""
+    letters = unicodedata.normalize("NFKD", name)
+    plain = "".join(c for c in letters if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
+
 def season_join(*, season: Season, user: Any, team_name: str) -> SeasonTeam:
     """The user joins as a player with a new, empty team named as he chooses."""
     team_name = " ".join(team_name.split())
@@ -324,7 +334,8 @@ def season_join(*, season: Season, user: Any, team_name: str) -> SeasonTeam:
             raise JoinRefused(reason)
         if not team_name:
             raise JoinRefused(_("Give your team a name."))
-        if locked.teams.filter(name__iexact=team_name).exists():
+        taken = locked.teams.values_list("name", flat=True)
+        if team_name_key(team_name) in {team_name_key(name) for name in taken}:
             raise JoinRefused(
                 _("A team of this season is already called %(name)s.") % {"name": team_name}
             )

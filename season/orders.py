@@ -5,11 +5,26 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from riders.models import Rider
 from season.models import RiderRole
 
 ROLE_LIMITS = {RiderRole.GC_LEADER: 1, RiderRole.SPRINTER: 1, RiderRole.BREAKAWAY: 2}
+
+
+def role_count_text(role: str, count: int) -> str:
+    """A number of riders of a role ("1 GC leader", "2 riders in the breakaways") in the plural
+    form the language gives that number."""
+    if role == RiderRole.GC_LEADER:
+        return ngettext("%(count)d GC leader", "%(count)d GC leaders", count) % {"count": count}
+    if role == RiderRole.SPRINTER:
+        return ngettext("%(count)d sprinter", "%(count)d sprinters", count) % {"count": count}
+    if role == RiderRole.BREAKAWAY:
+        return ngettext(
+            "%(count)d rider in the breakaways", "%(count)d riders in the breakaways", count
+        ) % {"count": count}
+    return ngettext("%(count)d domestique", "%(count)d domestiques", count) % {"count": count}
 
 
 def default_roles(riders: Iterable[Rider]) -> dict[int, str]:
@@ -54,7 +69,7 @@ def orders_errors(*, orders: Mapping[int, Mapping[str, Any]], rider_ids: set[int
     for role, limit in ROLE_LIMITS.items():
         if counts[role.value] > limit:
             errors.append(
-                _("At most %(limit)s %(role)s per team (%(given)s given).")
-                % {"limit": limit, "role": role.label, "given": counts[role.value]}
+                _("At most %(riders)s per team (%(given)s given).")
+                % {"riders": role_count_text(role, limit), "given": counts[role.value]}
             )
     return errors

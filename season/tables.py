@@ -57,6 +57,13 @@ def table_configure(request: HttpRequest, table, filename: str) -> HttpResponse 
     return SafeTableExport(export_format, table).response(f"{filename}.{export_format}")
 
 
+#: A column of numbers: cells and header right-aligned (site.css), so the figures line up under
+#: their heading.
+NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
+#: A column of long names that may wrap, so a table fits its page on a desktop (the calendar's
+#: "Status" was clipped at 1366 px).
+WRAP = {"td": {"class": "wrap"}}
+
 TIME_CLASSIFICATIONS = {Classification.GENERAL, Classification.YOUTH, Classification.TEAMS}
 
 
@@ -80,11 +87,11 @@ class SeasonLinksMixin:
 
 
 class StandingTable(SeasonLinksMixin, tables.Table):
-    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    rank = tables.Column(verbose_name="#", attrs=NUM)
     rider = tables.Column(verbose_name=_("Rider"), order_by="rider__name")
     team = tables.Column(verbose_name=_("Team"), accessor="entry_team_id")
-    value = tables.Column(verbose_name=_("Total"), attrs={"td": {"class": "num"}})
-    gap = tables.Column(verbose_name=_("Gap"), attrs={"td": {"class": "num"}})
+    value = tables.Column(verbose_name=_("Total"), attrs=NUM)
+    gap = tables.Column(verbose_name=_("Gap"), attrs=NUM)
 
     class Meta:
         model = Standing
@@ -128,12 +135,12 @@ class StandingTable(SeasonLinksMixin, tables.Table):
 
 
 class StageResultTable(SeasonLinksMixin, tables.Table):
-    rank = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    rank = tables.Column(verbose_name="#", attrs=NUM)
     rider = tables.Column(verbose_name=_("Rider"), order_by="rider__name")
     team = tables.Column(verbose_name=_("Team"), accessor="entry_team_id")
-    time_seconds = tables.Column(verbose_name=_("Time"), attrs={"td": {"class": "num"}})
-    gap_seconds = tables.Column(verbose_name=_("Gap"), attrs={"td": {"class": "num"}})
-    bonus_seconds = tables.Column(verbose_name=_("Bonus"), attrs={"td": {"class": "num"}})
+    time_seconds = tables.Column(verbose_name=_("Time"), attrs=NUM)
+    gap_seconds = tables.Column(verbose_name=_("Gap"), attrs=NUM)
+    bonus_seconds = tables.Column(verbose_name=_("Bonus"), attrs=NUM)
     status = tables.Column(verbose_name=_("Status"))
     crash_count = tables.Column(verbose_name=_("Crashes"), accessor="crashes", orderable=False)
 
@@ -202,8 +209,8 @@ class StageResultTable(SeasonLinksMixin, tables.Table):
 
 
 class DiceTable(tables.Table):
-    turn = tables.Column(verbose_name=_("Turn"), attrs={"td": {"class": "num"}})
-    unit = tables.Column(verbose_name=_("Unit"), attrs={"td": {"class": "num"}})
+    turn = tables.Column(verbose_name=_("Turn"), attrs=NUM)
+    unit = tables.Column(verbose_name=_("Unit"), attrs=NUM)
     rider = tables.Column(verbose_name=_("Rider"))
     rule = tables.Column(verbose_name=_("Rule"))
     die = tables.Column(verbose_name=_("Die"))
@@ -225,14 +232,18 @@ class DiceTable(tables.Table):
 
 
 class CalendarTable(tables.Table):
-    number = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
-    date = tables.DateColumn(verbose_name=_("Date"), accessor="stage__date", format="D j M")
-    route = tables.Column(verbose_name=_("Route"), accessor="stage__start", order_by="stage__start")
-    stage_type = tables.Column(verbose_name=_("Type"), accessor="stage__stage_type")
-    distance = tables.Column(
-        verbose_name="km", accessor="stage__distance_km", attrs={"td": {"class": "num"}}
+    number = tables.Column(verbose_name="#", attrs=NUM)
+    date = tables.DateColumn(
+        verbose_name=_("Date"), accessor="stage__date", format="SHORT_DATE_FORMAT"
     )
-    orders_deadline = tables.DateTimeColumn(verbose_name=_("Orders deadline"), format="D j M H:i")
+    route = tables.Column(
+        verbose_name=_("Route"), accessor="stage__start", order_by="stage__start", attrs=WRAP
+    )
+    stage_type = tables.Column(verbose_name=_("Type"), accessor="stage__stage_type")
+    distance = tables.Column(verbose_name="km", accessor="stage__distance_km", attrs=NUM)
+    orders_deadline = tables.DateTimeColumn(
+        verbose_name=_("Orders deadline"), format="SHORT_DATETIME_FORMAT"
+    )
     status = tables.Column(verbose_name=_("Status"))
 
     class Meta:
@@ -265,11 +276,9 @@ class CalendarTable(tables.Table):
 
 
 class RiderResultTable(tables.Table):
-    stage = tables.Column(
-        verbose_name=_("Stage"), accessor="stage__number", attrs={"td": {"class": "num"}}
-    )
-    rank = tables.Column(verbose_name=_("Rank"), attrs={"td": {"class": "num"}})
-    gap_seconds = tables.Column(verbose_name=_("Gap"), attrs={"td": {"class": "num"}})
+    stage = tables.Column(verbose_name=_("Stage"), accessor="stage__number", attrs=NUM)
+    rank = tables.Column(verbose_name=_("Rank"), attrs=NUM)
+    gap_seconds = tables.Column(verbose_name=_("Gap"), attrs=NUM)
     status = tables.Column(verbose_name=_("Status"))
     crashes = tables.Column(verbose_name=_("Crashes"), orderable=False)
 
@@ -308,11 +317,11 @@ class RiderResultTable(tables.Table):
 
 
 class RosterTable(tables.Table):
-    bib = tables.Column(verbose_name=_("Bib"), attrs={"td": {"class": "num"}})
+    bib = tables.Column(verbose_name=_("Bib"), attrs=NUM)
     rider = tables.Column(verbose_name=_("Rider"), accessor="rider__name")
     role = tables.Column(verbose_name=_("Role"))
-    gc_rank = tables.Column(verbose_name=_("GC"), attrs={"td": {"class": "num"}})
-    gc_gap = tables.Column(verbose_name=_("Gap"), attrs={"td": {"class": "num"}})
+    gc_rank = tables.Column(verbose_name=_("GC"), attrs=NUM)
+    gc_gap = tables.Column(verbose_name=_("Gap"), attrs=NUM)
 
     class Meta:
         attrs = {"class": "data"}
@@ -334,8 +343,8 @@ class MembersTable(tables.Table):
     user = tables.Column(verbose_name=_("Member"), accessor="user__username")
     role = tables.Column(verbose_name=_("Role"))
     team = tables.Column(verbose_name=_("Team"), accessor="team_name", order_by="team_name")
-    riders = tables.Column(verbose_name=_("Riders"), attrs={"td": {"class": "num"}})
-    joined_at = tables.DateColumn(verbose_name=_("Joined"), format="j M Y")
+    riders = tables.Column(verbose_name=_("Riders"), attrs=NUM)
+    joined_at = tables.DateColumn(verbose_name=_("Joined"), format="DATE_FORMAT")
 
     class Meta:
         attrs = {"class": "data"}

@@ -32,10 +32,11 @@ TERRAIN_GRADIENTS: dict[str, float] = {
     "colhc": 80.0,
     "descent": -70.0,
 }
+# The climbs darken with their category, from cat. 4 (a hill) to HC.
 TERRAIN_COLOURS: dict[str, str] = {
     "plain": "#a9b8a2",
-    "hill": "#f2a03d",
-    "col3": "#f2d140",
+    "hill": "#f2d140",
+    "col3": "#f2a03d",
     "col2": "#e86a2c",
     "col1": "#c62d22",
     "colhc": "#7a1216",
@@ -43,7 +44,7 @@ TERRAIN_COLOURS: dict[str, str] = {
 }
 TERRAIN_LEGEND: dict[str, str] = {
     "plain": "Plain",
-    "hill": "Hill (cat. 4)",
+    "hill": "Cat. 4",
     "col3": "Cat. 3",
     "col2": "Cat. 2",
     "col1": "Cat. 1",
@@ -429,7 +430,7 @@ def profile_texts() -> dict[str, str]:
         "no_climbs": gettext("no categorised climb"),
         "climb_at": gettext("{climb} at km {km}"),
         "legend_plain": gettext("Plain"),
-        "legend_hill": gettext("Hill (cat. 4)"),
+        "legend_hill": gettext("Cat. 4"),
         "legend_col3": gettext("Cat. 3"),
         "legend_col2": gettext("Cat. 2"),
         "legend_col1": gettext("Cat. 1"),

@@ -31,8 +31,8 @@ from season.forms import (
     orders_form_class,
     orders_summary,
 )
-from season.models import DraftPick, Orders, Season, SeasonTeam
-from season.orders import ROLE_LIMITS
+from season.models import DraftPick, Orders, RiderRole, Season, SeasonTeam
+from season.orders import ROLE_LIMITS, default_roles, role_count_text
 from season.services.motor_rounds import is_motor
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.views import motor
@@ -216,11 +216,23 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
         return motor.team_page(request, team)
     members = list(team.members.select_related("rider__team").order_by("bib", "rider__name"))
     labels = radar_labels()
+    # Until the team is complete its riders hold no role yet (the stored default is
+    # "domestique"): show the roles they will get (season.orders.default_roles), marked so.
+    provisional = len(members) < season.roster_size
+    roles = (
+        {r: RiderRole(role).label for r, role in default_roles(m.rider for m in members).items()}
+        if provisional
+        else {m.rider_id: m.get_role_display() for m in members}
+    )
     context: dict[str, object] = {
         "season": season,
         "team": team,
         "members": members,
-        "member_rows": [{"member": m, "price": formation.rider_price(m.rider)} for m in members],
+        "member_rows": [
+            {"member": m, "price": formation.rider_price(m.rider), "role": roles.get(m.rider_id)}
+            for m in members
+        ],
+        "roles_provisional": provisional,
         # Each rating's column named in the reader's language (never the raw key).
         "axes": [(axis, labels[axis]) for axis in RATING_AXES],
         "race_started": formation.race_started(season),
@@ -423,7 +435,7 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
             "submitted": submitted,
             "deadline": deadline,
             "time_left": time_left(deadline - now) if deadline and window.is_open else "",
-            "role_limits": [(role.label, limit) for role, limit in ROLE_LIMITS.items()],
+            "role_limits": [role_count_text(role, limit) for role, limit in ROLE_LIMITS.items()],
             # What the choice needs: the road, and what each rider is good at.
             "profile": stage_profile_svg(
                 stage.stage.segments,

@@ -51,9 +51,15 @@ def browser():
 def pytest_runtest_call(item):
     """A browser test fails on any axe-core violation of the pages it visited, named by rule id,
     page and node (the pages still open are checked as they stand at the end)."""
-    result = yield
     browser = item.funcargs.get("browser")
     log = getattr(browser, "axe_log", None)
+    try:
+        result = yield
+    except BaseException:
+        # The test failed on its own: what axe-core found so far goes beside its report.
+        if log is not None and (log.violations or log.errors):
+            item.add_report_section("call", "axe-core", log.violations_text())
+        raise
     if log is not None:
         log.flush_all()
         if log.violations or log.errors:

@@ -303,13 +303,24 @@ def test_profile_colours_each_terrain_and_has_a_legend():
     (legend,) = [g for g in root.iter("g") if g.get("class") == "profile-legend"]
     assert [visible_text(el) for el in legend.iter("text")] == [
         "Plain",
-        "Hill (cat. 4)",
+        "Cat. 4",
         "Cat. 3",
         "Cat. 2",
         "Cat. 1",
         "HC",
         "Descent",
     ]
+
+
+def _luminance(colour: str) -> float:
+    red, green, blue = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def test_the_climbs_darken_with_their_category_from_cat_4_to_hc():
+    climbs = ("hill", "col3", "col2", "col1", "colhc")
+    shades = [_luminance(TERRAIN_COLOURS[terrain]) for terrain in climbs]
+    assert shades == sorted(shades, reverse=True)
 
 
 def test_profile_describes_the_stage_for_screen_readers():
