@@ -22,7 +22,8 @@ within ``PAGE_CACHE_SECONDS``.
 
 An anonymous visitor's page is kept whole (status, headers, body without the CSRF token) and
 answered by config.page_cache_middleware before sessions, authentication and the view run:
-one cache read for the season's state and the response together (see anonymous_response).
+one cache read, the season's state (the response from this process's copy of that version, or
+from the cache; see anonymous_response).
 
 Conditional GET: every such page carries an ``ETag`` (the key, the user, the CSRF cookie) and
 ``Last-Modified`` (the season's last change); a browser or htmx asking again with the same tag
@@ -389,8 +390,9 @@ def job_not_modified(
 # by cached_page, the same bytes as every other such visitor in the same language, but for the
 # CSRF token its forms carry. Such a response is kept whole (status, headers, body with the
 # token taken out) under the season's version, and answered by AnonymousPagesMiddleware before
-# sessions, authentication and the view do any work: one cache read (the season's state and the
-# response together), no query, a fresh token masked from the visitor's own CSRF secret.
+# sessions, authentication and the view do any work: one cache read (the season's state; the
+# response from this process's copy of the same version), no query, a fresh token masked from
+# the visitor's own CSRF secret.
 
 RESPONSE_PREFIX = "gt:response:"
 #: Where the visitor's CSRF token goes in a kept response's body.
@@ -400,6 +402,16 @@ _TOKEN = re.compile(rb"(?<![A-Za-z0-9])[A-Za-z0-9]{%d}(?![A-Za-z0-9])" % CSRF_TO
 ANONYMOUS_COOKIES = frozenset({settings.CSRF_COOKIE_NAME, settings.LANGUAGE_COOKIE_NAME})
 #: The season of each path seen in this process (a path names its season for good).
 _SLUGS: dict[str, str] = {}
+#: This process's copies of kept responses, by key: served only while their version is the
+#: season's current one, read from the shared cache on every request.
+_KEPT: dict[str, "KeptResponse"] = {}
+KEPT_HERE_MAX = 256
+
+
+def _keep_here(key: str, kept: "KeptResponse") -> None:
+    if len(_KEPT) >= KEPT_HERE_MAX:
+        _KEPT.clear()
+    _KEPT[key] = kept
 
 
 @dataclass(frozen=True)
@@ -452,16 +464,17 @@ def anonymous_response(request: HttpRequest) -> HttpResponse | None:
         return None
     language = translation.get_language_from_request(request)
     key = _response_key(request, language)
-    state_key = _state_key(slug)
-    found = cache.get_many([state_key, key])
-    kept = found.get(key)
-    if kept is None:
+    # One cache read: the season's state. The response itself comes from this process's copy
+    # when it has one of the same version (no 60 KB through the network each time).
+    state = season_state(slug)
+    if state is None:
         return None
-    state = found.get(state_key)
-    if not isinstance(state, SeasonState):
-        state = season_state(slug)
-    if state is None or state.version != kept.version:
-        return None
+    kept = _KEPT.get(key)
+    if kept is None or kept.version != state.version:
+        kept = cache.get(key)
+        if kept is None or kept.version != state.version:
+            return None
+        _keep_here(key, kept)
     csrf = CsrfViewMiddleware(_no_response)
     csrf.process_request(request)
     held = request.META.get("CSRF_COOKIE", "")
@@ -518,7 +531,9 @@ def anonymous_keep(request: HttpRequest, response: HttpResponse) -> None:
         headers=headers,
         body=body,
     )
-    cache.set(_response_key(request, language), kept, settings.PAGE_CACHE_SECONDS)
+    key = _response_key(request, language)
+    cache.set(key, kept, settings.PAGE_CACHE_SECONDS)
+    _keep_here(key, kept)
     if len(_SLUGS) > 10_000:
         _SLUGS.clear()
     _SLUGS[request.path] = shared.slug
