@@ -57,6 +57,19 @@ def standings_queryset(*, season: Season, number: int, classification: str) -> Q
     )
 
 
+def standings_places_before(*, season: Season, number: int, classification: str) -> dict:
+    """Each line's place after the stage before ``number`` (by rider, or by team in the Teams
+    classification): what the GC page compares to show the places gained or lost. Empty after
+    stage 1."""
+    if number <= 1:
+        return {}
+    rows = Standing.objects.filter(
+        stage__race_id=season.race_pk, stage__number=number - 1, classification=classification
+    )
+    key = "entry_team_id" if classification == Classification.TEAMS else "rider_id"
+    return dict(rows.values_list(key, "rank"))
+
+
 def standings_table(
     *, season: Season, number: int, classification: str, limit: int | None = None
 ) -> list[Standing]:

@@ -6,7 +6,7 @@ import django_tables2 as tables
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
@@ -92,18 +92,23 @@ class StandingTable(SeasonLinksMixin, tables.Table):
     team = tables.Column(verbose_name=_("Team"), accessor="entry_team_id")
     value = tables.Column(verbose_name=_("Total"), attrs=NUM)
     gap = tables.Column(verbose_name=_("Gap"), attrs=NUM)
+    # Places gained or lost on the stage (the places after the stage before it, by rider or team).
+    move = tables.Column(verbose_name="±", accessor="rank", orderable=False, attrs=NUM)
 
     class Meta:
         model = Standing
-        fields = ("rank", "rider", "team", "value", "gap")
+        fields = ("rank", "move", "rider", "team", "value", "gap")
         attrs = {"class": "data"}
         empty_text = _("No standings yet: no stage has been resolved.")
 
-    def __init__(self, *args, classification: str, **kwargs):
+    def __init__(self, *args, classification: str, places_before: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.classification = classification
+        self.places_before = places_before or {}
+        exclude = [] if self.places_before else ["move"]
         if classification == Classification.TEAMS:
-            self.exclude = ("rider",)
+            exclude.append("rider")
+        self.exclude = tuple(exclude)
         if classification not in TIME_CLASSIFICATIONS:
             self.columns["value"].column.verbose_name = _("Points")
 
@@ -112,6 +117,41 @@ class StandingTable(SeasonLinksMixin, tables.Table):
 
     def render_team(self, value):
         return self.team_link(value)
+
+    def _place_before(self, record):
+        key = (
+            record.entry_team_id if self.classification == Classification.TEAMS else record.rider_id
+        )
+        return self.places_before.get(key)
+
+    def render_move(self, value, record):
+        """Places gained ("▲ 2") or lost ("▼ 1") on the stage, "=" unchanged, "new" for a line the
+        stage before did not have; the words for a screen reader, not the arrow alone."""
+        before = self._place_before(record)
+        if before is None or value is None:
+            return format_html('<span class="move move-new">{}</span>', _("new"))
+        change = before - value
+        if change == 0:
+            return format_html(
+                '<span class="move" title="{}">=</span>', gettext("same place as before the stage")
+            )
+        words = (
+            ngettext("%(count)d place gained", "%(count)d places gained", change)
+            if change > 0
+            else ngettext("%(count)d place lost", "%(count)d places lost", -change)
+        ) % {"count": abs(change)}
+        return format_html(
+            '<span class="move move-{}" title="{}"><span aria-hidden="true">{}</span>'
+            '<span class="visually-hidden">{}</span></span>',
+            "up" if change > 0 else "down",
+            words,
+            f"▲ {change}" if change > 0 else f"▼ {-change}",
+            words,
+        )
+
+    def value_move(self, value, record):
+        before = self._place_before(record)
+        return "" if before is None or value is None else before - value
 
     def render_value(self, value):
         return clock(value) if self.classification in TIME_CLASSIFICATIONS else value
@@ -279,6 +319,9 @@ class RiderResultTable(tables.Table):
     stage = tables.Column(verbose_name=_("Stage"), accessor="stage__number", attrs=NUM)
     rank = tables.Column(verbose_name=_("Rank"), attrs=NUM)
     gap_seconds = tables.Column(verbose_name=_("Gap"), attrs=NUM)
+    gc = tables.Column(
+        verbose_name=_("GC after the stage"), accessor="stage__number", orderable=False, attrs=NUM
+    )
     status = tables.Column(verbose_name=_("Status"))
     crashes = tables.Column(verbose_name=_("Crashes"), orderable=False)
 
@@ -286,19 +329,35 @@ class RiderResultTable(tables.Table):
         attrs = {"class": "data"}
         empty_text = _("No stage raced yet.")
 
-    def __init__(self, *args, season, **kwargs):
+    def __init__(self, *args, season, gc_places: dict[int, int | None] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.season = season
+        self.gc_places = gc_places or {}
+
+    def render_gc(self, value):
+        return self.gc_places.get(value) or "—"
+
+    def value_gc(self, value):
+        return self.gc_places.get(value) or ""
 
     def render_stage(self, value):
         url = reverse("season-stage", args=[self.season.slug, value])
         return format_html('<a href="{}">{}</a>', url, value)
 
-    def render_gap_seconds(self, value):
+    def render_gap_seconds(self, value, record):
+        # "s.t." (same time as the winner) for a rider placed after him with no gap.
+        if not value and record.rank and record.rank > 1:
+            return _("s.t.")
         return gap(value)
 
     def render_status(self, record):
-        return "" if record.status == StageResult.Status.FINISHED else record.get_status_display()
+        if record.status == StageResult.Status.FINISHED:
+            return ""
+        # An abandon says why, as on the stage page.
+        label = record.get_status_display()
+        if record.status_reason:
+            return format_html("{} ({})", label, gettext(record.status_reason))
+        return label
 
     def render_crashes(self, value):
         return len(value) if value else ""

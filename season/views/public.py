@@ -10,11 +10,12 @@ from django.utils.translation import gettext as _
 
 from races.charts.gc import gc_gaps_svg, gc_texts
 from races.charts.profile import profile_texts, stage_profile_svg
-from races.models import Classification, StageResult
+from races.models import Classification, StageResult, Standing
 from riders.charts import radar_labels, radar_svg, radar_texts
 from riders.models import RATING_AXES
 from season import cache as page_cache
 from season import selectors
+from season.formatting import clock, gap
 from season.models import DONE_STATUSES, DiceLog, Round, Season, SeasonTeam
 from season.permissions import results_view, round_results_visible, status_visible, visible_upto
 from season.services import lifecycle
@@ -116,6 +117,9 @@ def _standings_page(
         classification=classification,
         season=season,
         team_names=team_names,
+        places_before=selectors.standings_places_before(
+            season=season, number=number, classification=classification
+        ),
     )
     export = table_configure(request, table, f"{season.slug}-{classification}-after-{number}")
     if export:
@@ -236,12 +240,34 @@ def _stage_page(
         "orders_open": lifecycle.can_give_orders(round),
         "job": job,
         "results_hidden": hidden,
+        # What a fan reads after the results: the GC's top 10 and the jerseys after the stage.
+        **(_after_the_stage(season, number) if resolved else {}),
         # A cached page holds nothing of its first visitor's (no "Give my orders" either).
         "my_team": None if shared else selectors.team_of_user(season=season, user=request.user),
         "previous": number - 1 if number > 1 else None,
         "next": number + 1 if access.state.status_of(number + 1) is not None else None,
     }
     return page_cache.Page("season/public/stage.html", context, tz=season.tz)
+
+
+def _after_the_stage(season: Season, number: int) -> dict:
+    team_names = selectors.season_team_names(season=season)
+    lines = selectors.standings_table(
+        season=season, number=number, classification=Classification.GENERAL, limit=10
+    )
+    return {
+        "gc_top": [
+            {
+                "rank": line.rank,
+                "rider": line.rider,
+                "team": team_names.get(line.entry_team_id or 0, ""),
+                "team_id": line.entry_team_id if line.entry_team_id in team_names else None,
+                "time": clock(line.value) if line.rank == 1 else gap(line.gap),
+            }
+            for line in lines
+        ],
+        "jerseys": selectors.jersey_holders(season=season, number=number, team_names=team_names),
+    }
 
 
 def stage_dice(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -289,7 +315,16 @@ def rider_detail(request: HttpRequest, slug: str, rider_id: int) -> HttpResponse
         r for r in selectors.rider_results(season=season, rider=rider) if r.stage.number in visible
     ]
     crashes = [(r.stage.number, crash) for r in results for crash in r.crashes]
-    table = RiderResultTable(results, season=season)
+    # His place in the GC after each stage he raced (issue 17, "Results a fan reads").
+    gc_places = dict(
+        Standing.objects.filter(
+            stage__race_id=season.race_pk,
+            classification=Classification.GENERAL,
+            rider=rider,
+            stage__number__in=visible,
+        ).values_list("stage__number", "rank")
+    )
+    table = RiderResultTable(results, season=season, gc_places=gc_places)
     export = table_configure(request, table, f"{season.slug}-{rider.pk}")
     if export:
         return export
