@@ -41,6 +41,7 @@ def main() -> int:
     from django.test.utils import CaptureQueriesContext
 
     from races.models import StageResult
+    from season.cache import forget_here
     from season.demo import demo_load
     from season.services.lifecycle import rounds_force_lock
     from season.services.resolution import round_resolve
@@ -78,6 +79,7 @@ def main() -> int:
             timings = []
             for _ in range(args.runs):
                 cache.clear()
+                forget_here()  # and this process's copies of the kept anonymous pages
                 with CaptureQueriesContext(connection) as queries:
                     started = time.perf_counter()
                     response = client.get(url)

@@ -32,6 +32,7 @@ gets a 304.
 
 import hashlib
 import re
+import time
 import uuid
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -402,16 +403,30 @@ _TOKEN = re.compile(rb"(?<![A-Za-z0-9])[A-Za-z0-9]{%d}(?![A-Za-z0-9])" % CSRF_TO
 ANONYMOUS_COOKIES = frozenset({settings.CSRF_COOKIE_NAME, settings.LANGUAGE_COOKIE_NAME})
 #: The season of each path seen in this process (a path names its season for good).
 _SLUGS: dict[str, str] = {}
-#: This process's copies of kept responses, by key: served only while their version is the
-#: season's current one, read from the shared cache on every request.
-_KEPT: dict[str, "KeptResponse"] = {}
+#: This process's copies of kept responses, by key, with the time they are dropped: served
+#: only while their version is the season's current one (read from the shared cache on every
+#: request), and for PAGE_CACHE_STATE_SECONDS at most, so that an entry dropped from the shared
+#: cache (expired, or the cache cleared) is dropped here within those seconds too.
+_KEPT: dict[str, tuple["KeptResponse", float]] = {}
 KEPT_HERE_MAX = 256
 
 
 def _keep_here(key: str, kept: "KeptResponse") -> None:
     if len(_KEPT) >= KEPT_HERE_MAX:
         _KEPT.clear()
-    _KEPT[key] = kept
+    _KEPT[key] = (kept, time.monotonic() + settings.PAGE_CACHE_STATE_SECONDS)
+
+
+def _kept_here(key: str, version: str) -> "KeptResponse | None":
+    kept, until = _KEPT.get(key, (None, 0.0))
+    if kept is None or kept.version != version or time.monotonic() >= until:
+        return None
+    return kept
+
+
+def forget_here() -> None:
+    """Drop this process's copies of kept responses (bench/pages.py measures cache misses)."""
+    _KEPT.clear()
 
 
 @dataclass(frozen=True)
@@ -469,8 +484,8 @@ def anonymous_response(request: HttpRequest) -> HttpResponse | None:
     state = season_state(slug)
     if state is None:
         return None
-    kept = _KEPT.get(key)
-    if kept is None or kept.version != state.version:
+    kept = _kept_here(key, state.version)
+    if kept is None:
         kept = cache.get(key)
         if kept is None or kept.version != state.version:
             return None

@@ -267,3 +267,28 @@ def test_a_state_read_while_a_change_commits_is_not_kept(demo_after_1, monkeypat
     new = page_cache.season_state("demo")
     assert new.version != old.version
     assert page_cache.season_state("demo") == new  # kept once nothing changes meanwhile
+
+
+def test_a_copy_kept_in_this_process_goes_soon_after_the_shared_one(
+    client, demo_after_1, page_cache, monkeypatch, settings
+):
+    """The shared entry expired or the cache was cleared: this process's copy of the page
+    (same version) is served for PAGE_CACHE_STATE_SECONDS at most, then the page is rebuilt."""
+    if page_cache == "redis":
+        pytest.skip("clearing a Redis cache empties its whole database")
+    import time
+    from types import SimpleNamespace
+
+    from season import cache as pages
+
+    assert "after stage 1" in client.get(GENERAL).content.decode()
+    cache.clear()
+    reached = []
+    real = pages.season_access
+    monkeypatch.setattr(pages, "season_access", lambda *a, **k: reached.append(1) or real(*a, **k))
+    assert "after stage 1" in client.get(GENERAL).content.decode()
+    assert reached == []  # this process's copy, still fresh
+    later = time.monotonic() + settings.PAGE_CACHE_STATE_SECONDS + 1
+    monkeypatch.setattr(pages, "time", SimpleNamespace(monotonic=lambda: later))
+    assert "after stage 1" in client.get(GENERAL).content.decode()
+    assert reached == [1]
