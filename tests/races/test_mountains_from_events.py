@@ -10,7 +10,7 @@ from races.classifications import CLIMB_POINTS, DOUBLED_AT_SUMMIT_FINISH
 from races.models import Classification, RaceEntry, RaceEvent, Stage, Standing
 from riders.models import Rider
 from season.models import Round
-from season.services import resolution
+from season.services import lifecycle, resolution
 from tests.factories import StageFactory
 from tests.season.builders import league, stage, template_race
 
@@ -82,6 +82,7 @@ def test_the_mountains_standings_come_from_the_summits_data(resolved):
 
 
 def test_the_stage_page_tells_each_summit_and_sprint_from_their_data(client, resolved):
+    lifecycle.round_publish(round=resolved)  # results are the organiser's until published
     page = client.get(reverse("season-stage", args=[resolved.season.slug, 1]))
     assert page.status_code == 200
     text = html.unescape(page.content.decode())
