@@ -28,6 +28,7 @@ from motor.models import (
     PointsSystem,
     Track,
 )
+from motor.points_presets import presets_ensure
 from motor.track_files import SHIPPED, TrackFaults, track_store
 
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures" / "f1_1981"
@@ -127,6 +128,7 @@ def demo_championship_load(
 ) -> DemoChampionshipReport:
     """Create (or find unchanged) the demo championship ``demo-1981``: 15 Grands Prix on the
     tracks of their circuits, and the 12 cars of six real 1981 teams. All or nothing."""
+    presets_ensure()
     system = PointsSystem.objects.filter(slug=DEMO_POINTS_SYSTEM).first()
     if system is None:
         raise DemoChampionshipError(

@@ -84,3 +84,25 @@ def system_for_year(year: int) -> str:
         if first <= year <= last:
             return slug
     return "f1-2010"
+
+
+def preset_fields(preset: dict[str, object]) -> tuple[str, dict[str, object]]:
+    """A preset's slug and the PointsSystem fields it sets (the migration and
+    :func:`presets_ensure` store them alike)."""
+    fields = dict(preset)
+    slug = str(fields.pop("slug"))
+    split = fields.pop("split_shared_drives", False)
+    fields["shared_drives"] = "split" if split else "none"
+    return slug, fields
+
+
+def presets_ensure() -> None:
+    """Create the shipped points systems that are missing (an admin's edits of the others are
+    kept): what the demo and the import need is there even where the rows were removed."""
+    from motor.models import PointsSystem
+
+    have = set(PointsSystem.objects.values_list("slug", flat=True))
+    for preset in PRESETS:
+        slug, fields = preset_fields(preset)
+        if slug not in have:
+            PointsSystem.objects.create(slug=slug, **fields)

@@ -29,7 +29,7 @@ from motor.models import (
     Result,
     ResultStatus,
 )
-from motor.points_presets import system_for_year
+from motor.points_presets import presets_ensure, system_for_year
 
 STATUSES = {"DNF", "NC", "DSQ", "DNS", "DNQ", "DNPQ", "DNP"}
 _TIME = re.compile(r"^(?:(\d+):)?(?:(\d+):)?(\d+)(?:\.(\d{1,3}))?$")
@@ -335,6 +335,7 @@ def _write(plan: _Plan, outcome: MotorOutcome) -> None:
         for slug, fields in plan.constructors.items()
     }
     seasons = sorted({season for season, _ in plan.races} | {s for s, _ in plan.results})
+    presets_ensure()
     for season in seasons:
         system = PointsSystem.objects.get(slug=system_for_year(season))
         championship = _upsert(
