@@ -320,9 +320,7 @@ def season_join(*, season: Season, user: Any, team_name: str) -> SeasonTeam:
         # Only the season row is locked: a motor season has no race (PostgreSQL refuses
         # FOR UPDATE on the nullable side of the outer join).
         locked = (
-            Season.objects.select_for_update(of=("self",))
-            .select_related("race")
-            .get(pk=season.pk)
+            Season.objects.select_for_update(of=("self",)).select_related("race").get(pk=season.pk)
         )
         mine = team_of(season=locked, user=user)
         if mine is not None:

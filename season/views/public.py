@@ -50,7 +50,7 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     def build() -> page_cache.Page | HttpResponse:
         season = _season(access)
         if season.race_id is None:
-                return motor.season_page(request, season, last=last)
+            return motor.season_page(request, season, last=last)
         calendar = CalendarTable(selectors.season_calendar(season=season), season=season)
         export = table_configure(request, calendar, f"{season.slug}-calendar")
         if export:
