@@ -1,4 +1,5 @@
-"""SQL queries and server time of each main page with the demo season, after 1 and 21 stages.
+"""SQL queries and server time of each main page with the demo seasons: the Tour after 1 and 21
+stages, the Grand Prix season after 1 and 15 rounds.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/grandtour_bench [REDIS_URL=redis://...] \
         .venv/bin/python bench/pages.py
@@ -42,7 +43,7 @@ def main() -> int:
 
     from races.models import StageResult
     from season.cache import forget_here
-    from season.demo import demo_load
+    from season.demo import demo_load, motor_demo_load
     from season.services.lifecycle import rounds_force_lock
     from season.services.resolution import round_resolve
 
@@ -53,6 +54,26 @@ def main() -> int:
     client = Client(HTTP_HOST="localhost")
     print(f"database: {connection.vendor}; median of {args.runs} requests per page")
     worst_queries, worst_ms = 0, 0.0
+
+    def measure(pages: dict[str, str], worst_queries: int, worst_ms: float) -> tuple[int, float]:
+        """Each page's queries and median time on a cache miss; the worst figures so far."""
+        for name, url in pages.items():
+            client.get(url)
+            timings = []
+            for _ in range(args.runs):
+                cache.clear()
+                forget_here()  # and this process's copies of the kept anonymous pages
+                with CaptureQueriesContext(connection) as queries:
+                    started = time.perf_counter()
+                    response = client.get(url)
+                    timings.append(time.perf_counter() - started)
+                assert response.status_code == 200, (url, response.status_code)
+            ms = statistics.median(timings) * 1000
+            count = len(queries.captured_queries)
+            worst_queries, worst_ms = max(worst_queries, count), max(worst_ms, ms)
+            print(f"  {name:<12} {count:>3} queries {ms:>7.1f} ms   {url}")
+        return worst_queries, worst_ms
+
     for after, todo in ((1, ids[:1]), (21, ids[1:])):
         for pk in todo:
             round_resolve(round_id=pk)
@@ -74,21 +95,36 @@ def main() -> int:
             "team": f"/seasons/demo/teams/{team_id}/",
         }
         print(f"\nafter stage {after}:")
-        for name, url in pages.items():
-            client.get(url)
-            timings = []
-            for _ in range(args.runs):
-                cache.clear()
-                forget_here()  # and this process's copies of the kept anonymous pages
-                with CaptureQueriesContext(connection) as queries:
-                    started = time.perf_counter()
-                    response = client.get(url)
-                    timings.append(time.perf_counter() - started)
-                assert response.status_code == 200, (url, response.status_code)
-            ms = statistics.median(timings) * 1000
-            count = len(queries.captured_queries)
-            worst_queries, worst_ms = max(worst_queries, count), max(worst_ms, ms)
-            print(f"  {name:<10} {count:>3} queries {ms:>7.1f} ms   {url}")
+        worst_queries, worst_ms = measure(pages, worst_queries, worst_ms)
+    # The motor demo season (demo-f1): its Grand Prix, standings, what-if, driver and
+    # constructor pages after 1 and after every round (the count must not grow with them).
+    from motor.models import Result
+
+    motor = motor_demo_load()
+    motor_ids = list(motor.rounds.order_by("number").values_list("pk", flat=True))
+    rounds_force_lock(season=motor, numbers=list(range(1, len(motor_ids) + 1)))
+    for after, todo in ((1, motor_ids[:1]), (len(motor_ids), motor_ids[1:])):
+        for pk in todo:
+            round_resolve(round_id=pk)
+        result = (
+            Result.objects.filter(grand_prix__championship=motor.championship)
+            .select_related("entry__driver", "entry__constructor")
+            .first()
+        )
+        assert result is not None
+        base = "/seasons/demo-f1"
+        motor_pages = {
+            "motor season": f"{base}/",
+            "round": f"{base}/stages/{after}/",
+            "grand prix": f"{base}/grands-prix/{after}/",
+            "drivers": f"{base}/championship/standings/drivers/?after={after}",
+            "constructors": f"{base}/championship/standings/constructors/?after={after}",
+            "what-if": f"{base}/championship/what-if/drivers/",
+            "driver": f"{base}/championship/drivers/{result.entry.driver.slug}/",
+            "constructor": f"{base}/championship/constructors/{result.entry.constructor.slug}/",
+        }
+        print(f"\nmotor season, after round {after}:")
+        worst_queries, worst_ms = measure(motor_pages, worst_queries, worst_ms)
     print(f"\nworst: {worst_queries} queries, {worst_ms:.1f} ms (goals: 15 queries, 100 ms)")
 
     from django.conf import settings
