@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, overload
 
 from engine.outcome import JsonValue
+from engine.rows import Rows
 from engine.rulesets.ludicitude.orders import (
     DEFAULT_ORDERS,
     DEFAULT_SETTINGS,
@@ -187,24 +188,55 @@ class TraceRow(NamedTuple):
 RawTraceRow = tuple[int, tuple[int, ...], tuple[str, ...], tuple[int, ...]]
 
 
-class PositionTrace(Sequence[TraceRow]):
+def _trace_rows(
+    cars: tuple[str, ...],
+    laps: int,
+    finish: int,
+    closed: bool,
+    finishers: tuple[int, ...],
+    out_seq: tuple[int, ...],
+    raw: list[RawTraceRow],
+) -> tuple[TraceRow, ...]:
+    """The :class:`TraceRow` of a race's compact snapshots: places (finishers in crossing
+    order, then running cars by distance, then eliminated ones), lap, card and state."""
+    rank_of = {i: n for n, i in enumerate(finishers)}
+    rows = []
+    for rnd, pos, status, racing in raw:
+        done = [i for i, s in enumerate(status) if s == FINISHED]
+        done.sort(key=rank_of.__getitem__)
+        ahead = sorted(racing, key=lambda i: -pos[i])
+        out = sorted(
+            (i for i, s in enumerate(status) if s == ELIMINATED),
+            key=lambda i: (-pos[i], -out_seq[i]),
+        )
+        places = [0] * len(cars)
+        for place, i in enumerate([*done, *ahead, *out], 1):
+            places[i] = place
+        rows.append(
+            TraceRow(
+                rnd,
+                tuple(
+                    TraceCar(
+                        car,
+                        places[i],
+                        min(pos[i] // N_CARDS + 1, laps),
+                        pos[i] % N_CARDS if closed or pos[i] < finish else N_CARDS - 1,
+                        pos[i],
+                        _TRACE_STATE[status[i]],
+                    )
+                    for i, car in enumerate(cars)
+                ),
+            )
+        )
+    return tuple(rows)
+
+
+class PositionTrace(Rows[TraceRow]):
     """The position trace of a race (one snapshot a round), an immutable sequence of
     :class:`TraceRow`. The race keeps compact rows and the :class:`TraceRow` are built when
-    the trace is first read (as :class:`EventLog` does)."""
+    the trace is first read (:class:`engine.rows.Rows`)."""
 
-    __slots__ = ("_raw", "_rows")
-
-    def __init__(
-        self,
-        rows: Iterable[TraceRow] = (),
-        *,
-        raw: tuple[
-            tuple[str, ...], int, int, bool, tuple[int, ...], tuple[int, ...], list[RawTraceRow]
-        ]
-        | None = None,
-    ) -> None:
-        self._rows: tuple[TraceRow, ...] | None = tuple(rows) if raw is None else None
-        self._raw = raw
+    __slots__ = ()
 
     @classmethod
     def from_race(
@@ -218,72 +250,7 @@ class PositionTrace(Sequence[TraceRow]):
         rows: list[RawTraceRow],
     ) -> PositionTrace:
         """The trace of :func:`~engine.rulesets.ludicitude.race.run_race`'s snapshots."""
-        return cls(raw=(cars, laps, finish, closed, finishers, out_seq, rows))
-
-    def _all(self) -> tuple[TraceRow, ...]:
-        if self._rows is None:
-            assert self._raw is not None
-            cars, laps, finish, closed, finishers, out_seq, raw = self._raw
-            rank_of = {i: n for n, i in enumerate(finishers)}
-            rows = []
-            for rnd, pos, status, racing in raw:
-                done = [i for i, s in enumerate(status) if s == FINISHED]
-                done.sort(key=rank_of.__getitem__)
-                ahead = sorted(racing, key=lambda i: -pos[i])
-                out = sorted(
-                    (i for i, s in enumerate(status) if s == ELIMINATED),
-                    key=lambda i: (-pos[i], -out_seq[i]),
-                )
-                places = [0] * len(cars)
-                for place, i in enumerate([*done, *ahead, *out], 1):
-                    places[i] = place
-                rows.append(
-                    TraceRow(
-                        rnd,
-                        tuple(
-                            TraceCar(
-                                car,
-                                places[i],
-                                min(pos[i] // N_CARDS + 1, laps),
-                                pos[i] % N_CARDS if closed or pos[i] < finish else N_CARDS - 1,
-                                pos[i],
-                                _TRACE_STATE[status[i]],
-                            )
-                            for i, car in enumerate(cars)
-                        ),
-                    )
-                )
-            self._rows = tuple(rows)
-            self._raw = None
-        return self._rows
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-    @overload
-    def __getitem__(self, index: int) -> TraceRow: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[TraceRow, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> TraceRow | tuple[TraceRow, ...]:
-        return self._all()[index]
-
-    def __iter__(self) -> Iterator[TraceRow]:
-        return iter(self._all())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, PositionTrace):
-            return self._all() == other._all()
-        if isinstance(other, tuple | list):
-            return list(self._all()) == list(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._all())
-
-    def __repr__(self) -> str:
-        return f"PositionTrace(<{len(self)} rows>)"
+        return cls(lambda: _trace_rows(cars, laps, finish, closed, finishers, out_seq, rows))
 
     def to_data(self) -> list[JsonValue]:
         """``[{"round": N, "cars": {"<car>": {"place", "lap", "card", "position", "state"}}}]``
@@ -309,14 +276,16 @@ class PositionTrace(Sequence[TraceRow]):
     def from_data(cls, data: Iterable[Mapping[str, Any]]) -> PositionTrace:
         """The trace back from :meth:`to_data`."""
         return cls(
-            TraceRow(
-                row["round"],
-                tuple(
-                    TraceCar(car, c["place"], c["lap"], c["card"], c["position"], c["state"])
-                    for car, c in row["cars"].items()
-                ),
+            tuple(
+                TraceRow(
+                    row["round"],
+                    tuple(
+                        TraceCar(car, c["place"], c["lap"], c["card"], c["position"], c["state"])
+                        for car, c in row["cars"].items()
+                    ),
+                )
+                for row in data
             )
-            for row in data
         )
 
 
