@@ -6,6 +6,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -628,3 +630,129 @@ class Job(models.Model):
     @property
     def advice(self) -> str:
         return str(FAILURE_ADVICE[JobFailure(self.failure)]) if self.failure else ""
+
+
+# --- comments and notifications (issue 17, "What a league expects") --------------------------
+
+
+#: The longest comment, in characters (season.services.comments says so when refused).
+COMMENT_MAX_LENGTH = 2000
+
+
+class Comment(models.Model):
+    """A member's comment on a season (``round`` empty) or on one of its rounds. Never deleted
+    from the page: hidden by the organiser (or withdrawn by its author), it shows as such."""
+
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="comments"
+    )
+    round = models.ForeignKey(
+        Round,
+        verbose_name=_("stage"),
+        on_delete=models.CASCADE,
+        related_name="comments",
+        null=True,
+        blank=True,
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("author"),
+        on_delete=models.CASCADE,
+        related_name="season_comments",
+    )
+    text = models.TextField(_("text"), max_length=COMMENT_MAX_LENGTH)
+    created_at = models.DateTimeField(_("posted at"), auto_now_add=True)
+    hidden_at = models.DateTimeField(_("hidden at"), null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("hidden by"),
+        on_delete=models.SET_NULL,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+
+    class Meta:
+        verbose_name = _("comment")
+        verbose_name_plural = _("comments")
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(text=""), name="comment_text_not_empty"),
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("text"), COMMENT_MAX_LENGTH),
+                name="comment_text_max_length",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(hidden_by__isnull=True) | models.Q(hidden_at__isnull=False),
+                name="comment_hidden_by_when_hidden",
+            ),
+        ]
+        indexes = [
+            # The page's list: Comment.objects.filter(season=, round=).order_by("created_at").
+            models.Index(fields=["season", "round", "created_at"], name="comment_list"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author} on {self.season}: {self.text[:40]}"
+
+
+class NotificationKind(models.TextChoices):
+    ORDERS_OPEN = "open", _("orders open")
+    REMINDER = "reminder", _("orders missing")
+    RESULTS = "results", _("results out")
+
+
+class Notification(models.Model):
+    """What a player is told in the app, beside the e-mail (season.notifications writes both):
+    its text is built in the reader's language from ``kind`` and ``params``."""
+
+    Kind = NotificationKind
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="notifications",
+    )
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="+"
+    )
+    round = models.ForeignKey(
+        Round, verbose_name=_("stage"), on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    params = models.JSONField(_("details"), default=dict, blank=True)
+    url = models.CharField(_("link"), max_length=200)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    read_at = models.DateTimeField(_("read at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            # A notice is sent once per round and kind (the round's claim), so once per user.
+            models.UniqueConstraint(
+                fields=["user", "round", "kind"], name="notification_once_per_round_and_kind"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind__in=[c.value for c in NotificationKind]),
+                name="notification_kind_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(url__startswith="/"), name="notification_url_local"
+            ),
+        ]
+        indexes = [
+            # The bell on every page: Notification.objects.filter(user=, read_at=None).count().
+            models.Index(
+                fields=["user"],
+                condition=models.Q(read_at__isnull=True),
+                name="notification_unread",
+            ),
+            # The notifications page: Notification.objects.filter(user=).order_by("-created_at").
+            models.Index(fields=["user", "-created_at"], name="notification_list"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.kind} {self.round}"
