@@ -24,6 +24,8 @@ from season.validators import validate_display_name
 #: cost about 1,700 (season.formation.price_of), so no real league needs more.
 ROSTER_MAX = 12
 BUDGET_MAX = 10_000
+#: The longest pick clock of a draft: a week per pick (a league that drafts by e-mail).
+PICK_MINUTES_MAX = 7 * 24 * 60
 
 
 def invite_code_new() -> str:
@@ -120,6 +122,15 @@ class Season(models.Model):
         _("time zone"), max_length=64, default=default_time_zone, validators=[validate_time_zone]
     )
     draft_started_at = models.DateTimeField(_("draft started at"), null=True, blank=True)
+    draft_pick_minutes = models.PositiveSmallIntegerField(
+        _("minutes per pick"),
+        default=0,
+        validators=[MaxValueValidator(PICK_MINUTES_MAX)],
+        help_text=_(
+            "The draft's pick clock: when a team's time runs out, its pick is made for it "
+            "(its wish list first). 0: no clock."
+        ),
+    )
     auto_publish = models.BooleanField(
         _("auto-publish results"),
         default=False,
@@ -155,6 +166,10 @@ class Season(models.Model):
             models.CheckConstraint(
                 condition=models.Q(budget__gte=1, budget__lte=BUDGET_MAX),
                 name="season_budget_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(draft_pick_minutes__lte=PICK_MINUTES_MAX),
+                name="season_draft_pick_minutes_range",
             ),
             models.CheckConstraint(
                 condition=models.Q(race__isnull=False, championship__isnull=True)
@@ -471,8 +486,16 @@ class Orders(models.Model):
         }
 
 
+class PickSource(models.TextChoices):
+    PLAYER = "player", _("the player")
+    ORGANISER = "organiser", _("the organiser (automatic)")
+    CLOCK = "clock", _("the clock (automatic)")
+
+
 class DraftPick(models.Model):
     """One pick of a draft in turns: the n-th pick of the season, by the team on turn."""
+
+    Source = PickSource
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="draft_picks")
     number = models.PositiveSmallIntegerField(_("pick"))
@@ -481,7 +504,12 @@ class DraftPick(models.Model):
     picked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    picked_at = models.DateTimeField(auto_now_add=True)
+    # Set by the service from its clock (not auto_now_add): the next team's pick clock starts
+    # at this instant, and a test's frozen clock must be the one written.
+    picked_at = models.DateTimeField(_("picked at"), default=timezone.now)
+    source = models.CharField(
+        _("made by"), max_length=9, choices=PickSource.choices, default=PickSource.PLAYER
+    )
 
     class Meta:
         ordering = ["season", "number"]
@@ -489,6 +517,10 @@ class DraftPick(models.Model):
             # Two players pressing "pick" at once: only one can take the n-th pick.
             models.UniqueConstraint(fields=["season", "number"], name="draft_pick_unique_number"),
             models.UniqueConstraint(fields=["season", "rider"], name="draft_pick_rider_once"),
+            models.CheckConstraint(
+                condition=models.Q(source__in=[c.value for c in PickSource]),
+                name="draft_pick_source_valid",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -756,3 +788,33 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.kind} {self.round}"
+
+
+# --- the draft's wish lists (issue 17, "Draft") -------------------------------------------------
+
+
+class WishListEntry(models.Model):
+    """One rider on a team's wish list for the draft, in its owner's order: the automatic pick
+    (the pick clock, the organiser's) takes the first one still free that the rules allow.
+    A rider picked by any team leaves every list (season.formation._add_pick)."""
+
+    team = models.ForeignKey(
+        SeasonTeam, verbose_name=_("team"), on_delete=models.CASCADE, related_name="wishes"
+    )
+    rider = models.ForeignKey(
+        Rider, verbose_name=_("rider"), on_delete=models.CASCADE, related_name="+"
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
+
+    class Meta:
+        verbose_name = _("wish list entry")
+        verbose_name_plural = _("wish list entries")
+        ordering = ["team", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "rider"], name="wish_rider_once_per_team"),
+            # Also the index of the list as shown: filter(team=).order_by("position").
+            models.UniqueConstraint(fields=["team", "position"], name="wish_position_per_team"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} {self.position}: {self.rider}"
