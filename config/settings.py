@@ -240,10 +240,17 @@ STAGE_DEADLINE_CHECK_SECONDS = env_int("STAGE_DEADLINE_CHECK_SECONDS", 60)
 # the stage resolution's hard time limit, 90 s): the page says "waiting for a worker" and the
 # deadline check queues it again.
 JOB_SILENT_AFTER_SECONDS = env_int("JOB_SILENT_AFTER_SECONDS", 120)
+# How often beat looks for a draft whose team on turn ran out of time (the pick clock, in minutes:
+# a check every few seconds makes its automatic pick within them).
+DRAFT_CLOCK_CHECK_SECONDS = env_int("DRAFT_CLOCK_CHECK_SECONDS", 15)
 CELERY_BEAT_SCHEDULE = {
     "lock-due-stages": {
         "task": "season.stages_lock_due",
         "schedule": float(STAGE_DEADLINE_CHECK_SECONDS),
+    },
+    "expire-draft-clocks": {
+        "task": "season.draft_clocks_expire",
+        "schedule": float(DRAFT_CLOCK_CHECK_SECONDS),
     },
     "send-notifications": {"task": "season.notifications_send", "schedule": 300.0},
 }

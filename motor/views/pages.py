@@ -5,9 +5,10 @@ and ``extra`` context (its name in the crumbs, say) after its own access checks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
@@ -45,13 +46,32 @@ def _nav(links) -> dict[str, Any]:
     }
 
 
-def _render(request, template: str, context: dict[str, Any], extra: dict[str, Any] | None):
-    return render(request, template, {**context, "nav": _nav(context["links"]), **(extra or {})})
+#: Makes the page from its template and context instead of rendering it here: a league season
+#: passes one that returns its cacheable page (``season.cache.Page``).
+Renderer = Callable[[str, dict[str, Any]], Any]
+
+
+def _render(
+    request,
+    template: str,
+    context: dict[str, Any],
+    extra: dict[str, Any] | None,
+    renderer: Renderer | None = None,
+):
+    context = {**context, "nav": _nav(context["links"]), **(extra or {})}
+    if renderer is not None:
+        return renderer(template, context)
+    return render(request, template, context)
 
 
 def calendar_page(
-    request: HttpRequest, *, championship: Championship, links, extra: dict | None = None
-) -> HttpResponse:
+    request: HttpRequest,
+    *,
+    championship: Championship,
+    links,
+    extra: dict | None = None,
+    renderer: Renderer | None = None,
+) -> Any:
     table = CalendarTable(data.calendar_rows(championship), links=links)
     export = table_configure(request, table, f"{championship.slug}-calendar")
     if export:
@@ -71,6 +91,7 @@ def calendar_page(
             "last": rounds[-1] if rounds else None,
         },
         extra,
+        renderer,
     )
 
 
@@ -145,7 +166,8 @@ def round_page(
     number: int,
     links,
     extra: dict | None = None,
-) -> HttpResponse:
+    renderer: Renderer | None = None,
+) -> Any:
     grand_prix = data.grand_prix_get(championship, number)
     results = data.round_results(grand_prix)
     events = data.round_events(grand_prix)
@@ -225,6 +247,7 @@ def round_page(
             "standings_after": links.standings("drivers", after=number),
         },
         extra,
+        renderer,
     )
 
 
@@ -241,7 +264,8 @@ def standings_page(
     table: str,
     links,
     extra: dict | None = None,
-) -> HttpResponse:
+    renderer: Renderer | None = None,
+) -> Any:
     table = _table_name(table)
     rounds = data.standings_rounds(championship)
     last = rounds[-1] if rounds else 0
@@ -278,6 +302,7 @@ def standings_page(
             "chart": chart,
         },
         extra,
+        renderer,
     )
 
 
@@ -288,7 +313,8 @@ def what_if_page(
     table: str,
     links,
     extra: dict | None = None,
-) -> HttpResponse:
+    renderer: Renderer | None = None,
+) -> Any:
     table = _table_name(table)
     systems, rows = data.what_if(championship, table)
     what_if = WhatIfTable(rows, systems=systems, table=table, links=links)
@@ -307,6 +333,7 @@ def what_if_page(
             "systems": [(slug, names.get(slug, slug)) for slug, _label in systems],
         },
         extra,
+        renderer,
     )
 
 
@@ -317,7 +344,8 @@ def driver_page(
     slug: str,
     links,
     extra: dict | None = None,
-) -> HttpResponse:
+    renderer: Renderer | None = None,
+) -> Any:
     driver = Driver.objects.filter(slug=slug, entries__championship=championship).first()
     if driver is None:
         raise Http404(_("No such driver in this championship."))
@@ -350,6 +378,7 @@ def driver_page(
             "wins": sum(1 for row in rows if row["result"] == "1"),
         },
         extra,
+        renderer,
     )
 
 
@@ -360,7 +389,8 @@ def constructor_page(
     slug: str,
     links,
     extra: dict | None = None,
-) -> HttpResponse:
+    renderer: Renderer | None = None,
+) -> Any:
     constructor = Constructor.objects.filter(slug=slug, entries__championship=championship).first()
     if constructor is None:
         raise Http404(_("No such constructor in this championship."))
@@ -381,4 +411,5 @@ def constructor_page(
             "last": rows[-1] if rows else None,
         },
         extra,
+        renderer,
     )

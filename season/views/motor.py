@@ -511,21 +511,50 @@ def _extra(season: Season) -> dict[str, Any]:
     return {"season": season}
 
 
+def _page_of(season: Season) -> pages.Renderer:
+    """The motor pages' renderer for a league season: the page as the cache keeps it."""
+
+    def page(template: str, context: dict[str, Any]) -> page_cache.Page:
+        return page_cache.Page(template, context, tz=season.tz)
+
+    return page
+
+
+def _cached_motor_page(
+    request: HttpRequest, access: page_cache.Access, page: str, build: Any
+) -> HttpResponse:
+    """A motor page of a league season from the page cache (like the cycling pages): it
+    changes only when a round is resolved, published or reinstated (season_changed)."""
+    if "_export" in request.GET:
+        built = build()
+        return built if isinstance(built, HttpResponse) else built.render(request)
+    return page_cache.cached_page(request, access, page, build)
+
+
 def grand_prix(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The Grand Prix page (motorpages' round page: track map, replay, qualifying and grid,
     results, retirements, pit stops, lap chart) once this visitor may see its results; before
     that the season's round page says where it stands."""
-    season = _motor_season(request, slug)
-    round = get_object_or_404(Round, season=season, number=number)
-    if not round_results_visible(season, round, request.user):
-        return redirect("season-stage", slug=season.slug, number=number)
-    return pages.round_page(
-        request,
-        championship=_championship(season),
-        number=round.grand_prix.round if round.grand_prix else number,
-        links=SeasonLinks(season),
-        extra=_extra(season),
-    )
+    access = page_cache.season_access(request, slug)
+    status = access.state.status_of(number)
+    if status is None:
+        raise Http404(_("No such Grand Prix."))
+    if not status_visible(status, auto_publish=access.state.auto_publish, view=access.view):
+        return redirect("season-stage", slug=slug, number=number)
+
+    def build() -> Any:
+        season = _motor_season(request, slug)
+        round = get_object_or_404(Round, season=season, number=number)
+        return pages.round_page(
+            request,
+            championship=_championship(season),
+            number=round.grand_prix.round if round.grand_prix else number,
+            links=SeasonLinks(season),
+            extra=_extra(season),
+            renderer=_page_of(season),
+        )
+
+    return _cached_motor_page(request, access, "grand-prix", build)
 
 
 def _all_visible(request: HttpRequest, season: Season) -> None:
@@ -542,8 +571,8 @@ def _all_visible(request: HttpRequest, season: Season) -> None:
 def standings(request: HttpRequest, slug: str, table: str) -> HttpResponse:
     """Drivers' or constructors' standings (motorpages' standings page with its points chart),
     after the latest round this visitor may see at most."""
-    season = _motor_season(request, slug)
-    upto = _visible_upto(request, season)
+    access = page_cache.season_access(request, slug)
+    upto = access.state.visible_upto(access.view)
     raw = request.GET.get("after")
     try:
         after = int(raw) if raw is not None else upto
@@ -551,22 +580,28 @@ def standings(request: HttpRequest, slug: str, table: str) -> HttpResponse:
         raise Http404(_("No such round.")) from None
     if after > upto:
         raise Http404(_("That round is not resolved yet."))
-    if not upto:
-        return render(
+
+    def build() -> Any:
+        season = _motor_season(request, slug)
+        if not upto:
+            return page_cache.Page(
+                "season/motor/no_standings.html",
+                {"season": season, "table": table, "links": SeasonLinks(season)},
+                tz=season.tz,
+            )
+        query = request.GET.copy()
+        query["after"] = str(after)
+        request.GET = query  # type: ignore[assignment]
+        return pages.standings_page(
             request,
-            "season/motor/no_standings.html",
-            {"season": season, "table": table, "links": SeasonLinks(season)},
+            championship=_championship(season),
+            table=table,
+            links=SeasonLinks(season),
+            extra=_extra(season),
+            renderer=_page_of(season),
         )
-    query = request.GET.copy()
-    query["after"] = str(after)
-    request.GET = query  # type: ignore[assignment]
-    return pages.standings_page(
-        request,
-        championship=_championship(season),
-        table=table,
-        links=SeasonLinks(season),
-        extra=_extra(season),
-    )
+
+    return _cached_motor_page(request, access, f"motor-standings-{table}", build)
 
 
 def what_if(request: HttpRequest, slug: str, table: str) -> HttpResponse:
