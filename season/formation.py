@@ -9,10 +9,11 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -24,11 +25,13 @@ from season.models import (
     CARS_PER_TEAM,
     GRID_MAX,
     DraftPick,
+    PickSource,
     Round,
     Season,
     SeasonTeam,
     SeasonTeamCar,
     SeasonTeamRider,
+    WishListEntry,
 )
 from season.orders import default_roles
 
@@ -100,6 +103,22 @@ def snake_team_index(pick_number: int, team_count: int) -> int:
     return index if round_index % 2 == 0 else team_count - 1 - index
 
 
+@dataclass(frozen=True)
+class RosterProblem:
+    """One rule a roster breaks: `rule` is one of the RULE_* below, `message` names it."""
+
+    rule: str
+    message: str
+    real_team_id: int | None = None
+    count: int = 0
+    limit: int = 0
+
+
+RULE_SIZE = "size"
+RULE_REAL_TEAM = "real_team"
+RULE_BUDGET = "budget"
+
+
 def roster_errors(
     *,
     roster: Sequence[Candidate],
@@ -110,24 +129,52 @@ def roster_errors(
 ) -> list[str]:
     """What is wrong with a roster, each rule named. `complete`: the roster must be full
     (a budget selection); otherwise it may still grow (a draft in progress)."""
+    return [
+        problem.message
+        for problem in roster_problems(
+            roster=roster,
+            roster_size=roster_size,
+            max_per_real_team=max_per_real_team,
+            budget=budget,
+            complete=complete,
+        )
+    ]
+
+
+def roster_problems(
+    *,
+    roster: Sequence[Candidate],
+    roster_size: int,
+    max_per_real_team: int | None,
+    budget: int | None = None,
+    complete: bool = False,
+) -> list[RosterProblem]:
+    """The rules of a roster (roster_errors gives their messages): its size, the limit per real
+    team, the budget."""
     errors = []
     if complete and len(roster) != roster_size:
         errors.append(
-            ngettext(
-                "Choose exactly %(size)d rider (%(count)d chosen).",
-                "Choose exactly %(size)d riders (%(count)d chosen).",
-                roster_size,
+            RosterProblem(
+                RULE_SIZE,
+                ngettext(
+                    "Choose exactly %(size)d rider (%(count)d chosen).",
+                    "Choose exactly %(size)d riders (%(count)d chosen).",
+                    roster_size,
+                )
+                % {"size": roster_size, "count": len(roster)},
             )
-            % {"size": roster_size, "count": len(roster)}
         )
     elif len(roster) > roster_size:
         errors.append(
-            ngettext(
-                "A team has at most %(size)d rider.",
-                "A team has at most %(size)d riders.",
-                roster_size,
+            RosterProblem(
+                RULE_SIZE,
+                ngettext(
+                    "A team has at most %(size)d rider.",
+                    "A team has at most %(size)d riders.",
+                    roster_size,
+                )
+                % {"size": roster_size},
             )
-            % {"size": roster_size}
         )
     if max_per_real_team is not None:
         counts = Counter(c.real_team_id for c in roster if c.real_team_id is not None)
@@ -135,21 +182,59 @@ def roster_errors(
         for real_team_id, count in sorted(counts.items(), key=lambda item: names[item[0]]):
             if count > max_per_real_team:
                 errors.append(
-                    ngettext(
-                        "At most %(limit)d rider from one real team: %(count)d from %(team)s.",
-                        "At most %(limit)d riders from one real team: %(count)d from %(team)s.",
-                        max_per_real_team,
+                    RosterProblem(
+                        RULE_REAL_TEAM,
+                        ngettext(
+                            "At most %(limit)d rider from one real team: %(count)d from %(team)s.",
+                            "At most %(limit)d riders from one real team: %(count)d from %(team)s.",
+                            max_per_real_team,
+                        )
+                        % {
+                            "limit": max_per_real_team,
+                            "count": count,
+                            "team": names[real_team_id],
+                        },
+                        real_team_id=real_team_id,
+                        count=count,
+                        limit=max_per_real_team,
                     )
-                    % {"limit": max_per_real_team, "count": count, "team": names[real_team_id]}
                 )
     if budget is not None:
         total = sum(c.price for c in roster)
         if total > budget:
             errors.append(
-                _("The riders cost %(total)d, over the budget of %(budget)d.")
-                % {"total": total, "budget": budget}
+                RosterProblem(
+                    RULE_BUDGET,
+                    _("The riders cost %(total)d, over the budget of %(budget)d.")
+                    % {"total": total, "budget": budget},
+                )
             )
     return errors
+
+
+def pick_refusal(
+    *,
+    roster: Sequence[Candidate],
+    candidate: Candidate,
+    roster_size: int,
+    max_per_real_team: int | None,
+) -> str:
+    """Why a drafting team may not take this rider next ('' when it may), from the rules of
+    roster_problems on the roster with him, worded for the draft board's Pick button."""
+    problems = roster_problems(
+        roster=[*roster, candidate], roster_size=roster_size, max_per_real_team=max_per_real_team
+    )
+    for problem in problems:
+        if problem.rule == RULE_REAL_TEAM and problem.real_team_id == candidate.real_team_id:
+            already = problem.count - 1
+            return ngettext(
+                "%(count)d rider of %(team)s already: limit %(limit)d",
+                "%(count)d riders of %(team)s already: limit %(limit)d",
+                already,
+            ) % {"count": already, "team": candidate.real_team_name, "limit": problem.limit}
+        if problem.rule == RULE_SIZE:
+            return _("Your team is complete.")
+    return problems[0].message if problems else ""
 
 
 # --- reading the state ------------------------------------------------------------------
@@ -201,6 +286,9 @@ class DraftStatus:
     picks_made: int
     picks_total: int
     on_turn: SeasonTeam | None
+    #: When the team on turn began its turn (the last pick, or the draft's start): its pick
+    #: clock runs from here (season.services.draft_clock).
+    turn_started_at: datetime | None = None
 
     @property
     def complete(self) -> bool:
@@ -221,7 +309,8 @@ def draft_status(*, season: Season) -> DraftStatus:
         .select_related("owner")
         .order_by("draft_position")
     )
-    picks_made = season.draft_picks.count()
+    picks = season.draft_picks.aggregate(made=Count("id"), last=Max("picked_at"))
+    picks_made = picks["made"]
     picks_total = len(order) * season.roster_size
     on_turn = None
     if season.draft_started_at is not None and order and picks_made < picks_total:
@@ -232,6 +321,7 @@ def draft_status(*, season: Season) -> DraftStatus:
         picks_made=picks_made,
         picks_total=picks_total,
         on_turn=on_turn,
+        turn_started_at=(picks["last"] or season.draft_started_at) if on_turn else None,
     )
 
 
@@ -278,10 +368,14 @@ def formation_started(season: Season) -> bool:
 # --- services ---------------------------------------------------------------------------
 
 
-def _lock(season: Season) -> Season:
-    # Every formation step runs under this row lock: the pick count, the turn and the riders
-    # still free are read and written by one request at a time.
+def season_lock(season: Season) -> Season:
+    """The season row, locked until the transaction ends. Every formation step runs under this
+    lock: the pick count, the turn and the riders still free are read and written by one
+    request (or one beat's worker) at a time."""
     return Season.objects.select_for_update(of=("self",)).select_related("race").get(pk=season.pk)
+
+
+_lock = season_lock
 
 
 def _team_complete(*, season: Season, team: SeasonTeam) -> None:
@@ -345,12 +439,27 @@ def _stage_one_open(season: Season) -> None:
 
 
 def _add_pick(
-    *, season: Season, status: DraftStatus, team: SeasonTeam, rider: Rider, user: Any
+    *,
+    season: Season,
+    status: DraftStatus,
+    team: SeasonTeam,
+    rider: Rider,
+    user: Any,
+    source: str = PickSource.PLAYER,
+    now: datetime | None = None,
 ) -> DraftPick:
     pick = DraftPick.objects.create(
-        season=season, number=status.next_pick, team=team, rider=rider, picked_by=user
+        season=season,
+        number=status.next_pick,
+        team=team,
+        rider=rider,
+        picked_by=user,
+        source=source,
+        picked_at=now or timezone.now(),
     )
     SeasonTeamRider.objects.create(season=season, team=team, rider=rider)
+    # A rider taken leaves every wish list of the season (docs/league.md "The draft").
+    WishListEntry.objects.filter(team__season=season, rider=rider).delete()
     if team.members.count() >= season.roster_size:
         _team_complete(season=season, team=team)
     if status.picks_made + 1 >= status.picks_total:
@@ -382,7 +491,9 @@ def _check_pick(*, season: Season, team: SeasonTeam, rider: Rider, status: Draft
         raise FormationError(*errors)
 
 
-def draft_pick(*, season: Season, team: SeasonTeam, rider: Rider, user: Any) -> DraftPick:
+def draft_pick(
+    *, season: Season, team: SeasonTeam, rider: Rider, user: Any, now: datetime | None = None
+) -> DraftPick:
     """The team on turn takes one free rider, within the roster rules."""
     with transaction.atomic():
         locked = _lock(season)
@@ -390,35 +501,148 @@ def draft_pick(*, season: Season, team: SeasonTeam, rider: Rider, user: Any) -> 
         _check_pick(season=locked, team=team, rider=rider, status=status)
         try:
             with transaction.atomic():
-                return _add_pick(season=locked, status=status, team=team, rider=rider, user=user)
+                return _add_pick(
+                    season=locked, status=status, team=team, rider=rider, user=user, now=now
+                )
         except IntegrityError:
             # Only without a row lock (SQLite): the constraints kept the pick unique.
             raise FormationError(_("Somebody else picked first; try again.")) from None
 
 
-def draft_autopick(*, season: Season, user: Any) -> DraftPick:
+def auto_choice(*, season: Season, team: SeasonTeam) -> Rider | None:
+    """The rider an automatic pick takes for this team: the first of its wish list that is
+    still free and that the roster rules allow, else the dearest such free rider (the lowest
+    id among equals); None when no free rider fits."""
+    taken = taken_rider_ids(season=season)
+    roster = [candidate_of(m.rider) for m in team.members.select_related("rider__team")]
+    wished = [
+        w.rider
+        for w in team.wishes.select_related("rider__team").order_by("position")
+        if w.rider_id not in taken
+    ]
+    free = [r for r in rider_pool(season=season) if r.pk not in taken]
+    pool_ids = {r.pk for r in free}
+    ranked = sorted(free, key=lambda r: (-rider_price(r), r.pk))
+    for rider in [*(r for r in wished if r.pk in pool_ids), *ranked]:
+        errors = roster_errors(
+            roster=[*roster, candidate_of(rider)],
+            roster_size=season.roster_size,
+            max_per_real_team=season.max_per_real_team,
+        )
+        if not errors:
+            return rider
+    return None
+
+
+def autopick_locked(
+    *, season: Season, status: DraftStatus, source: str, user: Any, now: datetime | None = None
+) -> DraftPick:
+    """The automatic pick for the team on turn. The caller holds season_lock(season) and read
+    `status` under it."""
+    if status.on_turn is None:
+        raise FormationError(
+            _("The draft is over.") if status.started else _("The draft has not started yet.")
+        )
+    team = status.on_turn
+    rider = auto_choice(season=season, team=team)
+    if rider is None:
+        raise FormationError(_("No free rider fits %(team)s's roster.") % {"team": team.name})
+    return _add_pick(
+        season=season, status=status, team=team, rider=rider, user=user, source=source, now=now
+    )
+
+
+def draft_autopick(*, season: Season, user: Any, now: datetime | None = None) -> DraftPick:
     """The organiser picks for the team on turn (an absent player, a team without a player):
-    the dearest free rider the roster rules allow, the lowest id among equals."""
+    auto_choice, the team's wish list first."""
     with transaction.atomic():
         locked = _lock(season)
         status = draft_status(season=locked)
-        if status.on_turn is None:
+        return autopick_locked(
+            season=locked, status=status, source=PickSource.ORGANISER, user=user, now=now
+        )
+
+
+# --- the wish list -------------------------------------------------------------------------
+
+#: The longest wish list: several times a roster, so that a list outlives the riders others take.
+WISH_LIST_MAX = 50
+
+
+def wish_list(*, team: SeasonTeam) -> list[WishListEntry]:
+    """A team's wish list in its owner's order (riders picked by anybody have left it)."""
+    return list(team.wishes.select_related("rider__team").order_by("position"))
+
+
+def _wish_lock(team: SeasonTeam) -> SeasonTeam:
+    # Two tabs of one player changing the list at once: positions are read and written under
+    # the team's row lock.
+    locked = SeasonTeam.objects.select_for_update(of=("self",)).select_related("season")
+    return locked.get(pk=team.pk)
+
+
+def _wish_list_open(team: SeasonTeam) -> None:
+    season = team.season
+    if season.formation_mode != Season.FormationMode.DRAFT or season.race_id is None:
+        raise FormationError(_("This season has no draft of riders: there is no wish list."))
+    status = draft_status(season=season)
+    if status.started and status.on_turn is None:
+        raise FormationError(_("The draft is over."))
+
+
+def wish_add(*, team: SeasonTeam, rider: Rider) -> WishListEntry:
+    """Put a free rider of the season's pool at the end of the team's wish list."""
+    with transaction.atomic():
+        locked = _wish_lock(team)
+        _wish_list_open(locked)
+        season = locked.season
+        if not rider_pool(season=season).filter(pk=rider.pk).exists():
+            raise FormationError(_("%(rider)s is not in this race.") % {"rider": rider.name})
+        if rider.pk in taken_rider_ids(season=season):
+            raise FormationError(_("%(rider)s has already been picked.") % {"rider": rider.name})
+        entries = list(locked.wishes.order_by("position"))
+        if any(e.rider_id == rider.pk for e in entries):
             raise FormationError(
-                _("The draft is over.") if status.started else _("The draft has not started yet.")
+                _("%(rider)s is already on your wish list.") % {"rider": rider.name}
             )
-        team = status.on_turn
-        taken = taken_rider_ids(season=locked)
-        roster = [candidate_of(m.rider) for m in team.members.select_related("rider__team")]
-        free = [r for r in rider_pool(season=locked) if r.pk not in taken]
-        for rider in sorted(free, key=lambda r: (-rider_price(r), r.pk)):
-            errors = roster_errors(
-                roster=[*roster, candidate_of(rider)],
-                roster_size=locked.roster_size,
-                max_per_real_team=locked.max_per_real_team,
+        if len(entries) >= WISH_LIST_MAX:
+            raise FormationError(
+                _("A wish list holds at most %(max)d riders.") % {"max": WISH_LIST_MAX}
             )
-            if not errors:
-                return _add_pick(season=locked, status=status, team=team, rider=rider, user=user)
-        raise FormationError(_("No free rider fits %(team)s's roster.") % {"team": team.name})
+        position = entries[-1].position + 1 if entries else 1
+        return WishListEntry.objects.create(team=locked, rider=rider, position=position)
+
+
+def wish_remove(*, team: SeasonTeam, rider: Rider) -> None:
+    with transaction.atomic():
+        locked = _wish_lock(team)
+        deleted, _rows = locked.wishes.filter(rider=rider).delete()
+        if not deleted:
+            raise FormationError(_("%(rider)s is not on your wish list.") % {"rider": rider.name})
+
+
+def wish_move(*, team: SeasonTeam, rider: Rider, offset: int) -> None:
+    """Move a rider one place up (offset -1) or down (+1) the wish list; at either end, where
+    he is."""
+    if offset not in (-1, 1):
+        raise ValueError("a wish moves by one place")
+    with transaction.atomic():
+        locked = _wish_lock(team)
+        _wish_list_open(locked)
+        entries = list(locked.wishes.order_by("position"))
+        index = next((i for i, e in enumerate(entries) if e.rider_id == rider.pk), None)
+        if index is None:
+            raise FormationError(_("%(rider)s is not on your wish list.") % {"rider": rider.name})
+        other = index + offset
+        if not 0 <= other < len(entries):
+            return
+        first, second = entries[index], entries[other]
+        # Swapped through 0, which no entry holds, so that the unique (team, position) holds
+        # at every step.
+        places = first.position, second.position
+        WishListEntry.objects.filter(pk=first.pk).update(position=0)
+        WishListEntry.objects.filter(pk=second.pk).update(position=places[0])
+        WishListEntry.objects.filter(pk=first.pk).update(position=places[1])
 
 
 def team_select(*, team: SeasonTeam, rider_ids: Iterable[int]) -> list[SeasonTeamRider]:

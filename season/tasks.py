@@ -11,7 +11,7 @@ from typing import Any
 from celery import shared_task
 
 from season import notifications
-from season.services import jobs, odds, resolution
+from season.services import draft_clock, jobs, odds, resolution
 
 # Seconds before each retry of a resolution that met a passing fault (the database busy or out of
 # reach). A stage is simulated from its stored seed, so any other error would only repeat itself:
@@ -41,6 +41,11 @@ def round_resolve_task(self: Any, round_id: int, job_id: int | None = None) -> N
 @shared_task(name="season.stages_lock_due", acks_late=True, soft_time_limit=50, time_limit=60)
 def rounds_lock_due_task() -> None:
     jobs.rounds_resolve_due()
+
+
+@shared_task(name="season.draft_clocks_expire", acks_late=True, soft_time_limit=50, time_limit=60)
+def draft_clocks_expire_task() -> None:
+    draft_clock.draft_clocks_expire()
 
 
 @shared_task(name="season.notifications_send", acks_late=True, soft_time_limit=100, time_limit=120)
