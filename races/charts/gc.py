@@ -1,4 +1,10 @@
-"""The GC chart: the gap of the leading riders to the leader after each stage."""
+"""The GC chart: the gap of the leading riders to the leader after each stage.
+
+Lines are told apart without colour (issue 17): each has its place number at its end, an end
+marker of its own shape and, after the first five, a dash pattern; the legend repeats number,
+shape and dash beside each name. A narrow layout (``legend_below``) puts the legend under the
+plot in one column, for a phone.
+"""
 
 from __future__ import annotations
 
@@ -37,6 +43,9 @@ PALETTE = (
     "#bab0ac",
 )
 DASHES = (None, "6 3", "2 3", "8 3 2 3")
+#: The end markers' shapes, one per line within each dash pattern: five shapes times the dashes
+#: give twenty lines that differ by more than their colour.
+SHAPES = ("circle", "square", "triangle", "diamond", "triangle-down")
 GAP_STEPS = (5, 10, 15, 30, 60, 120, 180, 300, 600, 900, 1200, 1800, 3600, 5400, 7200, 10800)
 # The words of the GC chart, by key: ``gc_gaps_svg(..., texts={key: translation})``.
 GC_TEXTS: dict[str, str] = {
@@ -80,10 +89,12 @@ def gc_gaps_svg(
     height: int = 320,
     title: str = "",
     texts: Mapping[str, str] | None = None,
+    legend_below: bool = False,
 ) -> str:
     """One line per rider: the gap to the GC leader after each stage, the leader along the top.
 
-    ``texts`` overrides the chart's words by key (see ``GC_TEXTS``), for translations.
+    ``texts`` overrides the chart's words by key (see ``GC_TEXTS``), for translations;
+    ``legend_below`` draws the legend under the plot (the phone's layout) instead of beside it.
     """
     words = merge_texts(GC_TEXTS, texts)
     stages = list(stage_numbers)
@@ -95,7 +106,9 @@ def gc_gaps_svg(
     if not stages or not known:
         return placeholder(words["no_standings"], width, title, css_class="chart chart-gc")
 
-    legend_w = min(180.0, width * 0.28)
+    row = 18.0
+    legend_w = 0.0 if legend_below else min(180.0, width * 0.28)
+    legend_h = row * len(riders) + 8 if legend_below else 0.0
     step = next((s for s in GAP_STEPS if max(known) / s <= 6), None)
     if step is None:
         step = 3600 * math.ceil(max(known) / (3600 * 6))
@@ -104,7 +117,8 @@ def gc_gaps_svg(
 
     # Room on the left for the axis title and the widest gap label.
     left = 30.0 + text_width(format_gap(y_max, hours=hours), 10)
-    right = width - legend_w - 18.0
+    # Room on the right of the plot for the lines' end numbers.
+    right = width - legend_w - (30.0 if legend_below else 36.0)
     top = 40.0 if title else 16.0
     bottom = float(height) - 40.0
     plot_w, plot_h = right - left, bottom - top
@@ -134,7 +148,8 @@ def gc_gaps_svg(
         last=stages[-1],
         riders="; ".join(last_gaps),
     )
-    out = [svg_open(width, height, label, css_class="chart chart-gc")]
+    css_class = "chart chart-gc chart-narrow" if legend_below else "chart chart-gc"
+    out = [svg_open(width, height + legend_h, label, css_class=css_class)]
     if title:
         out.append(
             svg_text(left, 22, fit(title, width - left - 8, 13), font_size=13, font_weight=600)
@@ -173,18 +188,21 @@ def gc_gaps_svg(
     out.append("</g>")
 
     # Lines: broken where a rider was not classified; drawn in reverse so the first is on top.
-    def style(index: int) -> tuple[str, str | None]:
-        return PALETTE[index % len(PALETTE)], DASHES[(index // len(PALETTE)) % len(DASHES)]
+    def style(index: int) -> tuple[str, str | None, str]:
+        """Colour, dash pattern and end marker's shape of the index-th line."""
+        shape = SHAPES[index % len(SHAPES)]
+        return PALETTE[index % len(PALETTE)], DASHES[(index // len(SHAPES)) % len(DASHES)], shape
 
     def point_title(name: str, stage: int, gap: float) -> str:
         return text_format(
             words, GC_TEXTS, "point", name=name, stage=stage, gap=format_gap(int(gap))
         )
 
+    ends: list[tuple[int, float, float]] = []
     out.append('<g class="gc-lines" fill="none" stroke-width="2" stroke-linejoin="round">')
     for index in reversed(range(len(riders))):
         name, gaps = riders[index]
-        colour, dash = style(index)
+        colour, dash, shape = style(index)
         out.append(f'<g class="gc-rider" data-rider="{esc(name)}" stroke="{colour}">')
         out.append(f"<title>{esc(name)}</title>")
         runs: list[list[tuple[float, float]]] = [[]]
@@ -212,32 +230,86 @@ def gc_gaps_svg(
                     f"<title>{esc(point_title(name, stages[i], gap))}</title>"
                     "</circle>"
                 )
+        last_at = max((i for i, gap in enumerate(gaps) if gap is not None), default=None)
+        if last_at is not None:
+            ends.append((index, px(last_at), py(gaps[last_at] or 0.0)))
+            out.append(_shape(shape, px(last_at), py(gaps[last_at] or 0.0), colour))
         out.append("</g>")
     out.append("</g>")
+    out.append(_end_numbers(ends, bottom=bottom))
 
-    # Legend, in the order given (normally GC order).
-    row = 18.0
-    fits = max(int((bottom - top) // row), 1)
+    # Legend, in the order given (normally GC order): number, dash and shape, name. The numbers
+    # are a group of their own, after the names (the names are the legend's texts).
+    if legend_below:
+        fits = len(riders)
+        lx, ly = 16.0, bottom + 48
+    else:
+        fits = max(int((bottom - top) // row), 1)
+        lx, ly = right + 36, top + 6
     shown = riders if len(riders) <= fits else riders[: fits - 1]
-    lx = right + 18
+    keys = []
     out.append('<g class="gc-legend" font-size="11">')
     for index, (name, _) in enumerate(shown):
-        colour, dash = style(index)
-        y = top + row * index + 6
+        colour, dash, shape = style(index)
+        y = ly + row * index
+        keys.append(svg_text(lx + 12, y + 4, str(index + 1), text_anchor="end"))
         out.append(
-            f'<line x1="{num(lx)}" y1="{num(y)}" x2="{num(lx + 18)}" y2="{num(y)}"'
+            f'<line x1="{num(lx + 16)}" y1="{num(y)}" x2="{num(lx + 38)}" y2="{num(y)}"'
             f"{attrs({'stroke': colour, 'stroke_width': '2', 'stroke_dasharray': dash})}/>"
         )
-        out.append(f'<circle cx="{num(lx + 9)}" cy="{num(y)}" r="2.8" fill="{colour}"/>')
-        fitted = fit(name, width - lx - 24 - 4, 11)
-        out.append(svg_text(lx + 24, y + 4, fitted, tooltip=name if fitted != name else ""))
+        out.append(_shape(shape, lx + 38, y, colour))
+        fitted = fit(name, width - lx - 46 - 4, 11)
+        out.append(svg_text(lx + 46, y + 4, fitted, tooltip=name if fitted != name else ""))
     if len(shown) < len(riders):
-        y = top + row * len(shown) + 6
+        y = ly + row * len(shown)
         more = text_format(words, GC_TEXTS, "more", count=len(riders) - len(shown))
-        out.append(svg_text(lx + 24, y + 4, more, fill=MUTED))
+        out.append(svg_text(lx + 46, y + 4, more, fill=MUTED))
     out.append("</g>")
+    out.append(f'<g class="gc-legend-numbers" font-size="11" font-weight="600">{"".join(keys)}</g>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _shape(shape: str, x: float, y: float, colour: str) -> str:
+    """An end marker (legend swatches use the same), about 9 units across, white-edged so it
+    stands out where lines cross."""
+    common = f' fill="{colour}" stroke="#fff" stroke-width="1" class="gc-end" data-shape="{shape}"'
+    if shape == "square":
+        return f'<rect x="{num(x - 4)}" y="{num(y - 4)}" width="8" height="8"{common}/>'
+    corners = {
+        "triangle": ((0, -5), (4.6, 3.5), (-4.6, 3.5)),
+        "triangle-down": ((0, 5), (4.6, -3.5), (-4.6, -3.5)),
+        "diamond": ((0, -5), (5, 0), (0, 5), (-5, 0)),
+    }.get(shape)
+    if corners is None:
+        return f'<ellipse cx="{num(x)}" cy="{num(y)}" rx="4.5" ry="4.5"{common}/>'
+    return f'<polygon points="{svg_points((x + dx, y + dy) for dx, dy in corners)}"{common}/>'
+
+
+def _end_numbers(ends: list[tuple[int, float, float]], *, bottom: float) -> str:
+    """Each line's number just right of its last point; numbers that would overlap are moved
+    apart (down, then back up from the bottom), so every line can be named without colour."""
+    spacing = 11.0
+    placed: list[tuple[int, float, float]] = []
+    by_x: dict[float, list[tuple[int, float]]] = {}
+    for index, x, y in ends:
+        by_x.setdefault(x, []).append((index, y))
+    for x, column in by_x.items():
+        column.sort(key=lambda item: (item[1], item[0]))
+        ys = [y for _, y in column]
+        for i in range(1, len(ys)):
+            ys[i] = max(ys[i], ys[i - 1] + spacing)
+        overflow = ys[-1] - (bottom + 4) if ys else 0.0
+        if overflow > 0:
+            ys = [y - overflow for y in ys]
+            for i in range(len(ys) - 2, -1, -1):
+                ys[i] = min(ys[i], ys[i + 1] - spacing)
+        placed.extend((index, x, y) for (index, _), y in zip(column, ys, strict=True))
+    texts = [
+        svg_text(x + 8, y + 4, str(index + 1), data_line=str(index + 1))
+        for index, x, y in sorted(placed)
+    ]
+    return f'<g class="gc-end-numbers" font-size="10" font-weight="600">{"".join(texts)}</g>'
 
 
 def gc_texts() -> dict[str, str]:

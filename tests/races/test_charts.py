@@ -436,6 +436,47 @@ def test_gc_chart_gives_ten_riders_distinct_colours_and_a_legend():
     assert [visible_text(el) for el in legend.iter("text")] == [name for name, _ in series]
 
 
+def _line_styles(svg: str) -> dict[str, tuple[str | None, str | None]]:
+    """Each rider's dash pattern and end marker's shape: what tells the lines apart in grey."""
+    styles = {}
+    for name, group in riders(svg).items():
+        (line, *_rest) = group.iter("polyline")
+        (end,) = [el for el in group if el.get("class") == "gc-end"]
+        styles[name] = (line.get("stroke-dasharray"), end.get("data-shape"))
+    return styles
+
+
+def test_gc_chart_lines_are_told_apart_without_colour():
+    series = [(f"Rider {index}", [index * 10, index * 20]) for index in range(10)]
+    svg = gc_gaps_svg(series, stage_numbers=[1, 2])
+    styles = _line_styles(svg)
+    assert len(set(styles.values())) == 10  # dash and shape differ for every pair of lines
+    root = parse(svg)
+    # Each line ends with its number, numbers one to ten in the legend's order, never on top of
+    # each other even where lines end together.
+    (ends,) = [g for g in root.iter("g") if g.get("class") == "gc-end-numbers"]
+    numbers = {el.get("data-line"): float(el.get("y")) for el in ends.iter("text")}
+    assert sorted(numbers, key=int) == [str(n) for n in range(1, 11)]
+    (keys,) = [g for g in root.iter("g") if g.get("class") == "gc-legend-numbers"]
+    assert [visible_text(el) for el in keys.iter("text")] == [str(n) for n in range(1, 11)]
+    together = gc_gaps_svg([(f"R{i}", [0, 0]) for i in range(5)], stage_numbers=[1, 2])
+    (ends,) = [g for g in parse(together).iter("g") if g.get("class") == "gc-end-numbers"]
+    ys = sorted(float(el.get("y")) for el in ends.iter("text"))
+    assert all(b - a >= 10 for a, b in itertools.pairwise(ys))
+
+
+def test_gc_chart_for_a_phone_puts_the_legend_under_the_plot():
+    series = [(f"Rider {index}", [index * 10, index * 20]) for index in range(10)]
+    svg = gc_gaps_svg(series, stage_numbers=[1, 2], width=340, height=260, legend_below=True)
+    root = parse(svg)
+    assert root.get("viewBox") == f"0 0 340 {260 + 18 * 10 + 8}"
+    (legend,) = [g for g in root.iter("g") if g.get("class") == "gc-legend"]
+    texts = list(legend.iter("text"))
+    assert [visible_text(el) for el in texts] == [name for name, _ in series]  # none cut off
+    assert all(float(el.get("y")) > 260 for el in texts)  # below the plot, one per row
+    assert len({float(el.get("x")) for el in texts}) == 1
+
+
 def test_gc_chart_escapes_rider_names():
     svg = gc_gaps_svg([("<img src=x onerror=alert(1)> & Co", [0, 12])], stage_numbers=[1, 2])
     assert "<img" not in svg
