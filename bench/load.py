@@ -40,12 +40,16 @@ PYTHON = sys.executable
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/gt_cache_bench"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/6"
 STAGES_BEFORE = 9
+#: The motor demo season (demo-f1, the 1981 calendar) after this many Grands Prix.
+GRANDS_PRIX_BEFORE = 5
 
-#: The pages measured. A Grand Prix page joins with --page once motor seasons have pages
-#: (e.g. --page /seasons/SLUG/rounds/1/ of a motor season loaded beside the demo).
+#: The pages measured: the cycling demo's GC and a stage, the motor demo's Grand Prix page
+#: (track map, replay, tables, lap chart) and its drivers' standings.
 PAGES = {
     "GC": "/seasons/demo/standings/general/",
-    "stage 9": f"/seasons/demo/stages/{STAGES_BEFORE}/",
+    f"stage {STAGES_BEFORE}": f"/seasons/demo/stages/{STAGES_BEFORE}/",
+    f"GP {GRANDS_PRIX_BEFORE}": f"/seasons/demo-f1/grands-prix/{GRANDS_PRIX_BEFORE}/",
+    "drivers": "/seasons/demo-f1/championship/standings/drivers/",
 }
 
 
@@ -226,18 +230,23 @@ def main() -> int:
     Path(static_root, "gt_bench_ceiling_settings.py").write_text(CEILING_SETTINGS)
     Path(static_root, "gt_bench_ceiling_urls.py").write_text(CEILING_URLS)
     database_create(db_url)
-    print(f"database {urlparse(db_url).path.lstrip('/')}: migrate, demo, {STAGES_BEFORE} stages")
+    print(
+        f"database {urlparse(db_url).path.lstrip('/')}: migrate, demo, {STAGES_BEFORE} stages,"
+        f" {GRANDS_PRIX_BEFORE} Grands Prix"
+    )
     manage(env, "migrate", "--noinput", "-v", "0")
     manage(env, "load_demo", "-v", "0")
     manage(env, "collectstatic", "--noinput", "-v", "0")
     resolve = ["simulate_season", "demo", "--in-process", "-v", "0"]
-    subprocess.run(
-        [PYTHON, "manage.py", *resolve, "--stages", f"1-{STAGES_BEFORE}"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    resolve_motor = ["simulate_season", "demo-f1", "--in-process", "-v", "0"]
+    for command, upto in ((resolve, STAGES_BEFORE), (resolve_motor, GRANDS_PRIX_BEFORE)):
+        subprocess.run(
+            [PYTHON, "manage.py", *command, "--stages", f"1-{upto}"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     command = [
         str(ROOT / ".venv" / "bin" / "gunicorn"),
         "config.wsgi",
@@ -287,6 +296,19 @@ def main() -> int:
         fresh = f"after stage {number}" in fetch(base + PAGES["GC"])
         print(
             f"\nstage {number} resolved ({took:.1f} s); the GC page says 'after stage {number}': "
+            f"{'yes' if fresh else 'NO (stale)'}"
+        )
+        gp = GRANDS_PRIX_BEFORE + 1
+        subprocess.run(
+            [PYTHON, "manage.py", *resolve_motor, "--stages", str(gp)],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        fresh = f"after round {gp}" in fetch(base + PAGES["drivers"])
+        print(
+            f"Grand Prix {gp} resolved; the drivers' standings say 'after round {gp}': "
             f"{'yes' if fresh else 'NO (stale)'}"
         )
         print(f"after the resolution, {args.duration} s a run:")
