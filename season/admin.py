@@ -3,7 +3,17 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from season.models import DiceLog, Membership, Orders, Round, Season, SeasonTeam, SeasonTeamRider
+from season.models import (
+    Comment,
+    DiceLog,
+    Membership,
+    Notification,
+    Orders,
+    Round,
+    Season,
+    SeasonTeam,
+    SeasonTeamRider,
+)
 from season.services import jobs, lifecycle
 
 # What the league's services alone may change on a round: its lifecycle, its seed and the inputs
@@ -164,4 +174,35 @@ class DiceLogAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Comment)
+class CommentAdmin(admin.ModelAdmin):
+    """The staff read every comment and may hide or show one again (hidden_at, hidden_by);
+    members post them on the pages (season.services.comments)."""
+
+    list_display = ["season", "round", "author", "created_at", "hidden_at"]
+    list_filter = ["season", ("hidden_at", admin.EmptyFieldListFilter)]
+    search_fields = ["text", "author__username"]
+    list_select_related = ["season", "round", "author"]
+    readonly_fields = ["season", "round", "author", "text", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    """Written by season.notifications beside each e-mail; read here, never edited."""
+
+    list_display = ["user", "season", "round", "kind", "created_at", "read_at"]
+    list_filter = ["kind", "season"]
+    search_fields = ["user__username"]
+    list_select_related = ["user", "season", "round"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

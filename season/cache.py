@@ -60,6 +60,7 @@ from django.utils.translation import gettext as _
 
 from season.models import Job, Round, Season, SeasonTeam
 from season.permissions import ORGANISER_VIEW, results_view, visible_upto
+from season.services.notices import unread_count
 
 STATE_PREFIX = "gt:season:"
 PAGE_PREFIX = "gt:page:"
@@ -252,7 +253,12 @@ def _etag(request: HttpRequest, access: Access, page: str) -> str | None:
     if len(get_messages(request)):  # type: ignore[arg-type]
         return None
     user = request.user
-    who = f"{user.pk}:{user.get_username()}:{user.is_staff}" if user.is_authenticated else "-"
+    # The menu's bell counts the unread notifications: a new one is a new page (one query).
+    who = (
+        f"{user.pk}:{user.get_username()}:{user.is_staff}:{unread_count(request)}"
+        if user.is_authenticated
+        else "-"
+    )
     # The secret behind the page's CSRF tokens: the browser's cookie, or the one this response
     # sets (CsrfViewMiddleware keeps it here either way).
     return page_etag(page_key(request, access, page), who, request.META.get("CSRF_COOKIE", ""))

@@ -1,11 +1,14 @@
-"""Emails to players: orders open, a reminder 24 h before the deadline, results published
-(or resolved, in a season that auto-publishes).
+"""Emails to players, and the same notices in the app (season.services.notices shows them):
+orders open (with the round's commitment, issue 19), a reminder 24 h before the deadline,
+results published (or resolved, in a season that auto-publishes). The links are built from
+SITE_URL and lead to the player's orders form (the results: to the stage page).
 
 `notifications_send` runs every few minutes (Celery beat). Each notice is claimed with a
 conditional update on its timestamp before anything is sent, so two runs never send it twice.
 """
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -16,7 +19,8 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from season.models import Orders, Round, SeasonTeam
+from season.models import Notification, Orders, Round, SeasonTeam
+from season.services.commitment import round_seed_commit
 
 REMINDER_BEFORE = timedelta(hours=24)
 
@@ -31,15 +35,27 @@ def _claim(round: Round, field: str, now: datetime) -> bool:
     )
 
 
-def _players(round: Round, *, without_orders: bool = False) -> list[tuple[str, str, str]]:
-    """(name, email, language) of the players to tell."""
+@dataclass(frozen=True)
+class Player:
+    user_id: int
+    team_id: int
+    name: str
+    email: str
+    language: str
+
+
+def _players(round: Round, *, without_orders: bool = False) -> list[Player]:
+    """The players to tell (those without an e-mail address are told in the app only)."""
     teams = SeasonTeam.objects.filter(season_id=round.season_id, owner__isnull=False)
     if without_orders:
         given = Orders.objects.filter(round=round).values("team_id")
         teams = teams.exclude(pk__in=given)
-    rows = teams.values_list("owner__username", "owner__email", "owner__profile__language")
+    rows = teams.order_by("pk").values_list(
+        "owner_id", "pk", "owner__username", "owner__email", "owner__profile__language"
+    )
     return [
-        (name, email, language or settings.LANGUAGE_CODE) for name, email, language in rows if email
+        Player(user_id, team_id, name, email, language or settings.LANGUAGE_CODE)
+        for user_id, team_id, name, email, language in rows
     ]
 
 
@@ -48,38 +64,74 @@ def _notify(
     *,
     field: str,
     now: datetime,
+    kind: str,
     subject: Callable[[], str],
     body: Callable[[], str],
     without_orders: bool = False,
 ) -> int:
-    """Send one notice per stage to its players, each in their language, claiming the stage's
-    `field` first. `subject` and `body` give the texts in the active language."""
+    """Tell each stage's players, claiming the stage's `field` first: one notice in the app
+    each (season.services.notices shows them) and one e-mail each, in their language.
+    `subject` and `body` give the e-mail's texts in the active language. The orders' notices
+    link to the player's orders form, the results' to the stage page."""
     sent = 0
     for stage in stages:
         if not _claim(stage, field, now):
             continue
         deadline = timezone.localtime(stage.orders_deadline) if stage.orders_deadline else None
+        # The dice are committed before orders are taken (issue 19): the notice says so.
+        commitment = round_seed_commit(round=stage) if kind == Notification.Kind.ORDERS_OPEN else ""
+        slug = stage.season.slug
+        stage_path = reverse("season-stage", args=[slug, stage.number])
         values = {
             "season": stage.season.name,
             "number": stage.number,
             # A Grand Prix round has no stage.
             "start": stage.stage.start if stage.stage else "",
             "finish": stage.stage.finish if stage.stage else "",
-            "url": _site_url(reverse("season-stage", args=[stage.season.slug, stage.number])),
+            "commitment": commitment,
         }
+        params = {
+            "season": stage.season.name,
+            "number": stage.number,
+            "motor": stage.stage_id is None,
+            "deadline": stage.orders_deadline.isoformat() if stage.orders_deadline else "",
+            "time_zone": stage.season.time_zone,
+            "commitment": commitment,
+        }
+        notices = []
         messages = []
-        for name, email, language in _players(stage, without_orders=without_orders):
-            with translation.override(language):
+        for player in _players(stage, without_orders=without_orders):
+            path = (
+                stage_path
+                if kind == Notification.Kind.RESULTS
+                else reverse("player-orders", args=[slug, player.team_id])
+            )
+            notices.append(
+                Notification(
+                    user_id=player.user_id,
+                    season_id=stage.season_id,
+                    round=stage,
+                    kind=kind,
+                    params=params,
+                    url=path,
+                )
+            )
+            if not player.email:
+                continue
+            with translation.override(player.language):
                 values["deadline"] = date_format(deadline, "j F Y, H:i") if deadline else ""
+                values["url"] = _site_url(path)
                 text = body() % values
                 messages.append(
                     (
                         subject() % values,
-                        text.replace("{name}", name),
+                        text.replace("{name}", player.name),
                         settings.DEFAULT_FROM_EMAIL,
-                        [email],
+                        [player.email],
                     )
                 )
+        # The claim above makes this once per round and kind; the constraint backstops it.
+        Notification.objects.bulk_create(notices, ignore_conflicts=True)
         sent += send_mass_mail(messages)
     return sent
 
@@ -92,10 +144,12 @@ def notifications_send(*, now: datetime | None = None) -> int:
         stages.filter(status=Round.Status.OPEN, orders_opened_notified_at__isnull=True),
         field="orders_opened_notified_at",
         now=now,
+        kind=Notification.Kind.ORDERS_OPEN,
         subject=lambda: _("%(season)s: orders open for stage %(number)s"),
         body=lambda: _(
             "Hello {name},\n\nOrders for stage %(number)s (%(start)s – %(finish)s) are open "
-            "until %(deadline)s.\n%(url)s\n"
+            "until %(deadline)s.\nThe dice of stage %(number)s are committed: %(commitment)s\n"
+            "Your orders: %(url)s\n"
         ),
     )
     sent += _notify(
@@ -107,10 +161,11 @@ def notifications_send(*, now: datetime | None = None) -> int:
         ),
         field="reminder_sent_at",
         now=now,
+        kind=Notification.Kind.REMINDER,
         subject=lambda: _("%(season)s: your orders for stage %(number)s are missing"),
         body=lambda: _(
             "Hello {name},\n\nYou have not given orders for stage %(number)s yet. The "
-            "deadline is in less than 24 hours (%(deadline)s).\n%(url)s\n"
+            "deadline is in less than 24 hours (%(deadline)s).\nYour orders: %(url)s\n"
         ),
         without_orders=True,
     )
@@ -122,6 +177,7 @@ def notifications_send(*, now: datetime | None = None) -> int:
         stages.filter(results_out, results_notified_at__isnull=True),
         field="results_notified_at",
         now=now,
+        kind=Notification.Kind.RESULTS,
         subject=lambda: _("%(season)s: results of stage %(number)s"),
         body=lambda: _(
             "Hello {name},\n\nThe results of stage %(number)s are published.\n%(url)s\n"

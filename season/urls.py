@@ -1,6 +1,16 @@
 from django.urls import path
 
-from season.views import motor, odds, organiser, player, public, rules, stages, verify
+from season.views import (
+    community,
+    motor,
+    odds,
+    organiser,
+    player,
+    public,
+    rules,
+    stages,
+    verify,
+)
 
 urlpatterns = [
     # Public pages of a season (readable without an account unless the season is private).
@@ -14,6 +24,18 @@ urlpatterns = [
         name="season-standings",
     ),
     path("seasons/<slug:slug>/stages/<int:number>/", public.stage_detail, name="season-stage"),
+    # Comments on a season and its stages (season/views/community.py), before the stage actions.
+    path("seasons/<slug:slug>/comments/", community.season_comment, name="season-comment"),
+    path(
+        "seasons/<slug:slug>/stages/<int:number>/comments/",
+        community.stage_comment,
+        name="season-stage-comment",
+    ),
+    path(
+        "seasons/<slug:slug>/comments/<int:comment_id>/hide/",
+        community.comment_hide,
+        name="season-comment-hide",
+    ),
     path(
         "seasons/<slug:slug>/stages/<int:number>/dice/", public.stage_dice, name="season-stage-dice"
     ),
@@ -79,6 +101,11 @@ urlpatterns = [
     ),
     # --- Organiser and player flows (season/views/organiser.py, season/views/player.py) ---
     path("my/", player.my_seasons, name="my-seasons"),
+    path("my/notifications/", community.notifications, name="notifications"),
+    path("my/notifications/read/", community.notifications_read_all, name="notifications-read-all"),
+    path(
+        "my/notifications/<int:notice_id>/", community.notification_open, name="notification-open"
+    ),
     path("my/new-season/", organiser.season_create, name="season-create"),
     path(
         "my/new-season/championship/",

@@ -29,7 +29,7 @@ from season.tables import (
     StandingTable,
     table_configure,
 )
-from season.views import motor
+from season.views import community, motor
 from season.views.badges import round_badge
 
 
@@ -50,7 +50,9 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     def build() -> page_cache.Page | HttpResponse:
         season = _season(access)
         if season.race_id is None:
-            return motor.season_page(request, season, last=last)
+            page = motor.season_page(request, season, last=last)
+            page.context["comments"] = mark_safe(page_cache.live_mark("comments"))
+            return page
         calendar = CalendarTable(selectors.season_calendar(season=season), season=season)
         export = table_configure(request, calendar, f"{season.slug}-calendar")
         if export:
@@ -64,19 +66,22 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 "jerseys": selectors.jersey_holders(season=season, number=last) if last else [],
                 "teams": season.teams.select_related("owner").order_by("name"),
                 "member_links": mark_safe(page_cache.live_mark("member_links")),
+                # The season's comments (season/views/community.py), rendered per request.
+                "comments": mark_safe(page_cache.live_mark("comments")),
             },
         )
 
     def member_links() -> dict[str, str]:
+        comments = community.comments_html(request, access, None)
         # The visitor's own links: nothing to render (and no query) for an anonymous visitor.
         if not request.user.is_authenticated:
-            return {"member_links": ""}
+            return {"member_links": "", "comments": comments}
         my_team = SeasonTeam.objects.filter(season_id=access.state.pk, owner=request.user).first()
         html = render_to_string(
             "season/_member_links.html",
             {"season": access.state, "is_organiser": access.is_organiser, "my_team": my_team},
         )
-        return {"member_links": html}
+        return {"member_links": html, "comments": comments}
 
     if "_export" in request.GET:
         built = build()
@@ -168,8 +173,24 @@ def stage_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     build = partial(_stage_page, request, access, number, shared=shared)
     if not shared or "_export" in request.GET:
         built = build()
-        return built if isinstance(built, HttpResponse) else built.render(request)
-    return page_cache.cached_page(request, access, "stage", build)
+        if isinstance(built, HttpResponse):
+            return built
+        built.context["comments"] = community.comments_html(request, access, number)
+        return built.render(request)
+    return page_cache.cached_page(
+        request,
+        access,
+        "stage",
+        lambda: _with_comments_mark(build()),
+        live=lambda: {"comments": community.comments_html(request, access, number)},
+    )
+
+
+def _with_comments_mark(built: page_cache.Page | HttpResponse) -> page_cache.Page | HttpResponse:
+    """A cached page holds a marker where the comments go (rendered per request)."""
+    if isinstance(built, page_cache.Page):
+        built.context["comments"] = mark_safe(page_cache.live_mark("comments"))
+    return built
 
 
 def _stage_page(

@@ -34,7 +34,12 @@ def test_players_hear_that_orders_are_open_once(demo):
     assert sent == 3
     assert recipients() == ["alice@example.com", "bob@example.com", "charlie@example.com"]
     assert "orders open for stage 1" in mail.outbox[0].subject
-    assert "/seasons/demo/stages/1/" in mail.outbox[0].body
+    # The link leads to the player's orders form (issue 17), built from SITE_URL.
+    alice_team = demo.teams.get(owner__username="alice")
+    by_address = {message.to[0]: message for message in mail.outbox}
+    assert f"http://127.0.0.1:8000/seasons/demo/teams/{alice_team.pk}/orders/" in (
+        by_address["alice@example.com"].body
+    )
     mail.outbox.clear()
     assert notifications_send(now=first.orders_deadline - timedelta(days=3)) == 0
 

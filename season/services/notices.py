@@ -1,0 +1,128 @@
+"""Notifications in the app (issue 17): the copy of each e-mail season.notifications sends
+(orders open, reminder, results), read on the notifications page and counted by the bell of
+the menu. The text is built in the reader's language from the notice's kind and params."""
+
+from __future__ import annotations
+
+import zoneinfo
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from season.models import Notification
+
+#: The notifications page shows the latest ones.
+PAGE_SIZE = 50
+
+
+def unread_count(request: HttpRequest) -> int:
+    """The bell's figure: one query per request for a logged-in user (kept on the request,
+    since the page's tag and its menu both ask), none for a visitor."""
+    user = request.user
+    if not user.is_authenticated:
+        return 0
+    held: int | None = getattr(request, "_unread_notices", None)
+    if held is None:
+        held = Notification.objects.filter(user_id=user.pk, read_at__isnull=True).count()
+        request._unread_notices = held  # type: ignore[attr-defined]
+    return held
+
+
+def _deadline(params: dict[str, object]) -> str:
+    value = parse_datetime(str(params.get("deadline") or ""))
+    if value is None:
+        return ""
+    zone = zoneinfo.ZoneInfo(str(params.get("time_zone") or "UTC"))
+    return f"{date_format(timezone.localtime(value, zone), 'SHORT_DATETIME_FORMAT')} ({zone})"
+
+
+def notice_text(notice: Notification) -> str:
+    """What the notice says, in the active language."""
+    params = notice.params
+    values = {
+        "season": params.get("season", ""),
+        "number": params.get("number", ""),
+        "deadline": _deadline(params),
+        "commitment": params.get("commitment", ""),
+    }
+    motor = bool(params.get("motor"))
+    if notice.kind == Notification.Kind.ORDERS_OPEN:
+        text = (
+            _("%(season)s: orders for round %(number)s are open until %(deadline)s.")
+            if motor
+            else _("%(season)s: orders for stage %(number)s are open until %(deadline)s.")
+        ) % values
+        if values["commitment"]:
+            text += (
+                " "
+                + (
+                    _("The dice of round %(number)s are committed: %(commitment)s")
+                    if motor
+                    else _("The dice of stage %(number)s are committed: %(commitment)s")
+                )
+                % values
+            )
+        return text
+    if notice.kind == Notification.Kind.REMINDER:
+        return (
+            _("%(season)s: your orders for round %(number)s are missing (deadline %(deadline)s).")
+            if motor
+            else _(
+                "%(season)s: your orders for stage %(number)s are missing (deadline %(deadline)s)."
+            )
+        ) % values
+    return (
+        _("%(season)s: the results of round %(number)s are out.")
+        if motor
+        else _("%(season)s: the results of stage %(number)s are out.")
+    ) % values
+
+
+@dataclass(frozen=True)
+class ShownNotice:
+    pk: int
+    text: str
+    url: str
+    created_at: datetime
+    read: bool
+
+
+def notices_of(*, user: object) -> list[ShownNotice]:
+    """The user's latest notices, newest first: one query."""
+    rows = Notification.objects.filter(user_id=getattr(user, "pk", None)).order_by(
+        "-created_at", "-pk"
+    )[:PAGE_SIZE]
+    return [
+        ShownNotice(
+            pk=row.pk,
+            text=notice_text(row),
+            url=row.url,
+            created_at=row.created_at,
+            read=row.read_at is not None,
+        )
+        for row in rows
+    ]
+
+
+def notice_read(*, user: object, notice_id: int, now: datetime | None = None) -> str | None:
+    """Mark one of the user's notices read; its link, or None if the user has no such notice
+    (another user's: nothing changes)."""
+    notice = Notification.objects.filter(pk=notice_id, user_id=getattr(user, "pk", None)).first()
+    if notice is None:
+        return None
+    Notification.objects.filter(pk=notice.pk, read_at__isnull=True).update(
+        read_at=now or timezone.now()
+    )
+    return notice.url
+
+
+def notices_read_all(*, user: object, now: datetime | None = None) -> int:
+    """Mark all the user's notices read; how many were unread."""
+    return Notification.objects.filter(
+        user_id=getattr(user, "pk", None), read_at__isnull=True
+    ).update(read_at=now or timezone.now())
