@@ -206,6 +206,8 @@ def _stage_page(
     # Resolved, but not published yet: the page says so and shows nothing of the results.
     hidden = round.status in DONE_STATUSES and not resolved
     table = None
+    # The teams' names, read once for the results and the GC top 10 after the stage.
+    team_names = selectors.season_team_names(season=season) if resolved else {}
     if resolved:
         results = selectors.stage_results(round=round)
         gaps_by_rank = {
@@ -216,7 +218,7 @@ def _stage_page(
         table = StageResultTable(
             results,
             season=season,
-            team_names=selectors.season_team_names(season=season),
+            team_names=team_names,
             gaps_by_rank=gaps_by_rank,
         )
         export = table_configure(request, table, f"{season.slug}-stage-{number}")
@@ -261,7 +263,7 @@ def _stage_page(
         "job": job,
         "results_hidden": hidden,
         # What a fan reads after the results: the GC's top 10 and the jerseys after the stage.
-        **(_after_the_stage(season, number) if resolved else {}),
+        **(_after_the_stage(season, number, team_names) if resolved else {}),
         # A cached page holds nothing of its first visitor's (no "Give my orders" either).
         "my_team": None if shared else selectors.team_of_user(season=season, user=request.user),
         "previous": number - 1 if number > 1 else None,
@@ -270,8 +272,7 @@ def _stage_page(
     return page_cache.Page("season/public/stage.html", context, tz=season.tz)
 
 
-def _after_the_stage(season: Season, number: int) -> dict:
-    team_names = selectors.season_team_names(season=season)
+def _after_the_stage(season: Season, number: int, team_names: dict[int, str]) -> dict:
     lines = selectors.standings_table(
         season=season, number=number, classification=Classification.GENERAL, limit=10
     )
