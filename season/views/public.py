@@ -209,11 +209,13 @@ def _stage_page(
     # The teams' names, read once for the results and the GC top 10 after the stage.
     team_names = selectors.season_team_names(season=season) if resolved else {}
     if resolved:
-        results = selectors.stage_results(round=round)
+        # One read of the 176 rows: the gaps of every rank ("s.t.") and the table's pages
+        # (a list: no COUNT query for the paginator).
+        results = list(selectors.stage_results(round=round))
         gaps_by_rank = {
-            rank: gap
-            for rank, gap in results.values_list("rank", "gap_seconds")
-            if rank is not None and gap is not None
+            result.rank: result.gap_seconds
+            for result in results
+            if result.rank is not None and result.gap_seconds is not None
         }
         table = StageResultTable(
             results,
