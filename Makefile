@@ -24,7 +24,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy config accounts engine svg plugins specforms riders races motor season
+	$(VENV)/bin/mypy config accounts engine svg plugins specforms tableexport riders races motor season
 	DJANGO_SETTINGS_MODULE=config.settings_test $(PY) manage.py makemigrations --check --dry-run
 
 test: lint

@@ -4,54 +4,23 @@ plain dicts built by ``motor.views.data`` (one query a table), links come from t
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 
 import django_tables2 as tables
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
-from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
-from tablib import Dataset
 
-# A spreadsheet runs a cell starting with one of these as a formula (OWASP "CSV injection"),
-# as season/tables.py guards its exports; motor cannot import season, hence this copy.
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
-PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
+import tableexport
+
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
-
-
-def spreadsheet_safe(value: object) -> object:
-    if (
-        isinstance(value, str)
-        and value.startswith(FORMULA_PREFIXES)
-        and not PLAIN_NUMBER.fullmatch(value)
-    ):
-        return "'" + value
-    return value
-
-
-class SafeTableExport(TableExport):
-    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
-        dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
-        safe = Dataset(title=dataset.title)
-        safe.headers = [spreadsheet_safe(h) for h in dataset.headers or []]
-        for row in dataset:
-            safe.append([spreadsheet_safe(cell) for cell in row])
-        return safe
+#: The motor tables hold at most a season's Grands Prix or a grid's cars: a page each.
+PER_PAGE = 100
 
 
 def table_configure(request: HttpRequest, table, filename: str) -> HttpResponse | None:
-    """Sort and paginate a table; its CSV export when asked for (``_table`` names the table
-    of a page that has several, by its prefix)."""
-    RequestConfig(request, paginate={"per_page": 100}).configure(table)
-    export_format = request.GET.get("_export")
-    if not TableExport.is_valid_format(export_format):
-        return None
-    if (request.GET.get("_table") or "") != (table.prefix or ""):
-        return None
-    return SafeTableExport(export_format, table).response(f"{filename}.{export_format}")
+    """Sort and paginate a table; its CSV export (spreadsheet-safe) when asked for."""
+    return tableexport.table_configure(request, table, filename, per_page=PER_PAGE)
 
 
 def points_text(points: Decimal | float | int | None) -> str:

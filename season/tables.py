@@ -1,61 +1,16 @@
-"""Tables of the public pages: each sorts, paginates and exports CSV (django-tables2)."""
-
-import re
+"""Tables of the public pages: each sorts, paginates and exports CSV (django-tables2). The
+spreadsheet-safe export and `table_configure` come from `tableexport` (shared with the motor
+pages) and are re-exported here for the season's views."""
 
 import django_tables2 as tables
-from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
-from tablib import Dataset
 
 from races.models import Classification, StageResult, Standing
 from season.formatting import clock, gap
-
-#: A spreadsheet reads a cell that starts with one of these as a formula (OWASP, "CSV
-#: injection"): a team called =HYPERLINK(...) would become a link in the organiser's sheet.
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
-PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
-
-
-def spreadsheet_safe(value: object) -> object:
-    """A text cell that a spreadsheet would run as a formula, quoted so that it reads as text;
-    plain numbers (a negative points total) and every other value unchanged."""
-    if (
-        isinstance(value, str)
-        and value.startswith(FORMULA_PREFIXES)
-        and not PLAIN_NUMBER.fullmatch(value)
-    ):
-        return "'" + value
-    return value
-
-
-class SafeTableExport(TableExport):
-    """django-tables2's export, with every cell made spreadsheet-safe."""
-
-    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
-        dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
-        safe = Dataset(title=dataset.title)
-        safe.headers = [spreadsheet_safe(h) for h in dataset.headers or []]
-        for row in dataset:
-            safe.append([spreadsheet_safe(cell) for cell in row])
-        return safe
-
-
-def table_configure(request: HttpRequest, table, filename: str) -> HttpResponse | None:
-    """Sort and paginate a table; answer its CSV export when asked for. A page with several
-    tables gives each a prefix; the export link then names it with `_table`."""
-    RequestConfig(request, paginate={"per_page": 50}).configure(table)
-    export_format = request.GET.get("_export")
-    if not TableExport.is_valid_format(export_format):
-        return None
-    if table.prefix and request.GET.get("_table") != table.prefix:
-        return None
-    return SafeTableExport(export_format, table).response(f"{filename}.{export_format}")
-
+from tableexport import SafeTableExport, spreadsheet_safe, table_configure  # noqa: F401
 
 #: A column of numbers: cells and header right-aligned (site.css), so the figures line up under
 #: their heading.

@@ -1,0 +1,56 @@
+"""The tables' CSV export, safe to open in a spreadsheet, and the one way every page configures a
+table (sort, paginate, export). Shared by the cycling pages (season) and the motor pages (motor),
+which may not import each other: it imports Django and django-tables2, no app."""
+
+import re
+
+from django.http import HttpRequest, HttpResponse
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+from tablib import Dataset
+
+#: A spreadsheet reads a cell that starts with one of these as a formula (OWASP, "CSV
+#: injection"): a team called =HYPERLINK(...) would become a link in the organiser's sheet.
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
+#: Rows a page of a table shows, unless the page says otherwise.
+PER_PAGE = 50
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A text cell that a spreadsheet would run as a formula, quoted so that it reads as text;
+    plain numbers (a negative points total) and every other value unchanged."""
+    if (
+        isinstance(value, str)
+        and value.startswith(FORMULA_PREFIXES)
+        and not PLAIN_NUMBER.fullmatch(value)
+    ):
+        return "'" + value
+    return value
+
+
+class SafeTableExport(TableExport):
+    """django-tables2's export, with every cell made spreadsheet-safe."""
+
+    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
+        dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
+        safe = Dataset(title=dataset.title)
+        safe.headers = [spreadsheet_safe(h) for h in dataset.headers or []]
+        for row in dataset:
+            safe.append([spreadsheet_safe(cell) for cell in row])
+        return safe
+
+
+def table_configure(
+    request: HttpRequest, table, filename: str, *, per_page: int = PER_PAGE
+) -> HttpResponse | None:
+    """Sort and paginate a table; answer its CSV export when asked for. A page with several
+    tables gives each a prefix; the export link then names it with `_table` (and a table
+    without a prefix answers only a link without `_table`)."""
+    RequestConfig(request, paginate={"per_page": per_page}).configure(table)
+    export_format = request.GET.get("_export")
+    if not TableExport.is_valid_format(export_format):
+        return None
+    if (request.GET.get("_table") or "") != (table.prefix or ""):
+        return None
+    return SafeTableExport(export_format, table).response(f"{filename}.{export_format}")
