@@ -581,13 +581,27 @@ def _wish_lock(team: SeasonTeam) -> SeasonTeam:
     return locked.get(pk=team.pk)
 
 
-def _wish_list_open(team: SeasonTeam) -> None:
+def wish_list_refusal(*, team: SeasonTeam, status: DraftStatus, rider_count: int) -> str:
+    """Why the team has no wish list to change now ('' when it has): a season without a draft
+    of riders, a draft over, a race started, a team complete."""
     season = team.season
     if season.formation_mode != Season.FormationMode.DRAFT or season.race_id is None:
-        raise FormationError(_("This season has no draft of riders: there is no wish list."))
-    status = draft_status(season=season)
+        return _("This season has no draft of riders: there is no wish list.")
     if status.started and status.on_turn is None:
-        raise FormationError(_("The draft is over."))
+        return _("The draft is over.")
+    if rider_count >= season.roster_size:
+        return _("Your team is complete.")
+    if race_started(season):
+        return _("The race has started: teams are final.")
+    return ""
+
+
+def _wish_list_open(team: SeasonTeam) -> None:
+    refusal = wish_list_refusal(
+        team=team, status=draft_status(season=team.season), rider_count=team.members.count()
+    )
+    if refusal:
+        raise FormationError(refusal)
 
 
 def wish_add(*, team: SeasonTeam, rider: Rider) -> WishListEntry:

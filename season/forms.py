@@ -27,6 +27,7 @@ from season.leagues import (
 from season.models import (
     BUDGET_MAX,
     CARS_PER_TEAM,
+    PICK_MINUTES_MAX,
     ROSTER_MAX,
     Round,
     Season,
@@ -122,6 +123,14 @@ class SeasonSettingsForm(forms.Form):
         initial=3,
         help_text=_("Leave empty for no limit."),
     )
+    draft_pick_minutes = forms.IntegerField(
+        label=_("Minutes per pick"),
+        min_value=0,
+        max_value=PICK_MINUTES_MAX,
+        required=False,
+        initial=0,
+        help_text=Season._meta.get_field("draft_pick_minutes").help_text,
+    )
     same_group_same_time = forms.BooleanField(
         label=_("Riders finishing in the same group get the same time"),
         required=False,
@@ -156,7 +165,10 @@ class SeasonSettingsForm(forms.Form):
     FIELDSETS: ClassVar = (
         (_("The season"), ("name", "slug", "template", "ruleset", "is_public", "auto_publish")),
         (_("Calendar"), ("time_zone", "first_deadline", "hours_between")),
-        (_("Teams"), ("roster_size", "formation_mode", "budget", "max_per_real_team")),
+        (
+            _("Teams"),
+            ("roster_size", "formation_mode", "budget", "max_per_real_team", "draft_pick_minutes"),
+        ),
         (_("Race rules"), RULE_FIELDS),
     )
 
@@ -186,6 +198,7 @@ class SeasonSettingsForm(forms.Form):
             "formation_mode": season.formation_mode,
             "budget": season.budget,
             "max_per_real_team": season.max_per_real_team,
+            "draft_pick_minutes": season.draft_pick_minutes,
             "same_group_same_time": rules.same_group_same_time,
             "finish_bonuses": ", ".join(str(b) for b in rules.finish_bonuses),
             "intermediate_sprint_bonuses": ", ".join(
@@ -222,6 +235,7 @@ class SeasonSettingsForm(forms.Form):
             max_per_real_team=data["max_per_real_team"],
             time_zone=data["time_zone"],
             auto_publish=data["auto_publish"],
+            draft_pick_minutes=data["draft_pick_minutes"] or 0,
         )
 
 
@@ -683,7 +697,8 @@ class MotorSeasonSettingsForm(SeasonSettingsForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for name in ("roster_size", "max_per_real_team", *self.RULE_FIELDS):
+        # The pick clock times the draft of riders only (season.services.draft_clock).
+        for name in ("roster_size", "max_per_real_team", "draft_pick_minutes", *self.RULE_FIELDS):
             del self.fields[name]
         self.fields["ruleset"].disabled = True
         self.fields["ruleset"].help_text = _("Fixed: the calendar is on this game's tracks.")

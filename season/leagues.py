@@ -105,6 +105,8 @@ class SeasonSettings:
     time_zone: str
     #: Results public as soon as a round is resolved; None leaves it as it is.
     auto_publish: bool | None = None
+    #: The draft's pick clock in minutes, 0 for none; None leaves it as it is.
+    draft_pick_minutes: int | None = None
 
 
 FORMATION_FIELDS = ("ruleset", "roster_size", "formation_mode", "budget", "max_per_real_team")
@@ -158,6 +160,8 @@ def season_create(
 
 def _model_fields(settings: SeasonSettings) -> dict[str, Any]:
     publication = {} if settings.auto_publish is None else {"auto_publish": settings.auto_publish}
+    if settings.draft_pick_minutes is not None:
+        publication["draft_pick_minutes"] = settings.draft_pick_minutes
     return publication | {
         "name": settings.name,
         "ruleset": settings.ruleset,
@@ -183,6 +187,7 @@ def season_settings_of(season: Season) -> SeasonSettings:
         max_per_real_team=season.max_per_real_team,
         time_zone=season.time_zone,
         auto_publish=season.auto_publish,
+        draft_pick_minutes=season.draft_pick_minutes,
     )
 
 

@@ -363,3 +363,130 @@ class MembersTable(tables.Table):
     class Meta:
         attrs = {"class": "data"}
         empty_text = _("No member yet.")
+
+
+# --- the draft (issue 17: the board, the pick history and the player's roster, sortable) -----
+
+
+def _abbr(label: str) -> str:
+    return format_html('<abbr title="{}">{}</abbr>', label, label[:3])
+
+
+class RatingColumn(tables.Column):
+    """A rating H..4, sorted by its value (H is -1)."""
+
+    def render(self, value):
+        return "H" if value == -1 else str(value)
+
+    def value(self, value):
+        return self.render(value)
+
+
+class DraftBoardTable(tables.Table):
+    """The riders still free, with the Pick button of the team on turn (disabled, with the
+    reason, on the riders the roster rules forbid it: season.formation.pick_refusal) and the
+    wish list's button. Rows are dicts (season.views.player._board_rows)."""
+
+    pick = tables.Column(verbose_name="", accessor="rider_id", orderable=False)
+    name = tables.Column(verbose_name=_("Rider"))
+    price = tables.Column(verbose_name=_("Price"), attrs=NUM)
+    real_team = tables.Column(verbose_name=_("Real team"))
+    wish = tables.Column(verbose_name="", accessor="rider_id", orderable=False)
+
+    class Meta:
+        attrs = {"class": "data draft-board"}
+        empty_text = _("No free rider matches.")
+        order_by = ("-price", "name")
+
+    def __init__(self, *args, axes, my_turn: bool, wish_open: bool, **kwargs):
+        extra = [(axis, RatingColumn(verbose_name=label, attrs=NUM)) for axis, label in axes]
+        super().__init__(*args, extra_columns=extra, **kwargs)
+        self.my_turn = my_turn
+        self.wish_open = wish_open
+        self.columns["pick"].column.verbose_name = format_html(
+            '<span class="visually-hidden">{}</span>', gettext("Pick")
+        )
+        self.columns["wish"].column.verbose_name = format_html(
+            '<span class="visually-hidden">{}</span>', gettext("Wish list")
+        )
+        for axis, label in axes:
+            self.columns[axis].column.verbose_name = _abbr(label)
+        if not wish_open:
+            self.exclude = ("wish",)
+
+    def render_pick(self, value, record):
+        refusal = record["refusal"]
+        if refusal and not self.my_turn:
+            return format_html('<span class="refusal">{}</span>', refusal)
+        if refusal:
+            # The reason in words beside the disabled button, not only in a tooltip.
+            return format_html(
+                '<button type="submit" class="button" disabled aria-describedby="why-{}">{}'
+                '</button> <span class="refusal" id="why-{}">{}</span>',
+                value,
+                gettext("Pick"),
+                value,
+                refusal,
+            )
+        if not self.my_turn:
+            return ""
+        return format_html(
+            '<button type="submit" name="rider" value="{}" class="button">{}'
+            '<span class="visually-hidden"> {}</span></button>',
+            value,
+            gettext("Pick"),
+            record["name"],
+        )
+
+    def render_wish(self, value, record):
+        if record["wished"]:
+            return format_html('<span class="muted">{}</span>', gettext("On your wish list"))
+        return format_html(
+            '<button type="submit" name="add" value="{}" formaction="{}" class="button secondary">'
+            '{}<span class="visually-hidden"> {}</span></button>',
+            value,
+            record["wish_url"],
+            gettext("Wish"),
+            record["name"],
+        )
+
+
+class DraftHistoryTable(tables.Table):
+    """Every pick of the draft: the automatic ones marked (the clock's, the organiser's)."""
+
+    number = tables.Column(verbose_name=_("Pick"), attrs=NUM)
+    round = tables.Column(verbose_name=_("Round"), attrs=NUM)
+    team = tables.Column(verbose_name=_("Team"))
+    player = tables.Column(verbose_name=_("Player"))
+    rider = tables.Column(verbose_name=_("Rider"))
+    real_team = tables.Column(verbose_name=_("Real team"))
+    picked_at = tables.DateTimeColumn(verbose_name=_("Time"), format="SHORT_DATETIME_FORMAT")
+    source = tables.Column(verbose_name=_("Made by"))
+
+    class Meta:
+        attrs = {"class": "data"}
+        empty_text = _("No pick yet.")
+        order_by = ("-number",)
+
+    def render_source(self, value, record):
+        if value == "player":
+            return record["source_label"]
+        return format_html('<span class="badge auto">{}</span>', record["source_label"])
+
+    def value_source(self, value, record):
+        return record["source_label"]
+
+
+class TeamRosterTable(tables.Table):
+    """The player's own roster on his team page."""
+
+    bib = tables.Column(verbose_name=_("Bib"), attrs=NUM)
+    rider = tables.Column(verbose_name=_("Rider"))
+    role = tables.Column(verbose_name=_("Role"))
+    price = tables.Column(verbose_name=_("Price"), attrs=NUM)
+    real_team = tables.Column(verbose_name=_("Real team"))
+
+    class Meta:
+        attrs = {"class": "data"}
+        empty_text = _("No rider yet.")
+        order_by = ("bib", "rider")

@@ -172,6 +172,11 @@ urlpatterns = [
         name="player-draft-pick",
     ),
     path(
+        "seasons/<slug:slug>/teams/<int:team_id>/manage/wishlist/",
+        player.wishlist_change,
+        name="player-wishlist",
+    ),
+    path(
         "seasons/<slug:slug>/teams/<int:team_id>/manage/car/",
         motor.car_pick_view,
         name="player-car-pick",

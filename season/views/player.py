@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -33,8 +34,10 @@ from season.forms import (
 )
 from season.models import DraftPick, Orders, RiderRole, Season, SeasonTeam
 from season.orders import ROLE_LIMITS, default_roles, role_count_text
+from season.services import draft_clock
 from season.services.motor_rounds import is_motor
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
+from season.tables import DraftBoardTable, DraftHistoryTable, TeamRosterTable, table_configure
 from season.views import motor
 from season.views.rules import adapter_or_404, rules_url
 
@@ -224,22 +227,40 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
         if provisional
         else {m.rider_id: m.get_role_display() for m in members}
     )
+    roster = TeamRosterTable(
+        [
+            {
+                "bib": m.bib,
+                "rider": m.rider.name,
+                "role": roles.get(m.rider_id),
+                "price": formation.rider_price(m.rider),
+                "real_team": m.rider.team.name if m.rider.team else "",
+            }
+            for m in members
+        ],
+        prefix="roster-",
+    )
     context: dict[str, object] = {
         "season": season,
         "team": team,
         "members": members,
-        "member_rows": [
-            {"member": m, "price": formation.rider_price(m.rider), "role": roles.get(m.rider_id)}
-            for m in members
-        ],
+        "roster": roster,
         "roles_provisional": provisional,
         # Each rating's column named in the reader's language (never the raw key).
         "axes": [(axis, labels[axis]) for axis in RATING_AXES],
         "race_started": formation.race_started(season),
     }
     if season.formation_mode == Season.FormationMode.DRAFT:
-        context.update(_draft_context(request, season, team))
-        return render(request, "season/player/team.html", context)
+        context.update(_draft_context(request, season, team, len(members)))
+    tables = [roster, context.get("board"), context.get("history")]
+    for table, name in zip(tables, ("roster", "free-riders", "picks"), strict=True):
+        if table is not None:
+            export = table_configure(request, table, f"{season.slug}-{team.pk}-{name}")
+            if export:
+                return export
+    if season.formation_mode == Season.FormationMode.DRAFT:
+        with timezone.override(season.tz):
+            return render(request, "season/player/team.html", context)
 
     chosen_now = {m.rider_id for m in members}
     free = _free_riders(season, team)
@@ -299,29 +320,125 @@ def _budget_summary(season: Season, riders: list[Rider]) -> dict[str, object]:
     }
 
 
-def _draft_context(request: HttpRequest, season: Season, team: SeasonTeam) -> dict[str, object]:
-    status = formation.draft_status(season=season)
+#: The draft board's speciality filter: riders rated at least this on the chosen axis.
+SPECIALITY_RATING = 3
+
+
+def clock_text(seconds: int) -> str:
+    """A pick clock as "4:05" or "1:04:05" (the draft page's countdown starts from it)."""
+    seconds = max(0, seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+def _board_rows(
+    request: HttpRequest, season: Season, team: SeasonTeam, wished: set[int]
+) -> tuple[list[dict[str, object]], dict[str, str]]:
+    """The free riders as the draft board shows them, filtered by the request's name or team
+    (`q`) and speciality; each with the reason the team may not pick him, if any."""
     query = request.GET.get("q", "").strip()
-    rows: list[dict[str, object]] = []
-    if status.on_turn is not None:
-        free = _free_riders(season)
-        if query:
-            needle = query.casefold()
-            free = [
-                r
-                for r in free
-                if needle in r.name.casefold()
-                or (r.team is not None and needle in r.team.name.casefold())
-            ]
-        free.sort(key=lambda r: (-formation.rider_price(r), r.name))
-        rows = _candidate_rows(free)
-    picks = list(season.draft_picks.select_related("team", "rider").order_by("-number")[:12])
+    speciality = request.GET.get("speciality", "")
+    if speciality not in RATING_AXES:
+        speciality = ""
+    free = _free_riders(season)
+    if query:
+        needle = query.casefold()
+        free = [
+            r
+            for r in free
+            if needle in r.name.casefold()
+            or (r.team is not None and needle in r.team.name.casefold())
+        ]
+    if speciality:
+        free = [r for r in free if getattr(r, speciality) >= SPECIALITY_RATING]
+    roster = [formation.candidate_of(m.rider) for m in team.members.select_related("rider__team")]
+    wish_url = reverse("player-wishlist", kwargs={"slug": season.slug, "team_id": team.pk})
+    rows = []
+    for rider in free:
+        candidate = formation.candidate_of(rider)
+        rows.append(
+            {
+                "rider_id": rider.pk,
+                "name": rider.name,
+                "price": candidate.price,
+                "real_team": candidate.real_team_name,
+                "refusal": formation.pick_refusal(
+                    roster=roster,
+                    candidate=candidate,
+                    roster_size=season.roster_size,
+                    max_per_real_team=season.max_per_real_team,
+                ),
+                "wished": rider.pk in wished,
+                "wish_url": wish_url,
+                **{axis: getattr(rider, axis) for axis in RATING_AXES},
+            }
+        )
+    return rows, {"q": query, "speciality": speciality}
+
+
+def _history_rows(season: Season, status: formation.DraftStatus) -> list[dict[str, object]]:
+    teams = max(len(status.order), 1)
+    picks = season.draft_picks.select_related("team__owner", "rider__team").order_by("number")
+    return [
+        {
+            "number": pick.number,
+            "round": (pick.number - 1) // teams + 1,
+            "team": pick.team.name,
+            "player": pick.team.owner.username if pick.team.owner else "",
+            "rider": pick.rider.name,
+            "real_team": pick.rider.team.name if pick.rider.team else "",
+            "picked_at": pick.picked_at,
+            "source": pick.source,
+            "source_label": pick.get_source_display(),
+        }
+        for pick in picks
+    ]
+
+
+def _draft_context(
+    request: HttpRequest, season: Season, team: SeasonTeam, rider_count: int
+) -> dict[str, object]:
+    status = formation.draft_status(season=season)
+    my_turn = status.on_turn is not None and status.on_turn.pk == team.pk
+    wish_open = not formation.wish_list_refusal(team=team, status=status, rider_count=rider_count)
+    wishes = formation.wish_list(team=team) if wish_open else []
+    labels = radar_labels()
+    board = None
+    filters = {"q": "", "speciality": ""}
+    if wish_open:
+        rows, filters = _board_rows(request, season, team, {w.rider_id for w in wishes})
+        board = DraftBoardTable(
+            rows,
+            axes=[(axis, labels[axis]) for axis in RATING_AXES],
+            my_turn=my_turn,
+            wish_open=True,
+            prefix="board-",
+        )
+        if filters["speciality"] and not request.GET.get("board-sort"):
+            board.order_by = ("-" + filters["speciality"], "-price")
+    history = (
+        DraftHistoryTable(_history_rows(season, status), prefix="picks-")
+        if status.started
+        else None
+    )
+    deadline = draft_clock.pick_deadline(season=season, status=status)
+    seconds_left = (
+        max(0, int((deadline - timezone.now()).total_seconds())) if deadline is not None else None
+    )
     return {
         "draft": status,
-        "my_turn": status.on_turn is not None and status.on_turn.pk == team.pk,
-        "candidate_rows": rows,
-        "recent_picks": picks,
-        "query": query,
+        "my_turn": my_turn,
+        "board": board,
+        "history": history,
+        "wishes": wishes,
+        "wish_open": wish_open,
+        "query": filters["q"],
+        "speciality": filters["speciality"],
+        "specialities": [(axis, labels[axis]) for axis in RATING_AXES],
+        "pick_deadline": deadline,
+        "seconds_left": seconds_left,
+        "clock_text": clock_text(seconds_left) if seconds_left is not None else "",
     }
 
 
@@ -345,7 +462,52 @@ def draft_pick(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
         messages.error(request, str(error))
     else:
         messages.success(request, _("%(rider)s joins your team.") % {"rider": rider.name})
-    return redirect("player-team", slug=slug, team_id=team.pk)
+    return _back_to_board(request, team, "#draft")
+
+
+def _back_to_board(request: HttpRequest, team: SeasonTeam, anchor: str) -> HttpResponse:
+    """Back to the draft page as it was (its filter, sort and page), never to another site."""
+    here = reverse("player-team", kwargs={"slug": team.season.slug, "team_id": team.pk})
+    back = request.POST.get("next", "")
+    if not back.startswith(here) or not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = here
+    return redirect(back + anchor)
+
+
+WISH_ACTIONS = ("add", "remove", "up", "down")
+
+
+@login_required
+@require_POST
+def wishlist_change(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
+    """Add a rider to the team's wish list, take one off, or move one up or down. Only the
+    team's player (own_team: 403 for anybody else)."""
+    team = own_team(request, slug, team_id)
+    action = next((a for a in WISH_ACTIONS if a in request.POST), None)
+    value = request.POST.get(action, "") if action else ""
+    rider = (
+        Rider.objects.filter(pk=int(value)).first() if value.isdigit() and len(value) < 10 else None
+    )
+    if action is None or rider is None:
+        messages.error(request, _("Choose a rider for your wish list."))
+        return _back_to_board(request, team, "#wishlist")
+    try:
+        if action == "add":
+            formation.wish_add(team=team, rider=rider)
+            done = _("%(rider)s is on your wish list.")
+        elif action == "remove":
+            formation.wish_remove(team=team, rider=rider)
+            done = _("%(rider)s has left your wish list.")
+        else:
+            formation.wish_move(team=team, rider=rider, offset=-1 if action == "up" else 1)
+            done = _("%(rider)s has moved on your wish list.")
+    except formation.FormationError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done % {"rider": rider.name})
+    return _back_to_board(request, team, "#wishlist")
 
 
 # --- orders ---------------------------------------------------------------------------------
