@@ -1,13 +1,15 @@
 """Shared fixtures and the markers for tests that need the real parts.
 
-Tests marked postgres / redis / worker / browser are skipped with a printed reason where those
+Tests marked postgres / redis / worker / browser / compiler are skipped with a printed reason where those
 parts are absent (a newcomer's `make test`). With GRANDTOUR_REQUIRE_REAL=1 (set by .ci/run) a
 missing part fails the test instead, so CI cannot pass with a real-part test skipped.
 """
 
+import importlib.util
 import os
 import shutil
 import socket
+import sysconfig
 from urllib.parse import urlparse
 
 import pytest
@@ -33,6 +35,12 @@ def _redis_answers(url: str) -> bool:
         return False
 
 
+def _can_compile() -> bool:
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    headers = os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))
+    return bool(importlib.util.find_spec("mypyc") and shutil.which(compiler) and headers)
+
+
 def _missing_parts(item: pytest.Item) -> list[str]:
     markers = {marker.name for marker in item.iter_markers()}
     missing = []
@@ -44,6 +52,8 @@ def _missing_parts(item: pytest.Item) -> list[str]:
         missing.append("Redis (set REDIS_URL=redis://127.0.0.1:6379/0)")
     if "browser" in markers and not shutil.which(CHROMIUM):
         missing.append(f"Chromium ({CHROMIUM}: apt-get install chromium)")
+    if "compiler" in markers and not _can_compile():
+        missing.append("mypyc and a C compiler (cc, Python.h) for the compiled engine")
     return missing
 
 
