@@ -1,8 +1,8 @@
 """Shared fixtures and the markers for tests that need the real parts.
 
-Tests marked postgres / redis / worker / browser / compiler are skipped with a printed reason where those
-parts are absent (a newcomer's `make test`). With GRANDTOUR_REQUIRE_REAL=1 (set by .ci/run) a
-missing part fails the test instead, so CI cannot pass with a real-part test skipped.
+Tests marked postgres / redis / worker / browser / compiler are skipped with a printed reason
+where those parts are absent (a newcomer's `make test`). With GRANDTOUR_REQUIRE_REAL=1 (set by
+.ci/run) a missing part fails the test instead, so CI cannot pass with a real-part test skipped.
 """
 
 import importlib.util
