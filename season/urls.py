@@ -11,6 +11,7 @@ from season.views import (
     stages,
     verify,
 )
+from season.views import results as results_views
 
 urlpatterns = [
     # Public pages of a season (readable without an account unless the season is private).
@@ -56,6 +57,9 @@ urlpatterns = [
     ),
     path("seasons/<slug:slug>/riders/<int:rider_id>/", public.rider_detail, name="season-rider"),
     path("seasons/<slug:slug>/teams/<int:team_id>/", public.team_detail, name="season-team"),
+    # The end of the race (issue 17): which player wins the league, and who left the race.
+    path("seasons/<slug:slug>/players/", results_views.players_ranking, name="season-players"),
+    path("seasons/<slug:slug>/abandons/", results_views.abandons, name="season-abandons"),
     # A motor season's championship pages (motor.views.pages under the season's links).
     path(
         "seasons/<slug:slug>/grands-prix/<int:number>/",

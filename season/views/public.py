@@ -14,7 +14,7 @@ from races.models import Classification, StageResult, Standing
 from riders.charts import radar_labels, radar_svg, radar_texts
 from riders.models import RATING_AXES
 from season import cache as page_cache
-from season import selectors
+from season import results, selectors
 from season.formatting import clock, gap
 from season.models import DONE_STATUSES, DiceLog, Round, Season, SeasonTeam
 from season.permissions import results_view, round_results_visible, status_visible, visible_upto
@@ -48,7 +48,15 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     last = access.state.visible_upto(access.view) or None
 
     def build() -> page_cache.Page | HttpResponse:
-        season = _season(access)
+        built = season_page(_season(access))
+        if isinstance(built, page_cache.Page):
+            # The end of the race, once the last round's results are visible (season.results).
+            built.context["finale"] = results.finale(
+                season=built.context["season"], visible_upto=last or 0
+            )
+        return built
+
+    def season_page(season: Season) -> page_cache.Page | HttpResponse:
         if season.race_id is None:
             page = motor.season_page(request, season, last=last)
             page.context["comments"] = mark_safe(page_cache.live_mark("comments"))
@@ -132,10 +140,16 @@ def _standings_page(
     chart = ""
     if classification == Classification.GENERAL and number:
         series, numbers = selectors.gc_evolution(season=season, number=number)
-        words = {"title": _("GC gaps of the top 10 after each stage"), "texts": gc_texts()}
+        title, texts = _("GC gaps of the top 10 after each stage"), gc_texts()
         # Drawn twice: beside its legend for a desktop, above it for a phone (site.css shows one).
-        chart = gc_gaps_svg(series, stage_numbers=numbers, **words) + gc_gaps_svg(
-            series, stage_numbers=numbers, width=340, height=260, legend_below=True, **words
+        chart = gc_gaps_svg(series, stage_numbers=numbers, title=title, texts=texts) + gc_gaps_svg(
+            series,
+            stage_numbers=numbers,
+            width=340,
+            height=260,
+            legend_below=True,
+            title=title,
+            texts=texts,
         )
     return page_cache.Page(
         "season/standings.html",

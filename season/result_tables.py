@@ -1,0 +1,77 @@
+"""The tables of the end-of-race pages (season/views/results.py): the players' ranking and the
+abandons, sortable and exported like the other tables (season/tables.py)."""
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from season.tables import NUM
+
+
+class PlayersRankingTable(tables.Table):
+    # The ranking is its own order (ties share a place): the place itself does not sort.
+    rank = tables.Column(verbose_name="#", attrs=NUM, orderable=False)
+    player = tables.Column(verbose_name=_("Player"))
+    team = tables.Column(verbose_name=_("Team"))
+    score = tables.Column(verbose_name=_("Time"), attrs=NUM, orderable=False)
+    behind = tables.Column(verbose_name=_("Gap"), attrs=NUM, orderable=False)
+
+    class Meta:
+        attrs = {"class": "data"}
+        empty_text = _("No player's team yet.")
+
+    def __init__(self, *args, season, motor: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.season = season
+        if motor:
+            self.columns["score"].column.verbose_name = _("Points")
+            self.columns["behind"].column.verbose_name = _("Wins")
+
+    def render_rank(self, value):
+        return value if value is not None else "—"
+
+    def value_rank(self, value):
+        return value if value is not None else ""
+
+    def render_team(self, value, record):
+        url = reverse("season-team", args=[self.season.slug, record.team_id])
+        return format_html('<a href="{}">{}</a>', url, value)
+
+
+class AbandonTable(tables.Table):
+    stage = tables.Column(verbose_name=_("Stage"), attrs=NUM)
+    rider = tables.Column(verbose_name=_("Rider"))
+    team = tables.Column(verbose_name=_("Team"))
+    status = tables.Column(verbose_name=_("Status"))
+    reason = tables.Column(verbose_name=_("Reason"), empty_values=())
+
+    class Meta:
+        attrs = {"class": "data"}
+        empty_text = _("No rider has left the race.")
+
+    def __init__(self, *args, season, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.season = season
+
+    def render_stage(self, value):
+        url = reverse("season-stage", args=[self.season.slug, value])
+        return format_html('<a href="{}">{}</a>', url, value)
+
+    def render_rider(self, value, record):
+        url = reverse("season-rider", args=[self.season.slug, record.rider_id])
+        return format_html('<a href="{}">{}</a>', url, value)
+
+    def render_team(self, value, record):
+        if record.team_id is None:
+            return value
+        url = reverse("season-team", args=[self.season.slug, record.team_id])
+        return format_html('<a href="{}">{}</a>', url, value)
+
+    def render_reason(self, value):
+        # The engine's reasons are English msgids (the stage page translates them the same way).
+        return gettext(value) if value else "—"
+
+    def value_reason(self, value):
+        return gettext(value) if value else ""
