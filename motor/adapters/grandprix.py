@@ -29,8 +29,8 @@ WORDS = (
     pgettext_lazy("orders", "safe"),
     pgettext_lazy("orders", "normal"),
     pgettext_lazy("orders", "aggressive"),
-    pgettext_lazy("orders", "required_only"),
-    pgettext_lazy("orders", "lap2_insurance"),
+    pgettext_lazy("orders", "only the stops the cards require"),
+    pgettext_lazy("orders", "an insurance stop on lap 2"),
     pgettext_lazy("orders", "same as the race"),
 )
 

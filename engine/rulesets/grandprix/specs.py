@@ -161,6 +161,12 @@ def settings_from_data(data: Mapping[str, Any]) -> GrandPrixSettings:
 
 SETTINGS_CODEC: Codec[GrandPrixSettings] = Codec(settings_to_data, settings_from_data)
 
+#: The pit strategies in a player's words (the values stay the spec's, §7.1).
+PIT_STRATEGY_LABELS = {
+    "required_only": "only the stops the cards require",
+    "lap2_insurance": "an insurance stop on lap 2",
+}
+
 ORDERS_SPEC = Spec(
     (
         Field(
@@ -205,7 +211,7 @@ ORDERS_SPEC = Spec(
             "Pit strategy",
             "§7.1, P-4: only the stops the cards require, or an insurance stop on lap 2 "
             "(a puncture then spares the car).",
-            choices=tuple((p, p) for p in PIT_STRATEGIES),
+            choices=tuple((p, PIT_STRATEGY_LABELS[p]) for p in PIT_STRATEGIES),
         ),
     )
 )
