@@ -158,7 +158,12 @@ class Championship(models.Model):
         PointsSystem, on_delete=models.PROTECT, related_name="+", verbose_name=_("points system")
     )
     copied_from = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="copies"
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="copies",
+        verbose_name=_("copied from"),
     )
 
     class Meta:
@@ -178,7 +183,10 @@ class Championship(models.Model):
 
 class GrandPrix(models.Model):
     championship = models.ForeignKey(
-        Championship, on_delete=models.CASCADE, related_name="grands_prix"
+        Championship,
+        on_delete=models.CASCADE,
+        related_name="grands_prix",
+        verbose_name=_("championship"),
     )
     round = models.PositiveIntegerField(_("round"))
     name = models.CharField(_("name"), max_length=120)
@@ -220,9 +228,18 @@ class GrandPrix(models.Model):
 class Entry(models.Model):
     """A driver in a constructor's car with an engine, for a championship."""
 
-    championship = models.ForeignKey(Championship, on_delete=models.CASCADE, related_name="entries")
-    driver = models.ForeignKey(Driver, on_delete=models.PROTECT, related_name="entries")
-    constructor = models.ForeignKey(Constructor, on_delete=models.PROTECT, related_name="entries")
+    championship = models.ForeignKey(
+        Championship,
+        on_delete=models.CASCADE,
+        related_name="entries",
+        verbose_name=_("championship"),
+    )
+    driver = models.ForeignKey(
+        Driver, on_delete=models.PROTECT, related_name="entries", verbose_name=_("driver")
+    )
+    constructor = models.ForeignKey(
+        Constructor, on_delete=models.PROTECT, related_name="entries", verbose_name=_("constructor")
+    )
     engine = models.CharField(_("engine"), max_length=60, blank=True)
     number = models.PositiveIntegerField(_("car number"), null=True, blank=True)
 
@@ -256,8 +273,12 @@ class Result(models.Model):
     """One car in one Grand Prix. ``position`` is the classified place; a retired car may be
     classified (position with a reason), a car not classified has a status and no position."""
 
-    grand_prix = models.ForeignKey(GrandPrix, on_delete=models.CASCADE, related_name="results")
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="results")
+    grand_prix = models.ForeignKey(
+        GrandPrix, on_delete=models.CASCADE, related_name="results", verbose_name=_("Grand Prix")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="results", verbose_name=_("entry")
+    )
     number = models.PositiveIntegerField(_("car number"), null=True, blank=True)
     grid = models.PositiveIntegerField(_("grid"), null=True, blank=True)
     position = models.PositiveIntegerField(_("position"), null=True, blank=True)
@@ -310,11 +331,17 @@ class StandingTable(models.TextChoices):
 class Standing(models.Model):
     """One line of a table after a round: a driver's, or a constructor-and-engine's."""
 
-    grand_prix = models.ForeignKey(GrandPrix, on_delete=models.CASCADE, related_name="standings")
+    grand_prix = models.ForeignKey(
+        GrandPrix, on_delete=models.CASCADE, related_name="standings", verbose_name=_("Grand Prix")
+    )
     table = models.CharField(_("table"), max_length=12, choices=StandingTable.choices)
     position = models.PositiveIntegerField(_("position"))
-    driver = models.ForeignKey(Driver, on_delete=models.PROTECT, null=True, blank=True)
-    constructor = models.ForeignKey(Constructor, on_delete=models.PROTECT, null=True, blank=True)
+    driver = models.ForeignKey(
+        Driver, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("driver")
+    )
+    constructor = models.ForeignKey(
+        Constructor, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("constructor")
+    )
     engine = models.CharField(_("engine"), max_length=60, blank=True)
     points = models.DecimalField(_("points"), max_digits=7, decimal_places=2)
     wins = models.PositiveIntegerField(_("wins"), default=0)
@@ -359,7 +386,9 @@ class GrandPrixEvent(models.Model):
 
     Phase = EventPhase
 
-    grand_prix = models.ForeignKey(GrandPrix, on_delete=models.CASCADE, related_name="events")
+    grand_prix = models.ForeignKey(
+        GrandPrix, on_delete=models.CASCADE, related_name="events", verbose_name=_("Grand Prix")
+    )
     seq = models.PositiveIntegerField(_("order"))
     phase = models.CharField(_("phase"), max_length=12, choices=EventPhase.choices)
     round = models.PositiveIntegerField(_("game round"))
@@ -367,7 +396,12 @@ class GrandPrixEvent(models.Model):
     # CASCADE, not PROTECT as for results: an event means nothing without its car, and the
     # championship's deletion (entries, then Grands Prix) takes its events along.
     entry = models.ForeignKey(
-        Entry, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
+        Entry,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("entry"),
     )
     data = models.JSONField(_("details"), default=dict, blank=True)
 

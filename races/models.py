@@ -30,6 +30,8 @@ class Race(models.Model):
     )
 
     class Meta:
+        verbose_name = _("race")
+        verbose_name_plural = _("races")
         ordering = ["-year", "name"]
 
     def __str__(self) -> str:
@@ -93,6 +95,8 @@ class Stage(models.Model):
     )
 
     class Meta:
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
         ordering = ["race", "number"]
         constraints = [
             models.UniqueConstraint(fields=["race", "number"], name="stage_unique_number_per_race"),
@@ -128,15 +132,25 @@ class ResultStatus(models.TextChoices):
 class StageResult(models.Model):
     Status = ResultStatus
 
-    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="results")
-    rider = models.ForeignKey(Rider, on_delete=models.PROTECT, related_name="stage_results")
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="results", verbose_name=_("stage")
+    )
+    rider = models.ForeignKey(
+        Rider, on_delete=models.PROTECT, related_name="stage_results", verbose_name=_("rider")
+    )
     team = models.ForeignKey(
-        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        Team,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("real team"),
     )
     entry_team_id = models.BigIntegerField(
         null=True,
         blank=True,
         help_text=_("The league team the rider rode for (league races)."),
+        verbose_name=_("league team"),
     )
     rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True)
     status = models.CharField(
@@ -146,23 +160,31 @@ class StageResult(models.Model):
     gap_seconds = models.PositiveIntegerField(_("gap (s)"), null=True, blank=True)
     bonus_seconds = models.PositiveIntegerField(_("bonus (s)"), default=0)
     penalty_seconds = models.PositiveIntegerField(_("penalty (s)"), default=0)
-    final_case = models.IntegerField(null=True, blank=True)
-    squares_behind = models.PositiveIntegerField(null=True, blank=True)
-    final_group = models.PositiveIntegerField(null=True, blank=True)
-    crashes = models.JSONField(
-        default=list, blank=True, help_text=_("[{turn, case, severity}] in this stage")
+    final_case = models.IntegerField(null=True, blank=True, verbose_name=_("final square"))
+    squares_behind = models.PositiveIntegerField(
+        null=True, blank=True, verbose_name=_("squares behind")
     )
-    status_reason = models.CharField(max_length=120, blank=True)
+    final_group = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("final group"))
+    crashes = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_("[{turn, case, severity}] in this stage"),
+        verbose_name=_("crashes"),
+    )
+    status_reason = models.CharField(max_length=120, blank=True, verbose_name=_("reason"))
     state = models.JSONField(
         default=dict,
         blank=True,
         help_text=_("What the rider carries to the next stage, by ruleset (Cyclo Sim: energy)."),
+        verbose_name=_("carried state"),
     )
     breakaway_km = models.PositiveSmallIntegerField(
         _("km in the breakaway"), null=True, blank=True, help_text=_("When the source tells.")
     )
 
     class Meta:
+        verbose_name = _("stage result")
+        verbose_name_plural = _("stage results")
         ordering = ["stage", "rank"]
         constraints = [
             models.UniqueConstraint(
@@ -196,10 +218,14 @@ class EventKind(models.TextChoices):
 class RaceEvent(models.Model):
     Kind = EventKind
 
-    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveIntegerField(help_text=_("Order of the event within the stage."))
-    turn = models.PositiveIntegerField()
-    kind = models.CharField(max_length=20, choices=Kind.choices)
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="events", verbose_name=_("stage")
+    )
+    seq = models.PositiveIntegerField(
+        help_text=_("Order of the event within the stage."), verbose_name=_("order")
+    )
+    turn = models.PositiveIntegerField(verbose_name=_("turn"))
+    kind = models.CharField(max_length=20, choices=Kind.choices, verbose_name=_("kind"))
     rider = models.ForeignKey(
         Rider,
         null=True,
@@ -207,16 +233,19 @@ class RaceEvent(models.Model):
         on_delete=models.CASCADE,
         related_name="events",
         help_text=_("The first rider concerned."),
+        verbose_name=_("rider"),
     )
-    rider_ids = models.JSONField(default=list, blank=True)
-    case = models.IntegerField(null=True, blank=True)
+    rider_ids = models.JSONField(default=list, blank=True, verbose_name=_("riders"))
+    case = models.IntegerField(null=True, blank=True, verbose_name=_("square"))
     #: The rule id of the event (the ``rule`` of its data), for the admin's list and search.
-    detail = models.CharField(max_length=200, blank=True)
+    detail = models.CharField(max_length=200, blank=True, verbose_name=_("rule"))
     #: The event's typed data, the fields of its kind (engine.cycling.events): a summit's
     #: ``climb`` and ``terrain``, a sprint's ``km``, a crash's ``rule``...
-    data = models.JSONField(default=dict, blank=True)
+    data = models.JSONField(default=dict, blank=True, verbose_name=_("details"))
 
     class Meta:
+        verbose_name = _("race event")
+        verbose_name_plural = _("race events")
         ordering = ["stage", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["stage", "seq"], name="event_unique_seq_per_stage"),
@@ -249,23 +278,42 @@ class Standing(models.Model):
 
     Classification = Classification
 
-    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="standings")
-    classification = models.CharField(max_length=10, choices=Classification.choices)
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="standings", verbose_name=_("stage")
+    )
+    classification = models.CharField(
+        max_length=10, choices=Classification.choices, verbose_name=_("classification")
+    )
     # Empty for a rider a real source lists without a place (after a penalty): docs/import.md.
-    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("rank"))
     rider = models.ForeignKey(
-        Rider, null=True, blank=True, on_delete=models.CASCADE, related_name="standings"
+        Rider,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="standings",
+        verbose_name=_("rider"),
     )
     team = models.ForeignKey(
-        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        Team,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("real team"),
     )
     entry_team_id = models.BigIntegerField(
-        null=True, blank=True, help_text=_("The league team (league races).")
+        null=True,
+        blank=True,
+        help_text=_("The league team (league races)."),
+        verbose_name=_("league team"),
     )
-    value = models.BigIntegerField()
-    gap = models.BigIntegerField(default=0)
+    value = models.BigIntegerField(verbose_name=_("value"))
+    gap = models.BigIntegerField(default=0, verbose_name=_("gap"))
 
     class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
         ordering = ["stage", "classification", "rank"]
         constraints = [
             # Also the index of the classification pages: filter(stage=, classification=)
@@ -294,10 +342,19 @@ class Standing(models.Model):
 class RaceEntry(models.Model):
     """A rider on the start list of a race, with his team and bib (imported start lists)."""
 
-    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="entries")
-    rider = models.ForeignKey(Rider, on_delete=models.PROTECT, related_name="race_entries")
+    race = models.ForeignKey(
+        Race, on_delete=models.CASCADE, related_name="entries", verbose_name=_("race")
+    )
+    rider = models.ForeignKey(
+        Rider, on_delete=models.PROTECT, related_name="race_entries", verbose_name=_("rider")
+    )
     team = models.ForeignKey(
-        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        Team,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("team"),
     )
     bib = models.PositiveSmallIntegerField(_("bib"), null=True, blank=True)
 

@@ -72,9 +72,11 @@ class Team(models.Model):
     aliases = models.JSONField(
         _("aliases"), default=list, blank=True, help_text=_("Other spellings of the name.")
     )
-    name_key = models.CharField(max_length=120, editable=False)
+    name_key = models.CharField(max_length=120, editable=False, verbose_name=_("name key"))
 
     class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
         ordering = ["-year", "name"]
         constraints = [
             models.UniqueConstraint(fields=["name", "year"], name="team_unique_name_per_year"),
@@ -101,7 +103,7 @@ class Rider(models.Model):
     name = models.CharField(
         _("name"), max_length=120, help_text=_('As displayed: "Jonas Vingegaard"')
     )
-    name_key = models.CharField(max_length=120, editable=False)
+    name_key = models.CharField(max_length=120, editable=False, verbose_name=_("name key"))
     birth_date = models.DateField(_("birth date"), null=True, blank=True)
     nationality = models.CharField(_("nationality"), max_length=3, blank=True)
     team = models.ForeignKey(
@@ -150,6 +152,8 @@ class Rider(models.Model):
     suggested_at = models.DateTimeField(_("suggested at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("rider")
+        verbose_name_plural = _("riders")
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(
