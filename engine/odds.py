@@ -21,6 +21,9 @@ from typing import Any
 #: Places that count as a podium and a top ten.
 PODIUM = 3
 TOP = 10
+#: Gaps are summed to the millisecond, each sum rounded: the sums of tenths of seconds (a Grand
+#: Prix's gaps) are then the same in whichever order the chunks merge, as whole seconds are.
+GAP_DIGITS = 3
 #: The seeds are 62-bit numbers, like the seed drawn for a round's resolution.
 SEED_BITS = 62
 
@@ -49,7 +52,8 @@ class RunLine:
     (``out``: abandoned, crashed out, outside the time limit, retired). ``gap`` is the seconds
     behind the winner of a finisher. ``standing`` is the entrant's value in the standing after
     the round where lower leads (a time; minus the points for a points table), None for one
-    who is no longer in it.
+    who is no longer in it. ``top`` says whether the place counts in the third column (a
+    points finish in a motor round); None: the first :data:`TOP` places.
     """
 
     entrant: int | str
@@ -57,6 +61,7 @@ class RunLine:
     out: bool = False
     gap: float = 0.0
     standing: float | None = None
+    top: bool | None = None
 
 
 @dataclass
@@ -66,9 +71,11 @@ class EntrantCounts:
     top10: int = 0
     leads: int = 0
     outs: int = 0
-    #: Finished runs and the sum of their gaps (the expected gap is over the finished runs).
+    #: Finished runs and the sums of their gaps and places (the expected gap and place are
+    #: over the finished runs).
     finishes: int = 0
     gap_sum: float = 0.0
+    place_sum: int = 0
 
     def add(self, other: EntrantCounts) -> None:
         self.wins += other.wins
@@ -77,7 +84,8 @@ class EntrantCounts:
         self.leads += other.leads
         self.outs += other.outs
         self.finishes += other.finishes
-        self.gap_sum += other.gap_sum
+        self.gap_sum = round(self.gap_sum + other.gap_sum, GAP_DIGITS)
+        self.place_sum += other.place_sum
 
     def to_data(self) -> list[float]:
         return [
@@ -88,11 +96,12 @@ class EntrantCounts:
             self.outs,
             self.finishes,
             self.gap_sum,
+            self.place_sum,
         ]
 
     @classmethod
     def from_data(cls, data: Sequence[float]) -> EntrantCounts:
-        wins, podiums, top10, leads, outs, finishes, gap_sum = data
+        wins, podiums, top10, leads, outs, finishes, gap_sum, place_sum = data
         return cls(
             wins=int(wins),
             podiums=int(podiums),
@@ -101,6 +110,7 @@ class EntrantCounts:
             outs=int(outs),
             finishes=int(finishes),
             gap_sum=float(gap_sum),
+            place_sum=int(place_sum),
         )
 
 
@@ -131,10 +141,11 @@ class OddsCounts:
                 counts.outs += 1
             else:
                 counts.finishes += 1
-                counts.gap_sum += line.gap
+                counts.gap_sum = round(counts.gap_sum + round(line.gap, GAP_DIGITS), GAP_DIGITS)
+                counts.place_sum += line.place
                 counts.wins += line.place == 1
                 counts.podiums += line.place <= PODIUM
-                counts.top10 += line.place <= TOP
+                counts.top10 += line.place <= TOP if line.top is None else line.top
             if line.standing is not None:
                 rank = (line.standing, line.place if line.place is not None else 10**9, order)
                 if leader is None or rank < leader:
@@ -184,7 +195,8 @@ def count_runs(
 
 @dataclass(frozen=True)
 class OddsRow:
-    """One entrant's odds: chances in 0..1, the expected gap in seconds over his finishes."""
+    """One entrant's odds: chances in 0..1, the expected gap in seconds and the expected place
+    over his finishes."""
 
     entrant: str
     win: float
@@ -193,6 +205,7 @@ class OddsRow:
     lead: float
     out: float
     expected_gap: float | None
+    expected_place: float | None = None
 
 
 def odds_rows(counts: OddsCounts) -> list[OddsRow]:
@@ -208,6 +221,7 @@ def odds_rows(counts: OddsCounts) -> list[OddsRow]:
             lead=c.leads / runs,
             out=c.outs / runs,
             expected_gap=c.gap_sum / c.finishes if c.finishes else None,
+            expected_place=c.place_sum / c.finishes if c.finishes else None,
         )
         for key, c in counts.entrants.items()
     ]

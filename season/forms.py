@@ -34,7 +34,15 @@ from season.models import (
     SeasonTeamRider,
 )
 from season.motor_league import league_championship_slug
-from season.rule_settings import BONUS_SECONDS_MAX, BONUSES_MAX, RuleSettings, bonuses_error
+from season.rule_settings import (
+    BONUS_SECONDS_MAX,
+    BONUSES_MAX,
+    ODDS_RUNS_DEFAULT,
+    ODDS_RUNS_MAX,
+    ODDS_RUNS_MIN,
+    RuleSettings,
+    bonuses_error,
+)
 from season.validators import validate_display_name
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
@@ -547,17 +555,48 @@ class GameSettingsForm(forms.Form):
     """Every setting of the season's ruleset, generated from its settings spec by its adapter
     (bounds, defaults and help text from the engine)."""
 
-    def __init__(self, *args: Any, adapter: Any, values: dict[str, Any], **kwargs: Any) -> None:
+    #: The runs of the odds (docs/odds.md): the league's, not the game's, and never frozen (the
+    #: results do not depend on it).
+    ODDS_FIELD = "odds_runs"
+
+    def __init__(
+        self,
+        *args: Any,
+        adapter: Any,
+        values: dict[str, Any],
+        odds_runs: int = ODDS_RUNS_DEFAULT,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields.update(adapter.settings_fields(values))
+        bounds = _("The odds take %(low)s to %(high)s runs.") % {
+            "low": ODDS_RUNS_MIN,
+            "high": f"{ODDS_RUNS_MAX:,}",
+        }
+        self.fields[self.ODDS_FIELD] = forms.IntegerField(
+            label=_("Runs of the odds"),
+            min_value=ODDS_RUNS_MIN,
+            max_value=ODDS_RUNS_MAX,
+            # Left empty: unchanged (a form posted without it keeps the league's number).
+            required=False,
+            initial=odds_runs,
+            help_text=_(
+                "How many times a round is simulated when a member asks for its odds "
+                "(%(low)s to %(high)s; more runs, steadier chances, longer to count)."
+            )
+            % {"low": ODDS_RUNS_MIN, "high": f"{ODDS_RUNS_MAX:,}"},
+            error_messages={"min_value": bounds, "max_value": bounds},
+        )
 
     def fieldsets(self) -> list[tuple[Any, list[forms.BoundField]]]:
-        return [(_("Game settings"), [self[name] for name in self.fields])]
+        game = [self[name] for name in self.fields if name != self.ODDS_FIELD]
+        return [(_("Game settings"), game), (_("Odds"), [self[self.ODDS_FIELD]])]
 
     def freeze(self, reason: str) -> None:
-        for field in self.fields.values():
-            field.disabled = True
-            field.help_text = reason
+        for name, field in self.fields.items():
+            if name != self.ODDS_FIELD:
+                field.disabled = True
+                field.help_text = reason
 
 
 # --- motor seasons (a championship of Grands Prix) -----------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
@@ -20,18 +20,23 @@ from typing import Any
 
 from django import forms
 from django.db import transaction
+from django.utils.translation import gettext_lazy
 
 from engine.motor import CarEntry, DataDocument, EntryError
+from engine.odds import TOP, RunLine
 from engine.registry import motor_ruleset
 from engine.ruleset import MOTOR, Ruleset
 from engine.spec import Spec, SpecError
 from motor.championship import RaceLine, car_points
 from motor.models import (
     Championship,
+    Entry,
     GrandPrix,
     GrandPrixEvent,
     Result,
     ResultStatus,
+    Standing,
+    StandingTable,
     Track,
 )
 from motor.standings import championship_standings_write
@@ -94,6 +99,9 @@ class MotorAdapter:
     how_it_works: Any = ""
     orders_legend: Any = None
     discipline = MOTOR
+    #: What a round of this game is called, one and several (commands' messages).
+    round_noun = "Grand Prix"
+    rounds_noun = "Grands Prix"
     #: The league's own defaults where they differ from the engine's (none).
     season_defaults: Mapping[str, Any] = MappingProxyType({})
 
@@ -302,6 +310,83 @@ class MotorAdapter:
     def stored_version(data: Mapping[str, Any]) -> int | None:
         version = data.get(ENGINE_VERSION_KEY)
         return int(version) if version is not None else None
+
+    # --- odds (season.services.odds) ----------------------------------------------------
+
+    #: The odds table's columns as a motor round says them (docs/odds.md).
+    odds_labels: Mapping[str, Any] = MappingProxyType(
+        {
+            "name": gettext_lazy("Car"),
+            "top10": gettext_lazy("Points finish"),
+            "lead": gettext_lazy("Leads the drivers' championship after the round"),
+            "out": gettext_lazy("Retires"),
+            "expected": gettext_lazy("Expected place"),
+        }
+    )
+
+    def points_before(self, *, grand_prix: GrandPrix) -> dict[int, Decimal]:
+        """Each entry's driver's points in the drivers' table after the previous round
+        (``{entry id: points}``; empty before the first round)."""
+        points = dict(
+            Standing.objects.filter(
+                grand_prix__championship_id=grand_prix.championship_id,
+                grand_prix__round=grand_prix.round - 1,
+                table=StandingTable.DRIVERS,
+            ).values_list("driver_id", "points")
+        )
+        return {
+            entry: points.get(driver, Decimal(0))
+            for entry, driver in Entry.objects.filter(
+                championship_id=grand_prix.championship_id
+            ).values_list("pk", "driver_id")
+        }
+
+    def odds_runner(
+        self, inputs_data: Mapping[str, Any], *, grand_prix: GrandPrix, rules: Any
+    ) -> Callable[[int], list[RunLine]]:
+        """One run of a round's stored inputs with a given seed, as the odds count it: each
+        car's place (None unless classified), retired (or eliminated) or not, a points finish
+        (the places the championship's points system scores; the first ten if it scores
+        none), and minus its driver's points after the round (his points before, plus the
+        place's and the pole's, as :meth:`outcome_write` scores them; best-N results and the
+        countback are not applied: a tie goes to the better place in the round)."""
+        scoring = grand_prix.championship.points_system.scoring()
+        scored = len(scoring.table) or TOP
+        before = self.points_before(grand_prix=grand_prix)
+        points_of = {c["car"]: before.get(c["entry"], Decimal(0)) for c in inputs_data["cars"]}
+
+        def run(seed: int) -> list[RunLine]:
+            try:
+                outcome = self.outcome_json(self.run(inputs_data, seed=seed))
+            except (EntryError, ValueError) as error:
+                raise MotorInputError(str(error)) from error
+            lines = []
+            for r in outcome["results"]:
+                status = _status(r["status"])
+                place = r["rank"] if status == ResultStatus.FINISHED else None
+                points = car_points(
+                    RaceLine(
+                        round=grand_prix.round,
+                        drivers=(str(r["car"]),),
+                        team=("", ""),
+                        position=place,
+                        pole=r.get("grid") == 1,
+                    ),
+                    scoring,
+                )
+                lines.append(
+                    RunLine(
+                        str(r["car"]),
+                        place,
+                        out=status == ResultStatus.DNF,
+                        gap=float(r.get("gap_seconds") or 0.0),
+                        standing=-float(points_of.get(str(r["car"]), Decimal(0)) + points),
+                        top=place is not None and place <= scored,
+                    )
+                )
+            return lines
+
+        return run
 
     # --- rows ---------------------------------------------------------------------------
 

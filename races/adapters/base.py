@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from engine import get_ruleset, simulate
 from engine.cycling.course import Course, Segment
@@ -24,13 +24,21 @@ from engine.cycling.hooks import CyclingHooks
 from engine.cycling.inputs import Entrant, StageInputs
 from engine.cycling.outcome import Outcome
 from engine.cycling.profile import Profile
+from engine.odds import RunLine
 from engine.outcome import Event
 from engine.registry import cycling_ruleset
 from engine.ruleset import Ruleset
 from engine.spec import Spec
 from races.adapters.spec_forms import rider_fields_from_spec, settings_fields_from_spec
 from races.models import RaceEvent, Stage, StageResult
-from races.timing import UNSCALED_GAPS, EngineLine, TimedLine, TimingRules, stage_times
+from races.timing import (
+    FINISHED,
+    UNSCALED_GAPS,
+    EngineLine,
+    TimedLine,
+    TimingRules,
+    stage_times,
+)
 from riders.models import RATING_AXES, Rider
 
 #: Key of the ruleset version in a stage's stored inputs.
@@ -103,6 +111,9 @@ class CyclingAdapter:
     how_it_works: Any = ""
     #: Shown above the orders table (None: nothing).
     orders_legend: Any = None
+    #: What a round of this game is called, one and several (commands' messages).
+    round_noun = "stage"
+    rounds_noun = "stages"
     #: The league's defaults of some of the ruleset's settings, where they differ from the
     #: engine's (docs/rules-choices.md); the organiser's values come on top.
     season_defaults: Mapping[str, Any] = MappingProxyType({})
@@ -351,6 +362,51 @@ class CyclingAdapter:
             )
             for seq, event in enumerate(outcome.events, start=1)
         )
+
+    # --- odds (season.services.odds) ----------------------------------------------------
+
+    #: The odds table's columns as this discipline says them (docs/odds.md).
+    odds_labels: Mapping[str, Any] = MappingProxyType(
+        {
+            "name": gettext_lazy("Rider"),
+            "top10": gettext_lazy("Top 10"),
+            "lead": gettext_lazy("Leads after the stage"),
+            "out": gettext_lazy("Abandons"),
+            "expected": gettext_lazy("Expected gap"),
+        }
+    )
+
+    def odds_runner(
+        self, inputs_data: Mapping[str, Any], *, stage: Stage, rules: Any
+    ) -> Callable[[int], list[RunLine]]:
+        """One run of a stage's stored inputs with a given seed, as the odds count it: each
+        rider's place, out or not (after the time cut: the resolution's timing), gap, and time
+        in the general classification after the stage (his time before, plus the stage's, less
+        its bonuses; no penalties, no tie-break beyond the stage place)."""
+        inputs = self.inputs_from_data(inputs_data)
+        before = {e.rider_id: e.gc_time_before for e in inputs.entrants}
+
+        def run(seed: int) -> list[RunLine]:
+            outcome = self.simulate(inputs, seed=seed)
+            lines = []
+            for line in self.stage_times(stage=stage, outcome=outcome, rules=rules):
+                finished = line.status == FINISHED
+                lines.append(
+                    RunLine(
+                        line.rider_id,
+                        line.rank if finished else None,
+                        out=not finished,
+                        gap=float(line.gap_seconds),
+                        standing=float(
+                            before[line.rider_id] + line.time_seconds - line.bonus_seconds
+                        )
+                        if finished
+                        else None,
+                    )
+                )
+            return lines
+
+        return run
 
     # --- pages -------------------------------------------------------------------------
 

@@ -14,6 +14,10 @@ from django.utils.translation import gettext as _
 from plugins import adapter_for
 from season.leagues import LeagueError, rules_frozen
 from season.models import Season
+from season.rule_settings import ODDS_RUNS_MAX, ODDS_RUNS_MIN
+
+#: The one league setting the game settings form holds beside the game's own.
+ODDS_RUNS = "odds_runs"
 
 
 def game_settings_defaults(season: Season) -> dict[str, Any]:
@@ -37,6 +41,10 @@ def game_settings_update(*, season: Season, values: Mapping[str, Any]) -> Season
     round is resolved, and for a value the ruleset's spec refuses (LeagueError naming the
     field); nothing is written then."""
     adapter = adapter_for(season.ruleset)
+    values = dict(values)
+    # The league's number of odds runs rides along (docs/odds.md): never frozen, since the
+    # results do not depend on it.
+    odds_runs = values.pop(ODDS_RUNS, None)
     with transaction.atomic():
         locked = Season.objects.select_for_update().get(pk=season.pk)
         defaults = game_settings_defaults(locked)
@@ -45,6 +53,17 @@ def game_settings_update(*, season: Season, values: Mapping[str, Any]) -> Season
             raise LeagueError(_("Unknown setting: %(name)s.") % {"name": ", ".join(unknown)})
         engine = {name: value for name, value in values.items() if not _same(value, defaults[name])}
         current = locked.rules
+        if odds_runs is not None and odds_runs != current.odds_runs:
+            if type(odds_runs) is not int or not ODDS_RUNS_MIN <= odds_runs <= ODDS_RUNS_MAX:
+                raise LeagueError(
+                    _("Runs of the odds: %(low)s to %(high)s, not %(runs)s.")
+                    % {"low": ODDS_RUNS_MIN, "high": ODDS_RUNS_MAX, "runs": odds_runs}
+                )
+            current = replace(current, odds_runs=odds_runs)
+            if engine == current.engine:
+                locked.rule_settings = current.to_data()
+                locked.save(update_fields=["rule_settings"])
+                return locked
         if engine == current.engine:
             return locked
         if rules_frozen(locked):

@@ -3,6 +3,8 @@ plain data for the adapter, a team's orders per car, and the rows the adapter wr
 lifecycle, the job, the exactly-once claim and lock are season.services.resolution's, shared
 with the stages; only the part between them is here."""
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -84,16 +86,36 @@ def round_cars(*, round: Round) -> list[CarEntrantSpec]:
     ]
 
 
+def motor_round_inputs(
+    *,
+    round: Round,
+    adapter: Any,
+    draft_team_id: int | None = None,
+    draft: Mapping[str, Mapping[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The round's inputs as stored (the track's content embedded), with the orders given so
+    far; ``draft`` (``{car number: stored orders}``) in place of team ``draft_team_id``'s
+    saved orders (the odds of a draft: season.services.odds)."""
+    assert round.grand_prix is not None
+    cars = round_cars(round=round)
+    if draft_team_id is not None and draft is not None:
+        cars = [
+            replace(car, orders=dict(draft.get(car.car_id, {})))
+            if car.team_id == draft_team_id
+            else car
+            for car in cars
+        ]
+    inputs: dict[str, Any] = adapter.inputs_build(
+        grand_prix=round.grand_prix, cars=cars, values=adapter.season_values(round.season.rules)
+    )
+    return inputs
+
+
 def motor_round_simulate(*, round: Round, adapter: Any) -> MotorRun:
     """The round's inputs (the track's content embedded) and the engine's outcome, from the
     stored seed; outside any lock (the engine is pure)."""
-    assert round.grand_prix is not None
     assert round.seed is not None
-    inputs = adapter.inputs_build(
-        grand_prix=round.grand_prix,
-        cars=round_cars(round=round),
-        values=adapter.season_values(round.season.rules),
-    )
+    inputs = motor_round_inputs(round=round, adapter=adapter)
     run: MotorRun = adapter.simulate(inputs, seed=dice_seed_of(round))
     return run
 

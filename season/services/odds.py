@@ -28,12 +28,12 @@ from django.utils.translation import gettext as _
 
 from engine.odds import OddsCounts, OddsRow, RunLine, chunks, count_runs, merge_all, odds_rows
 from plugins import adapter_for
-from races.timing import FINISHED
-from season.models import Round, Season, SeasonTeam, SeasonTeamRider
+from season.models import Round, Season, SeasonTeam, SeasonTeamCar, SeasonTeamRider
 from season.orders import orders_errors
 from season.rule_settings import ODDS_RUNS_DEFAULT, ODDS_RUNS_MAX, ODDS_RUNS_MIN
 from season.selectors import team_starters
 from season.services.lifecycle import RoundError
+from season.services.motor_rounds import car_orders_errors, is_motor, motor_round_inputs
 from season.services.orders import OrdersInvalid
 from season.services.resolution import round_entrants
 
@@ -127,8 +127,16 @@ class OddsPlan:
 def draft_orders_check(
     *, team: SeasonTeam, round: Round, orders: Mapping[Any, Mapping[str, Any]]
 ) -> dict[str, dict[str, Any]]:
-    """A team's draft orders as they would be stored ({rider id: fields}), checked as
-    orders_submit checks them (OrdersInvalid naming each problem); nothing is saved."""
+    """A team's draft orders as they would be stored ({rider id or car number: fields}),
+    checked as orders_submit checks them (OrdersInvalid naming each problem); nothing is
+    saved."""
+    if is_motor(team.season):
+        cars, problems = car_orders_errors(
+            adapter=adapter_for(team.season.ruleset), team=team, orders=dict(orders)
+        )
+        if problems:
+            raise OrdersInvalid(problems)
+        return cars
     starters = {m.rider_id for m in team_starters(team=team, round=round)}
     errors = orders_errors(orders=dict(orders), rider_ids=starters)
     adapter = adapter_for(team.season.ruleset)
@@ -147,11 +155,13 @@ def draft_orders_check(
 def _round_check(round: Round) -> None:
     if round.status != Round.Status.OPEN:
         raise OddsError(
-            _("Odds are given while orders are open; stage %(number)s is %(status)s.")
+            _("Odds are given while orders are open; round %(number)s is %(status)s.")
             % {"number": round.number, "status": round.get_status_display()}
         )
-    if round.stage_id is None:
-        raise OddsError(_("Odds are not given for this game's rounds yet."))
+    if round.stage_id is None and round.grand_prix_id is None:
+        raise OddsError(
+            _("Round %(number)s has no stage nor Grand Prix.") % {"number": round.number}
+        )
 
 
 def odds_plan(
@@ -165,6 +175,49 @@ def odds_plan(
     riders in place of its saved orders) and the key of their odds."""
     _round_check(round)
     runs = runs_bounded(runs)
+    season = round.season
+    drafted = team is not None and draft is not None
+    if is_motor(season):
+        data = motor_round_inputs(
+            round=round,
+            adapter=adapter_for(season.ruleset),
+            draft_team_id=team.pk if team is not None and drafted else None,
+            draft=draft,
+        )
+    else:
+        data = _stage_inputs(round=round, team=team if drafted else None, draft=draft)
+    base = seed_base_of(round)
+    identity = json.dumps(
+        {
+            "round": round.pk,
+            "ruleset": season.ruleset,
+            "rules": season.rule_settings,
+            "inputs": data,
+            "runs": runs,
+            "base": base,
+            # A draft's odds are its team's own, even where the draft equals saved orders.
+            "draft_team": team.pk if team is not None and drafted else None,
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    key = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:32]
+    return OddsPlan(
+        key=key,
+        round_id=round.pk,
+        runs=runs,
+        chunk_runs=chunk_runs_for(runs),
+        base=base,
+        inputs=data,
+        draft_team_id=team.pk if team is not None and drafted else None,
+    )
+
+
+def _stage_inputs(
+    *, round: Round, team: SeasonTeam | None, draft: Mapping[str, Mapping[str, Any]] | None
+) -> dict[str, Any]:
+    """A stage's inputs as stored, with the orders given so far (``team``'s ``draft`` in place
+    of its saved orders)."""
     season = round.season
     adapter = adapter_for(season.ruleset)
     entrants, yellow, green = round_entrants(round=round)
@@ -189,67 +242,22 @@ def odds_plan(
         yellow_jersey=yellow,
         green_jersey=green,
     )
-    data = adapter.inputs_to_data(inputs)
-    base = seed_base_of(round)
-    identity = json.dumps(
-        {
-            "round": round.pk,
-            "ruleset": season.ruleset,
-            "rules": season.rule_settings,
-            "inputs": data,
-            "runs": runs,
-            "base": base,
-            # A draft's odds are its team's own, even where the draft equals saved orders.
-            "draft_team": team.pk if team is not None and draft is not None else None,
-        },
-        sort_keys=True,
-        separators=(",", ":"),
-    )
-    key = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:32]
-    return OddsPlan(
-        key=key,
-        round_id=round.pk,
-        runs=runs,
-        chunk_runs=chunk_runs_for(runs),
-        base=base,
-        inputs=data,
-        draft_team_id=team.pk if team is not None and draft is not None else None,
-    )
+    data: dict[str, Any] = adapter.inputs_to_data(inputs)
+    return data
 
 
 # --- running the runs --------------------------------------------------------------------
 
 
 def runner_for(round: Round, inputs_data: Mapping[str, Any]) -> Callable[[int], list[RunLine]]:
-    """One run of the round's inputs with a given seed, as the odds count it: each rider's
-    place, out or not (after the time cut), gap, and time in the general classification after
-    the stage (his time before, plus the stage's, less its bonuses)."""
-    season = round.season
-    adapter = adapter_for(season.ruleset)
-    inputs = adapter.inputs_from_data(inputs_data)
-    rules = season.rules
-    before = {e.rider_id: e.gc_time_before for e in inputs.entrants}
-    stage = round.stage
-
-    def run(seed: int) -> list[RunLine]:
-        outcome = adapter.simulate(inputs, seed=seed)
-        lines = []
-        for line in adapter.stage_times(stage=stage, outcome=outcome, rules=rules):
-            finished = line.status == FINISHED
-            lines.append(
-                RunLine(
-                    line.rider_id,
-                    line.rank if finished else None,
-                    out=not finished,
-                    gap=float(line.gap_seconds),
-                    standing=float(before[line.rider_id] + line.time_seconds - line.bonus_seconds)
-                    if finished
-                    else None,
-                )
-            )
-        return lines
-
-    return run
+    """One run of the round's stored inputs with a given seed, as the odds count it: the
+    game's adapter reads the outcome (places, outs, gaps, the standing after the round)."""
+    adapter = adapter_for(round.season.ruleset)
+    where = {"grand_prix": round.grand_prix} if round.grand_prix_id else {"stage": round.stage}
+    runner: Callable[[int], list[RunLine]] = adapter.odds_runner(
+        inputs_data, rules=round.season.rules, **where
+    )
+    return runner
 
 
 def plan_state(plan: OddsPlan, *, done: Callable[[], object] = lambda: None) -> OddsState:
@@ -272,7 +280,9 @@ def plan_state(plan: OddsPlan, *, done: Callable[[], object] = lambda: None) -> 
 
 def plan_count(plan: OddsPlan, *, start: int = 0, stop: int | None = None) -> OddsCounts:
     """Count runs ``start .. stop - 1`` of a plan in this process (a chunk, or every run)."""
-    round = Round.objects.select_related("season", "stage").get(pk=plan.round_id)
+    round = Round.objects.select_related(
+        "season", "stage", "grand_prix__championship__points_system"
+    ).get(pk=plan.round_id)
     run = runner_for(round, plan.inputs)
     return count_runs(run, base=plan.base, start=start, stop=plan.runs if stop is None else stop)
 
@@ -470,31 +480,47 @@ class OddsLine:
     lead: float
     out: float
     expected_gap: float | None
+    expected_place: float | None = None
 
 
-def odds_lines(*, round: Round, state: OddsState) -> list[OddsLine]:
-    """The table's rows, the likeliest winner first, each rider named with his league team."""
-    members = {
-        str(m.rider_id): m
+def _entrant_names(round: Round) -> dict[str, tuple[str, str, int | None]]:
+    """{entrant id: (name, league team, team id)}: riders by rider id, cars by car number (the
+    driver's name)."""
+    if round.grand_prix_id is not None:
+        return {
+            str(car.number): (f"#{car.number} {car.entry.driver.name}", car.team.name, car.team_id)
+            for car in SeasonTeamCar.objects.filter(season_id=round.season_id).select_related(
+                "entry__driver", "team"
+            )
+        }
+    return {
+        str(m.rider_id): (m.rider.name, m.team.name, m.team_id)
         for m in SeasonTeamRider.objects.filter(season_id=round.season_id).select_related(
             "rider", "team"
         )
     }
+
+
+def odds_lines(*, round: Round, state: OddsState) -> list[OddsLine]:
+    """The table's rows, the likeliest winner first, each rider or car named with its league
+    team."""
+    names = _entrant_names(round)
     lines = []
     for row in state.rows():
-        member = members.get(row.entrant)
+        name, team, team_id = names.get(row.entrant, (row.entrant, "", None))
         lines.append(
             OddsLine(
                 entrant=row.entrant,
-                name=member.rider.name if member else row.entrant,
-                team=member.team.name if member else "",
-                team_id=member.team_id if member else None,
+                name=name,
+                team=team,
+                team_id=team_id,
                 win=100 * row.win,
                 podium=100 * row.podium,
                 top10=100 * row.top10,
                 lead=100 * row.lead,
                 out=100 * row.out,
                 expected_gap=row.expected_gap,
+                expected_place=row.expected_place,
             )
         )
     return lines

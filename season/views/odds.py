@@ -18,12 +18,14 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from plugins import adapter_for
 from season import selectors
 from season.formatting import gap
-from season.forms import orders_form_class
+from season.forms import CarOrdersForm, TeamOrdersForm, orders_form_class
 from season.models import Round, Season, SeasonTeam
 from season.services import odds
 from season.services.lifecycle import RoundError
+from season.services.motor_rounds import team_cars
 from season.services.orders import OrdersInvalid
 from season.views.player import own_team
 
@@ -40,6 +42,7 @@ class OddsTable(tables.Table):
     lead = tables.Column(verbose_name=gettext_lazy("Leads after the stage"), attrs=NUM)
     out = tables.Column(verbose_name=gettext_lazy("Abandons"), attrs=NUM)
     expected_gap = tables.Column(verbose_name=gettext_lazy("Expected gap"), attrs=NUM)
+    expected_place = tables.Column(verbose_name=gettext_lazy("Expected place"), attrs=NUM)
     before = tables.Column(
         verbose_name=gettext_lazy("Win with saved orders"), attrs=NUM, empty_values=()
     )
@@ -79,6 +82,9 @@ class OddsTable(tables.Table):
     def render_expected_gap(self, value: float | None) -> str:
         return (gap(int(value + 0.5)) or _("s.t.")) if value is not None else "–"
 
+    def render_expected_place(self, value: float | None) -> str:
+        return f"{value:.1f}" if value is not None else "–"
+
     def render_before(self, value: float | None) -> str:
         return "" if value is None else self._percent(value)
 
@@ -93,7 +99,7 @@ def _round(request: HttpRequest, slug: str, number: int) -> Round:
     ):
         raise PermissionDenied(_("Only the members of this season see its odds."))
     return get_object_or_404(
-        Round.objects.select_related("season", "stage"), season=season, number=number
+        Round.objects.select_related("season", "stage", "grand_prix"), season=season, number=number
     )
 
 
@@ -135,13 +141,23 @@ def _table(
                 "lead": line.lead,
                 "out": line.out,
                 "expected_gap": line.expected_gap,
+                "expected_place": line.expected_place,
                 "mine": mine,
                 "before": before.get(line.entrant) if mine else None,
             }
         )
     table = OddsTable(rows)
+    # The game's own words for its columns (a stage's "Abandons", a Grand Prix's "Retires"),
+    # and its expectation: a gap in time for a stage, a place for a Grand Prix.
+    labels = adapter_for(round.season.ruleset).odds_labels
+    expected = "expected_place" if round.grand_prix_id else "expected_gap"
+    for name in ("name", "top10", "lead", "out"):
+        table.columns[name].column.verbose_name = labels[name]
+    table.columns[expected].column.verbose_name = labels["expected"]
+    excluded = ["expected_gap" if round.grand_prix_id else "expected_place"]
     if not before:
-        table.exclude = ("before",)
+        excluded.append("before")
+    table.exclude = tuple(excluded)
     RequestConfig(request, paginate=False).configure(table)
     return table
 
@@ -159,6 +175,7 @@ def _context(
         "table": _table(request, round, state, compare) if state and state.done else None,
         "runs": odds.runs_of(round.season),
         "is_open": round.status == Round.Status.OPEN,
+        "is_motor": round.grand_prix_id is not None,
     }
 
 
@@ -218,7 +235,7 @@ def orders_odds(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     orders_url = reverse("player-orders", kwargs={"slug": season.slug, "team_id": team.pk})
     number = request.POST.get("stage", "")
     round = (
-        Round.objects.select_related("season", "stage")
+        Round.objects.select_related("season", "stage", "grand_prix")
         .filter(season=season, status=Round.Status.OPEN, number=int(number))
         .first()
         if number.isdigit()
@@ -228,13 +245,23 @@ def orders_odds(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
         messages.error(request, _("Orders for this stage are closed: no odds for a draft."))
         return redirect(orders_url)
     existing = team.orders.filter(round=round).first()
-    form = orders_form_class(season.ruleset)(
-        request.POST,
-        starters=selectors.team_starters(team=team, round=round),
-        current=existing.data if existing else {},
-        stage_number=round.number,
-        distance_km=float(round.stage.distance_km),
-    )
+    form: TeamOrdersForm | CarOrdersForm
+    if round.grand_prix_id is not None:
+        form = CarOrdersForm(
+            request.POST,
+            adapter=adapter_for(season.ruleset),
+            cars=team_cars(team=team),
+            current=existing.data if existing else {},
+            round_number=round.number,
+        )
+    else:
+        form = orders_form_class(season.ruleset)(
+            request.POST,
+            starters=selectors.team_starters(team=team, round=round),
+            current=existing.data if existing else {},
+            stage_number=round.number,
+            distance_km=float(round.stage.distance_km),
+        )
     if not form.is_valid():
         for line in form.error_lines():
             messages.error(request, line)

@@ -315,6 +315,7 @@ def game_settings_edit(request: HttpRequest, slug: str) -> HttpResponse:
         request.POST or None,
         adapter=adapter,
         values=game_settings.game_settings_values(season),
+        odds_runs=season.rules.odds_runs,
     )
     if leagues.rules_frozen(season):
         form.freeze(_("Fixed: a round has been resolved with it."))

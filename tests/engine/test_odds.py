@@ -151,3 +151,24 @@ def test_a_real_stage_counted_in_two_chunks_equals_one_pass():
     )
     assert merged.to_data() == whole.to_data()
     assert sum(c.wins for c in whole.entrants.values()) == 6
+
+
+def test_gaps_in_tenths_of_seconds_merge_to_the_same_sum_in_any_order():
+    """A Grand Prix's gaps are tenths of seconds: floats, whose sums depend on their order
+    unless rounded (0.1 + 0.2 + 0.3 is not 0.1 + (0.2 + 0.3) in floats)."""
+    gaps = [0.1, 0.2, 0.3, 0.7, 1.1, 2.3]
+    runs = [[_line(1, 1), _line(2, 2, gap=gap)] for gap in gaps]
+    whole = OddsCounts()
+    for run in runs:
+        whole.count(run)
+    parts = []
+    for split in ([0, 1], [2, 3, 4, 5]), ([0], [1, 2], [3, 4, 5]):
+        pieces = []
+        for indexes in split:
+            piece = OddsCounts()
+            for index in indexes:
+                piece.count(runs[index])
+            pieces.append(piece)
+        parts.append(merge_all(pieces))
+    assert all(part.to_data() == whole.to_data() for part in parts)
+    assert whole.entrants["2"].gap_sum == 4.7

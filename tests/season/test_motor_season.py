@@ -232,5 +232,6 @@ def test_the_commands_resolve_and_replay_a_motor_season(alice, bob, capsys, sett
     assert season.rounds.filter(status=Round.Status.RESOLVED).count() == 3
     out = capsys.readouterr().out
     assert "Drivers' standings after round 3" in out
+    assert f"Resolved 3 Grands Prix of {season.slug}" in out
     call_command("replay_stage", season.slug, "2")
-    assert "replays identically" in capsys.readouterr().out
+    assert f"Grand Prix 2 of {season.slug} replays identically" in capsys.readouterr().out

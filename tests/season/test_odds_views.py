@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from season.models import Orders, Round, Season
 from season.services import odds
+from tests.season.test_game_settings import posted
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +119,7 @@ def test_a_visitor_is_refused_the_odds(demo, client, django_user_model):
 def test_odds_of_a_stage_not_open_say_when_they_are_given(demo, client):
     login(client, "alice")
     page = client.get(odds_url(demo, 2))
-    assert "Odds are given while the orders of a stage are open." in page.content.decode()
+    assert "Odds are given while the orders of a round are open." in page.content.decode()
     asked = client.post(odds_url(demo, 2), follow=True)
     assert "while orders are open" in asked.content.decode()
     assert Round.objects.get(season=demo, number=2).status == Round.Status.SCHEDULED
@@ -128,3 +129,50 @@ def test_the_stage_page_links_the_odds(demo, client):
     login(client, "alice")
     page = client.get(reverse("season-stage", args=[demo.slug, 1])).content.decode()
     assert f'href="{odds_url(demo)}"' in page
+
+
+def game_settings_url(season):
+    return reverse("organiser-game-settings", kwargs={"slug": season.slug})
+
+
+def test_the_organiser_sets_the_runs_of_the_odds_in_the_game_settings(demo, client):
+    login(client, "olivia")
+    form = client.get(game_settings_url(demo)).content.decode()
+    assert 'name="odds_runs"' in form
+    assert f'value="{RUNS}"' in form
+    response = client.post(game_settings_url(demo), posted(demo) | {"odds_runs": "250"})
+    assert response.status_code == 302
+    demo.refresh_from_db()
+    assert odds.runs_of(demo) == 250
+    assert "250 runs" in client.get(odds_url(demo, 1)).content.decode()
+
+
+@pytest.mark.parametrize("runs", ["9", "10001"])
+def test_runs_of_the_odds_out_of_bounds_are_refused_with_the_bounds(demo, client, runs):
+    login(client, "olivia")
+    response = client.post(game_settings_url(demo), posted(demo) | {"odds_runs": runs})
+    assert response.status_code == 200
+    assert "The odds take 10 to 10,000 runs." in response.content.decode()
+    demo.refresh_from_db()
+    assert odds.runs_of(demo) == RUNS
+
+
+def test_the_runs_of_the_odds_still_change_once_a_round_is_resolved(demo, client):
+    from season.services.game_settings import game_settings_update
+
+    Round.objects.filter(season=demo, number=1).update(status=Round.Status.RESOLVED)
+    login(client, "olivia")
+    fields = client.get(game_settings_url(demo)).context["form"].fields
+    assert not fields["odds_runs"].disabled
+    assert all(field.disabled for name, field in fields.items() if name != "odds_runs")
+    game_settings_update(season=demo, values={"odds_runs": 40})
+    demo.refresh_from_db()
+    assert odds.runs_of(demo) == 40
+
+
+def test_a_player_cannot_set_the_runs_of_the_odds(demo, client):
+    login(client, "alice")
+    response = client.post(game_settings_url(demo), posted(demo) | {"odds_runs": "20"})
+    assert response.status_code in (403, 404)
+    demo.refresh_from_db()
+    assert odds.runs_of(demo) == RUNS

@@ -2,12 +2,16 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from plugins import adapter_for
 from season.models import Round
 from season.replay import stage_replay
 
 
 class Command(BaseCommand):
-    help = "Re-simulate a resolved stage from its stored seed and inputs; exit 1 on any difference."
+    help = (
+        "Re-simulate a resolved round (stage or Grand Prix) from its stored seed and inputs; "
+        "exit 1 on any difference."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("season_slug")
@@ -23,15 +27,14 @@ class Command(BaseCommand):
                 f"No stage {options['stage_number']} in season {options['season_slug']!r}."
             ) from None
         differences = stage_replay(round=stage)
+        # "Stage 3" or "Grand Prix 3": the game's own word for a round.
+        named = f"{adapter_for(stage.season.ruleset).round_noun.capitalize()} {stage.number}"
         if differences:
             for line in differences:
                 self.stderr.write(line)
-            raise CommandError(
-                f"Stage {stage.number} of {stage.season.slug}: {len(differences)} difference(s)."
-            )
+            raise CommandError(f"{named} of {stage.season.slug}: {len(differences)} difference(s).")
         self.stdout.write(
             self.style.SUCCESS(
-                f"Stage {stage.number} of {stage.season.slug} replays identically "
-                f"(seed {stage.seed})."
+                f"{named} of {stage.season.slug} replays identically (seed {stage.seed})."
             )
         )

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from motor.models import Standing
+from plugins import adapter_for
 from races.models import Classification
 from season import formatting
 from season.models import DONE_STATUSES, Round, Season
@@ -60,9 +61,11 @@ class Command(BaseCommand):
         except RoundError as error:
             raise CommandError(str(error)) from error
         todo = [s for s in stages if s.status not in DONE_STATUSES]
+        adapter = adapter_for(season.ruleset)
         use_workers = bool(settings.REDIS_URL) and not options["in_process"]
         started = time.monotonic()
-        with tqdm(total=len(stages), initial=len(stages) - len(todo), unit="stage") as bar:
+        done = len(stages) - len(todo)
+        with tqdm(total=len(stages), initial=done, unit=adapter.round_noun) as bar:
             if use_workers:
                 self._through_workers(todo, bar, float(options["timeout"]))  # type: ignore[arg-type]
             else:
@@ -74,7 +77,8 @@ class Command(BaseCommand):
                     bar.update(1)
         elapsed = time.monotonic() - started
         self.stdout.write(
-            f"Resolved {len(todo)} stage(s) of {season.slug} in {elapsed:.1f} s "
+            f"Resolved {len(todo)} {adapter.round_noun if len(todo) == 1 else adapter.rounds_noun}"
+            f" of {season.slug} in {elapsed:.1f} s "
             f"({'workers' if use_workers else 'in-process'})."
         )
         self._print_gc(season, max(numbers))
@@ -90,7 +94,7 @@ class Command(BaseCommand):
         while done < len(ids):
             if time.monotonic() > deadline:
                 raise CommandError(
-                    f"Timed out after {timeout:.0f} s with {done} stage(s) resolved."
+                    f"Timed out after {timeout:.0f} s with {done} of {len(ids)} rounds resolved."
                 )
             rows = Round.objects.filter(pk__in=ids).values_list("status", "number", "last_error")
             now_done = sum(1 for status, _, _ in rows if status in DONE_STATUSES)
@@ -98,7 +102,7 @@ class Command(BaseCommand):
             bar.update(now_done - done)
             done = now_done
             for failure in set(failed) - reported:
-                self.stderr.write(f"Stage {failure[0]} failed: {failure[1]} (retrying)")
+                self.stderr.write(f"Round {failure[0]} failed: {failure[1]} (retrying)")
                 reported.add(failure)
             time.sleep(0.2)
 
