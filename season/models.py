@@ -94,7 +94,7 @@ class Season(models.Model):
     rule_settings = models.JSONField(_("rule settings"), default=default_rule_settings, blank=True)
     is_public = models.BooleanField(_("public"), default=True)
     roster_size = models.PositiveSmallIntegerField(_("riders per team"), default=8)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     formation_mode = models.CharField(
         _("team formation"),
         max_length=6,
@@ -140,9 +140,13 @@ class Season(models.Model):
         ),
     )
     # The last change of what the season's pages show (season.cache.season_changed).
-    changed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    changed_at = models.DateTimeField(
+        null=True, blank=True, editable=False, verbose_name=_("changed at")
+    )
 
     class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
@@ -238,13 +242,25 @@ class Round(models.Model):
 
     Status = RoundStatus
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rounds")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("season")
+    )
     # Typed as always set, as Season.race is: a Grand Prix round has ``stage_id`` None.
     stage: "models.OneToOneField[Stage | None, Stage]" = models.OneToOneField(  # type: ignore[misc]
-        Stage, on_delete=models.CASCADE, related_name="round", null=True, blank=True
+        Stage,
+        on_delete=models.CASCADE,
+        related_name="round",
+        null=True,
+        blank=True,
+        verbose_name=_("stage"),
     )
     grand_prix = models.OneToOneField(
-        GrandPrix, on_delete=models.CASCADE, related_name="league_round", null=True, blank=True
+        GrandPrix,
+        on_delete=models.CASCADE,
+        related_name="league_round",
+        null=True,
+        blank=True,
+        verbose_name=_("Grand Prix"),
     )
     number = models.PositiveSmallIntegerField(_("number"))
     orders_deadline = models.DateTimeField(_("orders deadline"), null=True, blank=True)
@@ -254,19 +270,30 @@ class Round(models.Model):
     seed = models.BigIntegerField(_("seed"), null=True, blank=True)
     #: SHA-256 of the seed, published before any orders are taken (season.services.commitment);
     #: empty for a round resolved before commitments, whose dice are drawn from the seed itself.
-    commitment = models.CharField(max_length=64, blank=True)
-    resolved_at = models.DateTimeField(null=True, blank=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    last_error = models.TextField(blank=True)
+    commitment = models.CharField(max_length=64, blank=True, verbose_name=_("commitment"))
+    resolved_at = models.DateTimeField(null=True, blank=True, verbose_name=_("resolved at"))
+    attempts = models.PositiveSmallIntegerField(default=0, verbose_name=_("attempts"))
+    last_error = models.TextField(blank=True, verbose_name=_("last error"))
     engine_inputs = models.JSONField(
-        null=True, blank=True, help_text=_("The engine's inputs as resolved, for replays.")
+        null=True,
+        blank=True,
+        help_text=_("The engine's inputs as resolved, for replays."),
+        verbose_name=_("engine inputs"),
     )
     # When each e-mail went out, so that a notification is sent once.
-    orders_opened_notified_at = models.DateTimeField(null=True, blank=True)
-    reminder_sent_at = models.DateTimeField(null=True, blank=True)
-    results_notified_at = models.DateTimeField(null=True, blank=True)
+    orders_opened_notified_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("orders-open notice sent at")
+    )
+    reminder_sent_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("reminder sent at")
+    )
+    results_notified_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("results notice sent at")
+    )
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = ["season", "number"]
         constraints = [
             models.UniqueConstraint(fields=["season", "number"], name="round_unique_number"),
@@ -303,11 +330,13 @@ class DiceLog(models.Model):
     """Every roll (and card) of one round's simulation, kept as one compact JSON document: the
     dice belong to the league's round, whatever game it plays."""
 
-    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="dice_log")
+    round = models.OneToOneField(
+        Round, on_delete=models.CASCADE, related_name="dice_log", verbose_name=_("round")
+    )
     seed = models.BigIntegerField(_("seed"))
     ruleset = models.CharField(_("ruleset"), max_length=20)
     count = models.PositiveIntegerField(_("rolls"))
-    sha256 = models.CharField(max_length=64)
+    sha256 = models.CharField(max_length=64, verbose_name=_("SHA-256"))
     rolls = models.JSONField(_("rolls"), help_text=_("The ruleset's rows, in the order drawn."))
 
     class Meta:
@@ -326,14 +355,23 @@ class MembershipRole(models.TextChoices):
 class Membership(models.Model):
     Role = MembershipRole
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("season")
     )
-    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
-    joined_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(
+        max_length=10, choices=Role.choices, default=Role.PLAYER, verbose_name=_("role")
+    )
+    joined_at = models.DateTimeField(auto_now_add=True, verbose_name=_("joined at"))
 
     class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
         constraints = [
             models.UniqueConstraint(fields=["season", "user"], name="membership_one_per_season"),
         ]
@@ -345,7 +383,9 @@ class Membership(models.Model):
 class SeasonTeam(models.Model):
     """A team in a league: a player's, or one the computer runs with default orders."""
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="teams")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="teams", verbose_name=_("season")
+    )
     name = models.CharField(_("name"), max_length=80, validators=[validate_display_name])
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -357,13 +397,15 @@ class SeasonTeam(models.Model):
         help_text=_("Empty for a team run by the computer."),
     )
     riders: models.ManyToManyField = models.ManyToManyField(
-        Rider, through="SeasonTeamRider", related_name="season_teams"
+        Rider, through="SeasonTeamRider", related_name="season_teams", verbose_name=_("riders")
     )
     draft_position = models.PositiveSmallIntegerField(
         _("draft position"), null=True, blank=True, help_text=_("1 picks first in round 1.")
     )
 
     class Meta:
+        verbose_name = _("league team")
+        verbose_name_plural = _("league teams")
         ordering = ["season", "name"]
         constraints = [
             models.UniqueConstraint(fields=["season", "name"], name="team_unique_name_per_season"),
@@ -396,13 +438,23 @@ class RiderRole(models.TextChoices):
 class SeasonTeamRider(models.Model):
     Role = RiderRole
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
-    team = models.ForeignKey(SeasonTeam, on_delete=models.CASCADE, related_name="members")
-    rider = models.ForeignKey(Rider, on_delete=models.PROTECT, related_name="+")
-    role = models.CharField(max_length=10, choices=Role.choices, default=Role.DOMESTIQUE)
-    bib = models.PositiveSmallIntegerField(null=True, blank=True)
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="+", verbose_name=_("season")
+    )
+    team = models.ForeignKey(
+        SeasonTeam, on_delete=models.CASCADE, related_name="members", verbose_name=_("team")
+    )
+    rider = models.ForeignKey(
+        Rider, on_delete=models.PROTECT, related_name="+", verbose_name=_("rider")
+    )
+    role = models.CharField(
+        max_length=10, choices=Role.choices, default=Role.DOMESTIQUE, verbose_name=_("role")
+    )
+    bib = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("bib"))
 
     class Meta:
+        verbose_name = _("team rider")
+        verbose_name_plural = _("team riders")
         ordering = ["team", "bib"]
         constraints = [
             models.UniqueConstraint(
@@ -429,14 +481,22 @@ class SeasonTeamCar(models.Model):
     place of the game's grid) let the database hold the limits: two cars a team, twelve a
     season."""
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="cars")
-    team = models.ForeignKey(SeasonTeam, on_delete=models.CASCADE, related_name="cars")
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="cars", verbose_name=_("season")
+    )
+    team = models.ForeignKey(
+        SeasonTeam, on_delete=models.CASCADE, related_name="cars", verbose_name=_("team")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="+", verbose_name=_("entry")
+    )
     slot = models.PositiveSmallIntegerField(_("car of the team"))
     seat = models.PositiveSmallIntegerField(_("place on the grid"))
     number = models.PositiveSmallIntegerField(_("car number"))
 
     class Meta:
+        verbose_name = _("team car")
+        verbose_name_plural = _("team cars")
         ordering = ["season", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["season", "entry"], name="car_entry_once_per_season"),
@@ -459,21 +519,32 @@ class SeasonTeamCar(models.Model):
 class Orders(models.Model):
     """A team's orders for one stage, in the shape its ruleset defines."""
 
-    team = models.ForeignKey(SeasonTeam, on_delete=models.CASCADE, related_name="orders")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="orders")
+    team = models.ForeignKey(
+        SeasonTeam, on_delete=models.CASCADE, related_name="orders", verbose_name=_("team")
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="orders", verbose_name=_("round")
+    )
     data = models.JSONField(
         default=dict,
         help_text=_('Per rider id: {"role": ..., "no_breakaway": ...}'),
+        verbose_name=_("orders"),
     )
     submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("submitted by"),
     )
     #: A random number of the submission's own, drawn anew at every save: the round's dice come
     #: from its committed seed and the nonces of every team (season.services.commitment).
-    nonce = models.CharField(max_length=32, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    nonce = models.CharField(max_length=32, blank=True, verbose_name=_("nonce"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = _("orders")
         verbose_name_plural = _("orders")
         constraints = [
             models.UniqueConstraint(fields=["team", "round"], name="orders_one_per_team_per_round"),
@@ -497,12 +568,23 @@ class DraftPick(models.Model):
 
     Source = PickSource
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="draft_picks")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="draft_picks", verbose_name=_("season")
+    )
     number = models.PositiveSmallIntegerField(_("pick"))
-    team = models.ForeignKey(SeasonTeam, on_delete=models.CASCADE, related_name="draft_picks")
-    rider = models.ForeignKey(Rider, on_delete=models.PROTECT, related_name="+")
+    team = models.ForeignKey(
+        SeasonTeam, on_delete=models.CASCADE, related_name="draft_picks", verbose_name=_("team")
+    )
+    rider = models.ForeignKey(
+        Rider, on_delete=models.PROTECT, related_name="+", verbose_name=_("rider")
+    )
     picked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("picked by"),
     )
     # Set by the service from its clock (not auto_now_add): the next team's pick clock starts
     # at this instant, and a test's frozen clock must be the one written.
@@ -512,6 +594,8 @@ class DraftPick(models.Model):
     )
 
     class Meta:
+        verbose_name = _("draft pick")
+        verbose_name_plural = _("draft picks")
         ordering = ["season", "number"]
         constraints = [
             # Two players pressing "pick" at once: only one can take the n-th pick.
@@ -589,22 +673,35 @@ class Job(models.Model):
     Status = JobStatus
     Failure = JobFailure
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="jobs")
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="jobs", verbose_name=_("round")
     )
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
-    progress = models.PositiveSmallIntegerField(default=0)
-    message = models.CharField(max_length=200, blank=True)
-    failure = models.CharField(max_length=10, choices=Failure.choices, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("requested by"),
+    )
+    status = models.CharField(
+        max_length=8, choices=Status.choices, default=Status.QUEUED, verbose_name=_("status")
+    )
+    progress = models.PositiveSmallIntegerField(default=0, verbose_name=_("progress"))
+    message = models.CharField(max_length=200, blank=True, verbose_name=_("message"))
+    failure = models.CharField(
+        max_length=10, choices=Failure.choices, blank=True, verbose_name=_("failure")
+    )
     # The exception as the worker saw it: for the organiser only, never on the public page.
-    detail = models.TextField(blank=True)
+    detail = models.TextField(blank=True, verbose_name=_("detail"))
     # Set while a retry of a failed job is really scheduled, to the time it will run.
-    retry_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    retry_at = models.DateTimeField(null=True, blank=True, verbose_name=_("retry at"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = _("resolution job")
+        verbose_name_plural = _("resolution jobs")
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
