@@ -28,7 +28,8 @@ class Command(BaseCommand):
             ) from None
         differences = stage_replay(round=stage)
         # "Stage 3" or "Grand Prix 3": the game's own word for a round.
-        named = f"{adapter_for(stage.season.ruleset).round_noun.capitalize()} {stage.number}"
+        noun = adapter_for(stage.season.ruleset).round_noun
+        named = f"{noun[:1].upper()}{noun[1:]} {stage.number}"
         if differences:
             for line in differences:
                 self.stderr.write(line)
