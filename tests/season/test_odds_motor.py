@@ -81,6 +81,12 @@ def test_the_championship_lead_counts_the_points_before_the_round(alice, bob):
     run = odds.runner_for(round_, odds.odds_plan(round=round_, runs=RUNS).inputs)
     lines = {line.entrant: line for line in run(12345)}
     assert lines[car].standing <= -float(before[leader_entry])
+    # A points finish: a place the season's points system scores.
+    scored = len(season.championship.points_system.table)
+    assert 0 < scored < len(lines)
+    assert all(
+        line.top == (line.place is not None and line.place <= scored) for line in lines.values()
+    )
     # Without the points before, the standing is the round's points alone.
     lines_fresh = {
         line.entrant: line
