@@ -62,7 +62,7 @@ def test_when_the_time_runs_out_the_dearest_rider_that_fits_is_picked_by_the_clo
     assert (pick.number, pick.team, pick.rider, pick.source) == (1, first, expected, "clock")
     assert pick.picked_by is None
     assert pick.picked_at == at
-    dearest = max(free_riders(season) + [expected], key=lambda r: formation.rider_price(r))
+    dearest = max([*free_riders(season), expected], key=formation.rider_price)
     assert formation.rider_price(expected) == formation.rider_price(dearest)
 
 
