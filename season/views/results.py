@@ -40,11 +40,8 @@ def _players_page(
     request: HttpRequest, access: page_cache.Access, number: int, last: int
 ) -> page_cache.Page | HttpResponse:
     season = _season(access)
-    table = PlayersRankingTable(
-        results.players_ranking(season=season, number=number),
-        season=season,
-        motor=season.race_id is None,
-    )
+    ranking = results.players_ranking(season=season, number=number)
+    table = PlayersRankingTable(ranking, season=season, motor=season.race_id is None)
     export = table_configure(request, table, f"{season.slug}-players-after-{number}")
     if export:
         return export
@@ -58,6 +55,7 @@ def _players_page(
             "numbers": range(1, last + 1),
             "final": final,
             "motor": season.race_id is None,
+            "unranked": any(line.rank is None for line in ranking),
         },
         tz=season.tz,
     )

@@ -16,7 +16,7 @@ from season import results
 from season.cache import season_changed
 from season.demo import MOTOR_DEMO_SLUG, demo_load, motor_demo_load
 from season.formatting import clock, gap
-from season.models import Season
+from season.models import Round, Season
 from season.services import lifecycle
 from season.services.resolution import round_resolve
 
@@ -200,3 +200,28 @@ def test_a_motor_seasons_players_ranking_adds_up_each_teams_drivers(client):
     page = client.get(reverse("season-players", args=[MOTOR_DEMO_SLUG])).content.decode()
     assert "Wins" in page
     assert ranking[0].team in page
+
+
+def test_a_motor_season_ends_with_the_drivers_podium_and_the_league_winner(client):
+    cache.clear()
+    season = motor_demo_load()
+    season.rounds.filter(number__gt=2).delete()
+    for number in (1, 2):
+        round = season.rounds.get(number=number)
+        if round.status == Round.Status.SCHEDULED:
+            lifecycle.round_open(round=round)
+        round_resolve(round_id=round.pk)
+    season_changed(season)
+    page = client.get(reverse("season-detail", args=[MOTOR_DEMO_SLUG])).content.decode()
+    finale = _section(page, "finale")
+    gp = season.rounds.get(number=2).grand_prix
+    # Drivers level on points and countback share a place: the podium shows them all.
+    top = MotorStanding.objects.filter(grand_prix=gp, table="drivers", position__lte=3).order_by(
+        "position"
+    )
+    items = finale.split('class="podium"', 1)[1].split("</ol>", 1)[0].split("<li>")[1:]
+    assert len(items) == top.count() >= 3
+    for line in top:
+        assert sum(line.driver.name in item for item in items) == 1, line.driver.name
+    best = results.players_ranking(season=season, number=2)[0]
+    assert f"{best.player} wins the league with {best.team}." in finale
