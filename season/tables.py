@@ -387,8 +387,8 @@ class DraftBoardTable(tables.Table):
     reason, on the riders the roster rules forbid it: season.formation.pick_refusal) and the
     wish list's button. Rows are dicts (season.views.player._board_rows)."""
 
-    pick = tables.Column(verbose_name="", accessor="rider_id", orderable=False)
     name = tables.Column(verbose_name=_("Rider"))
+    pick = tables.Column(verbose_name="", accessor="rider_id", orderable=False)
     price = tables.Column(verbose_name=_("Price"), attrs=NUM)
     real_team = tables.Column(verbose_name=_("Real team"))
     wish = tables.Column(verbose_name="", accessor="rider_id", orderable=False)
@@ -421,8 +421,8 @@ class DraftBoardTable(tables.Table):
         if refusal:
             # The reason in words beside the disabled button, not only in a tooltip.
             return format_html(
-                '<button type="submit" class="button" disabled aria-describedby="why-{}">{}'
-                '</button> <span class="refusal" id="why-{}">{}</span>',
+                '<button type="submit" class="button small" disabled aria-describedby="why-{}">'
+                '{}</button> <span class="refusal" id="why-{}">{}</span>',
                 value,
                 gettext("Pick"),
                 value,
@@ -431,7 +431,7 @@ class DraftBoardTable(tables.Table):
         if not self.my_turn:
             return ""
         return format_html(
-            '<button type="submit" name="rider" value="{}" class="button">{}'
+            '<button type="submit" name="rider" value="{}" class="button small">{}'
             '<span class="visually-hidden"> {}</span></button>',
             value,
             gettext("Pick"),
@@ -442,8 +442,8 @@ class DraftBoardTable(tables.Table):
         if record["wished"]:
             return format_html('<span class="muted">{}</span>', gettext("On your wish list"))
         return format_html(
-            '<button type="submit" name="add" value="{}" formaction="{}" class="button secondary">'
-            '{}<span class="visually-hidden"> {}</span></button>',
+            '<button type="submit" name="add" value="{}" formaction="{}" '
+            'class="button small secondary">{}<span class="visually-hidden"> {}</span></button>',
             value,
             record["wish_url"],
             gettext("Wish"),
