@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint check bench clean-db
+.PHONY: run test lint check bench clean-db accelerate accelerate-clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,14 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
+
+# Optional: the engines compiled with mypyc, in place (needs a C compiler; docs/engine.md,
+# "Compiled build"). Same outcomes; accelerate-clean goes back to pure Python.
+accelerate: $(STAMP)
+	$(PY) scripts/accelerate.py
+
+accelerate-clean: $(STAMP)
+	$(PY) scripts/accelerate.py --clean
 
 clean-db:
 	rm -f db.sqlite3 db.sqlite3-journal db.sqlite3-wal db.sqlite3-shm
