@@ -128,7 +128,7 @@ class RawEvent:
 
     def freeze(self, ids: list[int] | None = None) -> Event:
         """The event, riders mapped through ``ids`` (index -> rider id) when given."""
-        riders = self.riders if ids is None else tuple(ids[x] for x in self.riders)
+        riders = self.riders if ids is None else tuple(map(ids.__getitem__, self.riders))
         return Event(self.turn, self.kind, riders, self.data)
 
 

@@ -1,11 +1,13 @@
 """The bunch and its d20 table (moreno.md §3.6, R-P20.1 .. R-P20.20, R-P1, R-P2, R-P3).
 
-``members`` are always the bunch's riders still to move, in race order at turn start.
+``members`` are always the bunch's riders still to move, in race order at turn start: a row
+filters them again (``_live``) only after a roll, whose crash chain may have taken some.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import sub
 
 from engine.cycling.events import ATTACK, BREAKAWAY, attack_data, breakaway_data
 from engine.dice import D6, D20, DESC6, DESC8, DPOKER
@@ -14,14 +16,16 @@ from engine.rulesets.moreno.state import Group, Race
 from engine.rulesets.moreno.tables import (
     ACTIVE,
     BREAKAWAY_ROLE,
+    D6_POKER_CRASH,
+    D6_POKER_TRIGGER,
     GC_LEADER,
-    ONE_INDEX,
     POKER_A,
-    POKER_K,
     POKER_NUMBER_VALUES,
+    POKER_PAIR_CRASH,
     PUNCH13,
-    SIX_INDEX,
     SPRINTER_ROLE,
+    TWO_D6,
+    TWO_D6_CRASH,
 )
 
 RULE = tuple(f"R-P20.{k}" for k in range(21))
@@ -88,21 +92,21 @@ def _eligible(race: Race, r: int) -> bool:
 def _roller_value(race: Race, roller: int, rule: str) -> int:
     """V of the roller (R-P20.1-7): 2 dPoker, pv with his rouleur; A-A is a crash check
     (R-X1): a crash or a failed confirm gives V = 2."""
-    i1 = race.roll(DPOKER, roller, rule)
-    i2 = race.roll(DPOKER, roller, rule)
-    if i1 == POKER_A and i2 == POKER_A:
+    code = race.roll2(DPOKER, DPOKER, roller, rule)
+    if code == POKER_PAIR_CRASH:
         crash_check(race, roller, DPOKER)
         return 2
-    pv = race.pv[roller]
-    return pv[i1] + pv[i2]
+    return race.poker_pair[roller][code]
 
 
 def _red_rolls(race: Race, reds: Sequence[int], rule: str) -> None:
     """Red roll (R-P20.1-7, 10, 14): d6, dPoker, d20; the two highest values, no crash check."""
     pos = race.pos
+    pvs = race.pv
     for r in _live(race, reds):
-        a = race.roll(D6, r, rule) + 1
-        b = race.pv[r][race.roll(DPOKER, r, rule)]
+        a, b = divmod(race.roll2(D6, DPOKER, r, rule), 6)
+        a += 1
+        b = pvs[r][b]
         c = race.roll(D20, r, rule) + 1
         race.place(r, pos[r] + a + b + c - min(a, b, c))
 
@@ -129,19 +133,27 @@ def _report_attacks(race: Race, members: Sequence[int], face: int, skip: set[int
     if n < 2:
         return
     ps = sorted([pos[m] for m in live])
-    cuts = [i for i in range(1, n) if ps[i] - ps[i - 1] > CLEAR]
-    if not cuts:
+    steps = list(map(sub, ps[1:], ps))  # steps[i - 1]: from ps[i - 1] to ps[i]
+    if max(steps) <= CLEAR:
         return
+    cuts = [i for i, step in enumerate(steps, 1) if step > CLEAR]
     bounds = [0, *cuts, n]
     parts = [(bounds[j], bounds[j + 1]) for j in range(len(bounds) - 1)]
     main = max(range(len(parts)), key=lambda j: (parts[j][1] - parts[j][0], j))
     if main == len(parts) - 1:
         return
-    seq = race.seq
-    in_order = sorted(live, key=lambda m: (-pos[m], seq[m]))
+    # The riders of a part in race order: its cases from the front, each in ``seq`` order.
+    cases = race.cases
+    off = race.off
+    reported = set(live).difference(skip)
     for lo, hi in reversed(parts[main + 1 :]):
         lo_case, hi_case = ps[lo], ps[hi - 1]
-        riders = [m for m in in_order if lo_case <= pos[m] <= hi_case and m not in skip]
+        riders = [
+            m
+            for c in range(hi_case + off, lo_case + off - 1, -1)
+            for m in cases[c]
+            if m in reported
+        ]
         if riders:
             race.event(ATTACK, riders, attack_data(hi_case, RULE[face]))
 
@@ -193,7 +205,7 @@ def _join_ahead(race: Race, members: list[int], face: int, unit_index: int) -> N
     """R-P20.8, R-P20.9: the bunch joins behind the nearest rider ahead (+2 if none), reds
     following the body; with 9 every bunch behind it that has not moved joins too."""
     reds, body = _split(race, members)
-    live = _live(race, body + reds)
+    live = body + reds
     if not live:
         return
     first = live[0]
@@ -218,7 +230,7 @@ def _slow_down(race: Race, members: list[int], face: int, unit_index: int) -> No
     """R-P20.10: every body member +1 from his own case; reds make their red roll."""
     reds, body = _split(race, members)
     pos = race.pos
-    for r in _live(race, body):
+    for r in body:
         race.place(r, pos[r] + 1)
     if reds:
         _red_rolls(race, reds, RULE[10])
@@ -232,7 +244,7 @@ def _rouleur_moves(race: Race, members: list[int], face: int, unit_index: int) -
     """R-P20.11: each member moves his ROULEUR value, no dice."""
     pos = race.pos
     rv = race.rv
-    for r in _live(race, members):
+    for r in members:
         race.place(r, pos[r] + rv[r])
     _report_attacks(race, members, face, set())
 
@@ -242,7 +254,7 @@ def _rouleur_packed(race: Race, members: list[int], face: int, unit_index: int) 
     (ties: current order), slower riders at the tail."""
     pos = race.pos
     rv = race.rv
-    live = _live(race, members)
+    live = members
     if not live:
         return
     targets = [pos[r] + rv[r] for r in live]
@@ -254,7 +266,7 @@ def _punch(race: Race, members: list[int], face: int, unit_index: int) -> None:
     """R-P20.13: each member moves PUNCH13[puncheur], no dice."""
     pos = race.pos
     puncheur = race.puncheur
-    for r in _live(race, members):
+    for r in members:
         race.place(r, pos[r] + PUNCH13[puncheur[r] + 1])
     _report_attacks(race, members, face, set())
 
@@ -270,7 +282,7 @@ def _green_train(race: Race, members: list[int], face: int, unit_index: int) -> 
     tail: list[int] = []
     pos = race.pos
     rule = RULE[14]
-    for r in _live(race, body):
+    for r in body:
         if team[r] == gt:
             continue
         i = race.roll(DPOKER, r, rule)
@@ -291,6 +303,7 @@ def _pokers(race: Race, members: list[int], face: int, unit_index: int) -> None:
     a dEsc6, breakaway-capped (R-P2)."""
     pos = race.pos
     pvs = race.pv
+    pairs = race.poker_pair
     rule = RULE[15]
     eligible = {r for r in members if _eligible(race, r)}
     status = race.status
@@ -299,17 +312,15 @@ def _pokers(race: Race, members: list[int], face: int, unit_index: int) -> None:
     for r in members:
         if status[r] != ACTIVE or moved[r] == turn:
             continue  # a crash chain took him (R-X2)
-        pv = pvs[r]
-        i1 = race.roll(DPOKER, r, rule)
-        i2 = race.roll(DPOKER, r, rule)
+        code = race.roll2(DPOKER, DPOKER, r, rule)
         if r in eligible:
-            move = pv[i1] + pv[i2] + pv[race.roll(DPOKER, r, rule)]
-        elif i1 == POKER_A and i2 == POKER_A:
+            move = pairs[r][code] + pvs[r][race.roll(DPOKER, r, rule)]
+        elif code == POKER_PAIR_CRASH:
             move = crash_check(race, r, DPOKER)
             if move < 0:
                 continue
         else:
-            move = pv[i1] + pv[i2]
+            move = pairs[r][code]
         race.place(r, pos[r] + move)
     others = [pos[r] for r in members if r not in eligible and status[r] == ACTIVE]
     escaped: list[int] = []
@@ -337,7 +348,7 @@ def _d6_pokers(race: Race, members: list[int], face: int, unit_index: int) -> No
     whole bunch the breakaway has gone: a d20 gives its size, companions are taken by
     priority and packed behind him."""
     pos = race.pos
-    pvs = race.pv
+    moves = race.d6_poker
     rule = RULE[face]
     triggers: list[int] = []
     status = race.status
@@ -346,9 +357,8 @@ def _d6_pokers(race: Race, members: list[int], face: int, unit_index: int) -> No
     for r in members:
         if status[r] != ACTIVE or moved[r] == turn:
             continue  # a crash chain took him (R-X2)
-        a = race.roll(D6, r, rule)
-        b = race.roll(DPOKER, r, rule)
-        if a == SIX_INDEX and b == POKER_K:
+        code = race.roll2(D6, DPOKER, r, rule)
+        if code == D6_POKER_TRIGGER:
             if face == 16:
                 target, _ = _capped(race, r, 100)
                 race.place(r, target)
@@ -356,12 +366,12 @@ def _d6_pokers(race: Race, members: list[int], face: int, unit_index: int) -> No
             # R-P20.19/20: a no-breakaway rider never triggers (on 20 either).
             if not race.no_breakaway[r] and (face == 20 or _eligible(race, r)):
                 triggers.append(r)
-        if a == ONE_INDEX and b == POKER_A:
+        if code == D6_POKER_CRASH:
             move = crash_check(race, r, D6)
             if move < 0:
                 continue
         else:
-            move = a + 1 + pvs[r][b]
+            move = moves[r][code]
         race.place(r, pos[r] + move)
     gone: set[int] = set()
     if triggers:
@@ -408,7 +418,7 @@ def _two_d6(race: Race, members: list[int], face: int, unit_index: int) -> None:
     """R-P20.17: 2 d6 each (crash check 1-1) except gc_leaders and sprinter_roles, who then
     go right ahead of (gc_leader) or behind (sprinter_role) their best-placed moved
     team-mate; one without a rolling team-mate rolls 2 d6 in race order like the others."""
-    live = _live(race, members)
+    live = members
     role = race.role
     team = race.team
     pos = race.pos
@@ -439,14 +449,13 @@ def _two_d6(race: Race, members: list[int], face: int, unit_index: int) -> None:
 
 def _roll_two_d6(race: Race, r: int, rule: str) -> None:
     """R-P20.17 roll: 2 d6 and their sum, with the 1-1 crash check of R-X1."""
-    a = race.roll(D6, r, rule)
-    b = race.roll(D6, r, rule)
-    if a == ONE_INDEX and b == ONE_INDEX:
+    code = race.roll2(D6, D6, r, rule)
+    if code == TWO_D6_CRASH:
         move = crash_check(race, r, D6)
         if move < 0:
             return
     else:
-        move = a + b + 2
+        move = TWO_D6[code]
     race.place(r, race.pos[r] + move)
 
 
@@ -454,7 +463,7 @@ def _d20_each(race: Race, members: list[int], face: int, unit_index: int) -> Non
     """R-P20.18: each member rolls a d20 and moves its value."""
     pos = race.pos
     rule = RULE[18]
-    for r in _live(race, members):
+    for r in members:
         race.place(r, pos[r] + race.roll(D20, r, rule) + 1)
     _report_attacks(race, members, face, set())
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import accumulate
 
 from engine.cycling.events import ABANDON, abandon_data
 from engine.cycling.outcome import ABANDONED, CRASHED_OUT, FINISHED, Outcome, RiderResult
@@ -24,12 +25,15 @@ CRASH_CRITERIA = frozenset({3, 4})
 def seconds_before(race: Race, low: int, high: int) -> dict[int, int]:
     """R-F3: ``S[c]`` = seconds from case ``low`` up to (not incl.) ``c``, ``low <= c <= high``."""
     board = race.board
-    out = {low: 0}
-    total = 0
-    for c in range(low, high):
-        total += board.seconds_at(c)
-        out[c + 1] = total
-    return out
+    seconds = board.seconds
+    n = board.n_cases
+    # board.seconds_at(c) for low <= c < high: plain before the start, case N-1's past the line.
+    before = max(0, min(high, 0) - low)
+    past = max(0, high - max(low, n))
+    per_case = [board.seconds_at(-1)] * before
+    per_case += seconds[max(low, 0) : max(0, min(high, n))]
+    per_case += [seconds[n - 1]] * past
+    return dict(zip(range(low, high + 1), accumulate(per_case, initial=0), strict=True))
 
 
 def stage_gaps(race: Race, order: Sequence[int], multiplier: int = 1) -> list[int]:
@@ -206,6 +210,7 @@ def outcome(
 ) -> Outcome:
     """R-F2: freeze the stage into an :class:`Outcome` (results in rank order)."""
     ids = race.ids
+    crashes = race.crashes
     lead = final_case[order[0]]
     quit_reason = dict(quits)
     results = []
@@ -216,17 +221,20 @@ def outcome(
         else:
             status = CRASHED_OUT if criterion in CRASH_CRITERIA else ABANDONED
             reason = ABANDON_REASONS[criterion]
+        case = final_case[r]
+        # Positional, in the field order of RiderResult: rider_id, rank, final_case,
+        # squares_behind, gap_seconds, status, crashes, final_group, abandon_reason.
         results.append(
             RiderResult(
-                rider_id=ids[r],
-                rank=i + 1,
-                final_case=final_case[r],
-                squares_behind=lead - final_case[r],
-                gap_seconds=gaps[r],
-                status=status,
-                crashes=tuple(race.crashes[r]),
-                final_group=groups[i],
-                abandon_reason=reason,
+                ids[r],
+                i + 1,
+                case,
+                lead - case,
+                gaps[r],
+                status,
+                tuple(crashes[r]),
+                groups[i],
+                reason,
             )
         )
     for r, criterion in quits:
@@ -243,5 +251,5 @@ def outcome(
         dice=race.dice_log(),
         turns=turns,
         n_cases=race.N,
-        rider_moves=race.moves,
+        rider_moves=race.rider_moves,
     )

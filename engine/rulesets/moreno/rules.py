@@ -12,15 +12,20 @@ from engine.dice import D6, DDESC, DPOKER, DT, Die
 from engine.rulesets.moreno.state import Race
 from engine.rulesets.moreno.tables import (
     ACTIVE,
+    CLIMB_MOVES,
+    COL3,
+    D6_POKER_CRASH,
+    DESC_FACES,
+    DESC_GREENS,
     DESC_T,
+    FAR,
     GREEN_FACE,
+    MAX_CLIMB,
     ONE_INDEX,
     PLAIN,
     POKER_A,
     SPRINT,
     T_FACE,
-    climb_move,
-    is_max_climb,
 )
 
 
@@ -28,15 +33,13 @@ def resolve_climber(race: Race, r: int) -> None:
     """R-C1, R-C2, R-C3 (R-C4: no crash on climbs): two dT, the climb formula of §2.5 with
     ``climber`` on cols and ``puncheur`` on hills; a rating-4 rider showing 6/T twice rolls
     two dT once more and adds their full value."""
-    rating = race.climb_rating(r)
-    i1 = race.roll(DT, r, "R-C1")
-    i2 = race.roll(DT, r, "R-C1")
-    move = climb_move(i1, i2, rating)
-    if rating == 4 and is_max_climb(i1, i2):
-        j1 = race.roll(DT, r, "R-C3")
-        j2 = race.roll(DT, r, "R-C3")
-        move += climb_move(j1, j2, 4)
-    race.place(r, race.pos[r] + move)
+    p = race.pos[r]
+    rating = race.climber[r] if race.terr[p + race.off] >= COL3 else race.puncheur[r]
+    code = race.roll2(DT, DT, r, "R-C1")
+    move = CLIMB_MOVES[rating + 1][code]
+    if rating == 4 and MAX_CLIMB[code]:
+        move += CLIMB_MOVES[5][race.roll2(DT, DT, r, "R-C3")]
+    race.place(r, p + move)
 
 
 def descent_sum(faces: Sequence[int], descender: int, green_value: int | None) -> int:
@@ -55,20 +58,27 @@ def descent_sum(faces: Sequence[int], descender: int, green_value: int | None) -
     return total
 
 
+#: R-D1: the sum of three dDesc (green faces left out), by descender + 1 and code.
+DESC_SUMS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(descent_sum(faces, rating, None) for faces in DESC_FACES) for rating in range(-1, 5)
+)
+
+
 def resolve_descender(race: Race, r: int) -> None:
     """R-D1..R-D5, R-X3: three dDesc; a green face brings the rider up to the nearest rider
     ahead if that is farther (on his case, behind him); three greens make an H descender
     crash (chain behind him), others go exactly up to the rider ahead; a move is at least 1."""
-    faces = (race.roll(DDESC, r, "R-D1"), race.roll(DDESC, r, "R-D1"), race.roll(DDESC, r, "R-D1"))
-    greens = faces.count(GREEN_FACE)
-    s = descent_sum(faces, race.descender[r], None)
+    code = race.roll3(DDESC, r, "R-D1")
+    greens = DESC_GREENS[code]
+    descender = race.descender[r]
+    s = DESC_SUMS[descender + 1][code]
     p = race.pos[r]
-    if greens == 3:
-        if race.descender[r] < 0:
-            race.crash_with_chain(r, "R-D3")
-            return
-        s = 0
     if greens:
+        if greens == 3:
+            if descender < 0:
+                race.crash_with_chain(r, "R-D3")
+                return
+            s = 0
         x = race.nearest_ahead(r)
         d = race.pos[x] - p if x >= 0 else 0
         if d > 0 and d >= s:
@@ -90,11 +100,10 @@ def resolve_fallen(race: Race, r: int) -> None:
 def d6_poker_move(race: Race, r: int, rule: str) -> int:
     """R-S2 roll with the crash check of R-X1: ``d6 + pv(dPoker)``; 1-A asks a confirm d6:
     1 crashes the rider (chain R-X2) and returns -1, anything else moves exactly 2."""
-    a = race.roll(D6, r, rule)
-    b = race.roll(DPOKER, r, rule)
-    if a == ONE_INDEX and b == POKER_A:
+    code = race.roll2(D6, DPOKER, r, rule)
+    if code == D6_POKER_CRASH:
         return crash_check(race, r, D6)
-    return a + 1 + race.pv[r][b]
+    return race.d6_poker[r][code]
 
 
 def crash_check(race: Race, r: int, die: Die) -> int:
@@ -175,16 +184,15 @@ def close_up(race: Race, order: Sequence[int]) -> bool:
     terr = race.terr
     off = race.off
     limit = min(race.zs, race.N)
-    prev = -1
+    ahead = FAR  # the previous such rider's case (none yet: farther than any gap)
     changed = False
     for b in order:
         p = pos[b]
         if status[b] != ACTIVE or p >= limit or terr[p + off] != PLAIN:
             continue
-        if prev >= 0:
-            gap = pos[prev] - p - 1
-            if 1 <= gap <= 2:
-                race.place(b, pos[prev] - 1)
-                changed = True
-        prev = b
+        if 1 <= ahead - p - 1 <= 2:
+            race.place(b, ahead - 1)
+            changed = True
+            p = pos[b]
+        ahead = p
     return changed

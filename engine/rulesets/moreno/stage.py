@@ -89,8 +89,8 @@ def build_units(race: Race, order: list[int]) -> list[Unit]:
     status = race.status
     terr = race.terr
     off = race.off
-    tstart = race.tstart
     unit_of = race.unit_of
+    race.tstart[:] = pos
     units: list[Unit] = []
     serial = race.unit_serial
     group: list[int] = []
@@ -99,23 +99,23 @@ def build_units(race: Race, order: list[int]) -> list[Unit]:
     ahead = -1
     for r in order:
         p = pos[r]
-        tstart[r] = p
         st = status[r]
-        if st == ACTIVE and terr[p + off] == PLAIN:
-            if last_plain - p - 1 <= GROUP_FREE_CASES:
+        if st == ACTIVE:
+            if terr[p + off] != PLAIN:
+                units.append(r)
+            elif last_plain - p - 1 <= GROUP_FREE_CASES:
+                last_plain = p
                 group.append(r)
                 unit_of[r] = group_serial
             else:
+                last_plain = p
                 serial += 1
                 group = [r]
                 group_serial = unit_of[r] = serial
                 units.append(Group(group, ahead, serial))
-            last_plain = p
             ahead = r
         elif st != FROZEN:
             units.append(r)
-            if st == ACTIVE:
-                ahead = r
     race.unit_serial = serial
     return units
 

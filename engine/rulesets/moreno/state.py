@@ -15,17 +15,19 @@ from engine.cycling.course import Board
 from engine.cycling.events import CRASH, RawEvent, crash_data
 from engine.cycling.inputs import Entrant
 from engine.cycling.outcome import Crash
-from engine.dice import DPOKER, DiceSource, Die, fast_index
+from engine.dice import DPOKER, DiceSource, Die, fast_bits
 from engine.outcome import DiceLog, DiceRow, EventData
 from engine.rulesets.moreno.settings import DEFAULT_RIDER, MorenoRider, MorenoSettings
 from engine.rulesets.moreno.tables import (
     ACTIVE,
     COL3,
+    D6_POKER,
     DESCENT,
     FALLEN,
     FAR,
     PLAIN,
-    POKER_NUMBER_VALUES,
+    POKER_PAIR,
+    POKER_VALUES,
     ROLE_CODE,
     ROULEUR,
     TERRAIN_CODE,
@@ -51,8 +53,165 @@ class Group:
 Unit = Group | int
 
 
+class _Layout:
+    """A board's per-case arrays for riders packed ``off`` cases behind case 0 (read-only)."""
+
+    __slots__ = ("next_climb", "terr")
+
+    def __init__(self, board: Board, off: int) -> None:
+        n_cases = board.n_cases
+        size = off + n_cases + _PAST_LINE
+        codes = [TERRAIN_CODE[t] for t in board.terrain]
+        self.terr: list[int] = [PLAIN] * off + codes + [codes[-1]] * _PAST_LINE
+        self.next_climb: list[int] = [FAR] * size
+        nxt = FAR
+        for i in range(size - 1, -1, -1):
+            self.next_climb[i] = nxt
+            t = self.terr[i]
+            if i >= off and i - off < n_cases and t != PLAIN and t != DESCENT:
+                nxt = i - off
+
+
+class _Field:
+    """The entrants' per-rider tables, in start order (read-only)."""
+
+    __slots__ = (
+        "baroudeur",
+        "bib",
+        "climber",
+        "d6_poker",
+        "descender",
+        "finisseur",
+        "ids",
+        "index_of",
+        "poker_pair",
+        "puncheur",
+        "pv",
+        "rid",
+        "role",
+        "rouleur",
+        "rv",
+        "sprinter",
+        "team",
+        "time_trialist",
+    )
+
+    def __init__(self, entrants: tuple[Entrant, ...]) -> None:
+        self.ids = [e.rider_id for e in entrants]
+        self.index_of = {rid: i for i, rid in enumerate(self.ids)}
+        self.rid: list[int | None] = [*self.ids, None]
+        self.team = [e.team_id for e in entrants]
+        self.bib = [e.bib for e in entrants]
+        self.role = [ROLE_CODE[e.role] for e in entrants]
+        p = [e.profile for e in entrants]
+        self.rouleur = [x.rouleur for x in p]
+        self.sprinter = [x.sprinter for x in p]
+        self.baroudeur = [x.baroudeur for x in p]
+        self.finisseur = [x.finisseur for x in p]
+        self.descender = [x.descender for x in p]
+        self.time_trialist = [x.time_trialist for x in p]
+        self.puncheur = [x.puncheur for x in p]
+        self.climber = [x.climber for x in p]
+        self.pv = [POKER_VALUES[x + 1] for x in self.rouleur]
+        self.rv = [ROULEUR[x + 1] for x in self.rouleur]
+        self.poker_pair = [POKER_PAIR[x + 1] for x in self.rouleur]
+        self.d6_poker = [D6_POKER[x + 1] for x in self.rouleur]
+
+
+# The last board's layout and the last field's tables, kept for the next race on them (the
+# stages of a tour share their entrants, the odds' runs share board and entrants): a race
+# then starts without rebuilding them. Keyed by identity (the key is kept alive with it).
+_last_layout: tuple[Board, int, _Layout] | None = None
+_last_field: tuple[tuple[Entrant, ...], _Field] | None = None
+
+
+def _layout(board: Board, off: int) -> _Layout:
+    global _last_layout
+    kept = _last_layout
+    if kept is not None and kept[0] is board and kept[1] == off:
+        return kept[2]
+    layout = _Layout(board, off)
+    _last_layout = (board, off, layout)
+    return layout
+
+
+def _field(entrants: tuple[Entrant, ...]) -> _Field:
+    global _last_field
+    kept = _last_field
+    if kept is not None and kept[0] is entrants:
+        return kept[1]
+    field = _Field(entrants)
+    _last_field = (entrants, field)
+    return field
+
+
 class Race:
     """State of one stage: riders, board arrays, dice, log and events."""
+
+    # Slots: a stage reads these attributes millions of times, and an instance dict of this
+    # many keys is not specialised by the interpreter (each read would be a dict lookup).
+    __slots__ = (
+        "N",
+        "_bits",
+        "baroudeur",
+        "bib",
+        "board",
+        "cases",
+        "climber",
+        "crashes",
+        "d6_poker",
+        "descender",
+        "dice",
+        "entrants",
+        "events",
+        "fallen_turns",
+        "finisseur",
+        "green_rider",
+        "hi",
+        "ids",
+        "in_breakaway",
+        "index_of",
+        "lo",
+        "log",
+        "moved",
+        "moves",
+        "n_riders",
+        "neutralised",
+        "next_climb",
+        "next_seq",
+        "no_breakaway",
+        "off",
+        "open_crash",
+        "poker_pair",
+        "pos",
+        "puncheur",
+        "puts",
+        "pv",
+        "rid",
+        "role",
+        "rouleur",
+        "rv",
+        "seq",
+        "settings",
+        "split",
+        "sprint_group",
+        "sprinter",
+        "status",
+        "team",
+        "terr",
+        "time_trial",
+        "time_trialist",
+        "tstart",
+        "turn",
+        "unit",
+        "unit_of",
+        "unit_serial",
+        "units",
+        "width",
+        "yellow_rider",
+        "yellow_team",
+        "zs",
+    )
 
     def __init__(
         self,
@@ -77,39 +236,37 @@ class Race:
         self.width = self.settings.pack_width
         self.off = off = n // self.width + 2
         size = off + self.N + _PAST_LINE
+        layout = _layout(board, off)
+        #: Terrain code of case ``c`` at ``terr[c + off]`` (read-only, shared by the board's races).
+        self.terr = layout.terr
+        #: ``next_climb[c + off]``: first climb case after c (breakaway cap R-P2 b).
+        self.next_climb = layout.next_climb
 
-        codes = [TERRAIN_CODE[t] for t in board.terrain]
-        self.terr = [PLAIN] * off + codes + [codes[-1]] * _PAST_LINE
-        # next_climb[c + off]: first climb case after c (breakaway cap R-P2 b).
-        self.next_climb = [FAR] * size
-        nxt = FAR
-        for i in range(size - 1, -1, -1):
-            self.next_climb[i] = nxt
-            t = self.terr[i]
-            if i >= off and i - off < self.N and t != PLAIN and t != DESCENT:
-                nxt = i - off
-
-        self.ids = [e.rider_id for e in self.entrants]
-        self.index_of = {rid: i for i, rid in enumerate(self.ids)}
+        field = _field(self.entrants)
+        # The field's tables are shared by every race of these entrants: read-only.
+        self.ids = field.ids
+        self.index_of = field.index_of
         #: Rider ids for the dice log; index -1 (a unit's roll) gives None.
-        self.rid: list[int | None] = [*self.ids, None]
-        self.team = [e.team_id for e in self.entrants]
-        self.bib = [e.bib for e in self.entrants]
-        self.role = [ROLE_CODE[e.role] for e in self.entrants]
+        self.rid = field.rid
+        self.team = field.team
+        self.bib = field.bib
+        self.role = field.role
         own = list(extras) if extras is not None else [DEFAULT_RIDER] * n
         self.no_breakaway = [x.no_breakaway for x in own]
-        p = [e.profile for e in self.entrants]
-        self.rouleur = [x.rouleur for x in p]
-        self.sprinter = [x.sprinter for x in p]
-        self.baroudeur = [x.baroudeur for x in p]
-        self.finisseur = [x.finisseur for x in p]
-        self.descender = [x.descender for x in p]
-        self.time_trialist = [x.time_trialist for x in p]
-        self.puncheur = [x.puncheur for x in p]
-        self.climber = [x.climber for x in p]
+        self.rouleur = field.rouleur
+        self.sprinter = field.sprinter
+        self.baroudeur = field.baroudeur
+        self.finisseur = field.finisseur
+        self.descender = field.descender
+        self.time_trialist = field.time_trialist
+        self.puncheur = field.puncheur
+        self.climber = field.climber
         #: Poker movement value per face index, per rider (§2.4: J/Q/K = ROULEUR).
-        self.pv = [(ROULEUR[x.rouleur + 1],) * 3 + POKER_NUMBER_VALUES for x in p]
-        self.rv = [ROULEUR[x.rouleur + 1] for x in p]
+        self.pv = field.pv
+        self.rv = field.rv
+        #: Per rider, the tables of his pairs by code (tables.POKER_PAIR, tables.D6_POKER).
+        self.poker_pair = field.poker_pair
+        self.d6_poker = field.d6_poker
 
         yellow = self.index_of.get(yellow_jersey) if yellow_jersey is not None else None
         green = self.index_of.get(green_jersey) if green_jersey is not None else None
@@ -137,7 +294,9 @@ class Race:
         self.turn = 0
         self.unit = 0
         self.unit_serial = 0
+        #: Moves made outside ``place`` and ``pack`` (time trials); see :attr:`rider_moves`.
         self.moves = 0
+        self.puts = 0
         self.units: list[Unit] = []
         self.log: list[DiceRow] = []
         self.events: list[RawEvent] = []
@@ -145,23 +304,92 @@ class Race:
         self.neutralised: dict[int, list[int]] = {}
         self.dice = dice
         self.time_trial = False
-        # The fast path draws exactly what RandomDice.roll would (engine.dice.fast_index).
-        self._index = fast_index(dice)
+        # The fast path draws exactly what RandomDice.roll would (engine.dice.fast_bits).
+        self._bits = fast_bits(dice)
 
     # -- dice -----------------------------------------------------------------------------
     def roll(self, die: Die, r: int, rule: str) -> int:
         """§2.8: roll ``die`` for rider ``r`` (-1: the unit) under ``rule``, log it, return the
         face index."""
-        index = self._index
-        if index is not None:
-            x = index(die)
-        else:
-            face = self.dice.roll(
-                die, turn=self.turn, unit=self.unit, rider_id=self.rid[r], rule_id=rule
-            )
-            x = die.faces.index(face)
+        bits = self._bits
+        if bits is None:
+            return self._roll_source(die, r, rule)
+        n = die.n
+        k = die.bits
+        x = bits(k)
+        while x >= n:
+            x = bits(k)
         self.log.append((self.turn, self.unit, self.rid[r], rule, die.name, die.faces[x]))
         return x
+
+    def roll2(self, d1: Die, d2: Die, r: int, rule: str) -> int:
+        """§2.8: ``d1`` then ``d2`` for rider ``r`` under ``rule``, both logged; returns the
+        pair's code ``i1 * d2.n + i2`` (the tables of :mod:`.tables` are indexed by it)."""
+        bits = self._bits
+        if bits is None:
+            i1 = self._roll_source(d1, r, rule)
+            return i1 * d2.n + self._roll_source(d2, r, rule)
+        n = d1.n
+        k = d1.bits
+        i1 = bits(k)
+        while i1 >= n:
+            i1 = bits(k)
+        n = d2.n
+        k = d2.bits
+        i2 = bits(k)
+        while i2 >= n:
+            i2 = bits(k)
+        turn = self.turn
+        unit = self.unit
+        rid = self.rid[r]
+        log = self.log
+        log.append((turn, unit, rid, rule, d1.name, d1.faces[i1]))
+        log.append((turn, unit, rid, rule, d2.name, d2.faces[i2]))
+        return i1 * n + i2
+
+    def roll3(self, die: Die, r: int, rule: str) -> int:
+        """§2.8: three ``die`` for rider ``r`` under ``rule``, all logged; returns their code
+        ``(i1 * n + i2) * n + i3``."""
+        bits = self._bits
+        n = die.n
+        if bits is None:
+            i1 = self._roll_source(die, r, rule)
+            i2 = self._roll_source(die, r, rule)
+            return (i1 * n + i2) * n + self._roll_source(die, r, rule)
+        k = die.bits
+        i1 = bits(k)
+        while i1 >= n:
+            i1 = bits(k)
+        i2 = bits(k)
+        while i2 >= n:
+            i2 = bits(k)
+        i3 = bits(k)
+        while i3 >= n:
+            i3 = bits(k)
+        turn = self.turn
+        unit = self.unit
+        rid = self.rid[r]
+        name = die.name
+        faces = die.faces
+        log = self.log
+        log.append((turn, unit, rid, rule, name, faces[i1]))
+        log.append((turn, unit, rid, rule, name, faces[i2]))
+        log.append((turn, unit, rid, rule, name, faces[i3]))
+        return (i1 * n + i2) * n + i3
+
+    def _roll_source(self, die: Die, r: int, rule: str) -> int:
+        """A roll from any other source than plain seeded dice (scripted dice in tests)."""
+        face = self.dice.roll(
+            die, turn=self.turn, unit=self.unit, rider_id=self.rid[r], rule_id=rule
+        )
+        x = die.faces.index(face)
+        self.log.append((self.turn, self.unit, self.rid[r], rule, die.name, die.faces[x]))
+        return x
+
+    @property
+    def rider_moves(self) -> int:
+        """Rider-moves so far: each placement takes a ``seq``, as each ``put`` does."""
+        return self.moves + self.next_seq - self.puts
 
     def dice_log(self) -> DiceLog:
         """The dice log (§2.8)."""
@@ -178,6 +406,7 @@ class Race:
         self.cases[case + self.off].append(r)
         self.seq[r] = self.next_seq
         self.next_seq += 1
+        self.puts += 1
         self.hi = max(self.hi, case)
         self.lo = min(self.lo, case)
 
@@ -200,9 +429,9 @@ class Race:
         cases[p + off].remove(r)
         cases[c + off].append(r)
         pos[r] = c
-        self.seq[r] = self.next_seq
-        self.next_seq += 1
-        self.moves += 1
+        s = self.next_seq
+        self.seq[r] = s
+        self.next_seq = s + 1
         if c > self.hi:
             self.hi = c
 
@@ -235,7 +464,6 @@ class Race:
             s += 1
             if c > hi:
                 hi = c
-        self.moves += s - self.next_seq
         self.next_seq = s
         self.hi = hi
 
@@ -245,12 +473,11 @@ class Race:
 
     def race_order(self) -> list[int]:
         """§2.7 race order: all riders by (pos desc, seq asc)."""
+        off = self.off
         out: list[int] = []
         ext = out.extend
-        cases = self.cases
-        off = self.off
-        for i in range(self.hi + off, self.lo + off - 1, -1):
-            lst = cases[i]
+        # The occupied span's cases from the front, each in ``seq`` order.
+        for lst in reversed(self.cases[self.lo + off : self.hi + off + 1]):
             if lst:
                 ext(lst)
         if out:

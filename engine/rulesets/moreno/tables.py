@@ -94,3 +94,43 @@ def climb_move(i1: int, i2: int, rating: int) -> int:
 def is_max_climb(i1: int, i2: int) -> bool:
     """R-C3 trigger: both faces in {6, T}."""
     return i1 in (T_FACE, SIX_INDEX) and i2 in (T_FACE, SIX_INDEX)
+
+
+# -- Per-pair tables (§2.4, §2.5) ---------------------------------------------------------
+# Two or three dice rolled together come back from ``Race.roll2`` / ``Race.roll3`` as one
+# code (``i1 * n2 + i2``, ``(i1 * 6 + i2) * 6 + i3``): the moves they make are read from these
+# tables, built once from the formulas above, instead of being recomputed at every roll.
+
+#: Poker movement values by face index for a rouleur rating (index rating + 1): J/Q/K are the
+#: ROULEUR value, A/9/10 are 1/9/10 (§2.4).
+POKER_VALUES: Final = tuple((v,) * 3 + POKER_NUMBER_VALUES for v in ROULEUR)
+
+#: R-C1, R-C2: the climb move of two dT (code ``i1 * 6 + i2``), by rating + 1.
+CLIMB_MOVES: Final = tuple(
+    tuple(climb_move(i1, i2, rating) for i1 in range(6) for i2 in range(6))
+    for rating in range(-1, 5)
+)
+#: R-C3: both dT in {6, T}, by code.
+MAX_CLIMB: Final = tuple(is_max_climb(i1, i2) for i1 in range(6) for i2 in range(6))
+
+#: 2 dPoker (code ``i1 * 6 + i2``): the sum of their movement values, by rouleur + 1.
+POKER_PAIR: Final = tuple(
+    tuple(pv[i1] + pv[i2] for i1 in range(6) for i2 in range(6)) for pv in POKER_VALUES
+)
+#: d6 + dPoker (code ``a * 6 + b``): ``a + 1 + pv[b]``, by rouleur + 1 (R-S2, R-P20.16/19/20).
+D6_POKER: Final = tuple(
+    tuple(a + 1 + pv[b] for a in range(6) for b in range(6)) for pv in POKER_VALUES
+)
+#: Codes of the pairs that ask for a crash check (R-X1): A-A on 2 dPoker, 1-A on d6 + dPoker.
+POKER_PAIR_CRASH: Final = POKER_A * 6 + POKER_A
+D6_POKER_CRASH: Final = ONE_INDEX * 6 + POKER_A
+#: R-P20.16/19/20: 6-K on d6 + dPoker.
+D6_POKER_TRIGGER: Final = SIX_INDEX * 6 + POKER_K
+#: R-P20.17: 1-1 on 2 d6 (the crash check), and the move of any other pair.
+TWO_D6_CRASH: Final = ONE_INDEX * 6 + ONE_INDEX
+TWO_D6: Final = tuple(a + b + 2 for a in range(6) for b in range(6))
+
+#: Face indices of three dDesc by code (R-D1).
+DESC_FACES: Final = tuple((i1, i2, i3) for i1 in range(6) for i2 in range(6) for i3 in range(6))
+#: Green faces among three dDesc, by code (R-D2, R-D3).
+DESC_GREENS: Final = tuple(f.count(GREEN_FACE) for f in DESC_FACES)
