@@ -46,6 +46,8 @@ def public_pages(season: Season) -> dict[str, str]:
         "signup": reverse("signup"),
         "password-reset": reverse("password_reset"),
         "not-found": "/no/such/page/",
+        "players-ranking": reverse("season-players", args=[slug]),
+        "abandons": reverse("season-abandons", args=[slug]),
     }
     for classification in ("general", "points", "mountains", "youth", "teams"):
         pages[f"standings-{classification}"] = reverse(
