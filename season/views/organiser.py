@@ -29,7 +29,7 @@ from season.forms import (
     SeasonSettingsForm,
 )
 from season.models import Membership, Round, Season
-from season.services import deadlines, game_settings, invitations, lifecycle
+from season.services import deadlines, draft_clock, game_settings, invitations, lifecycle
 from season.services.motor_rounds import is_motor
 from season.services.orders_status import orders_count, orders_status
 from season.tables import CalendarTable, MembersTable, table_configure
@@ -109,6 +109,11 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         .first()
     )
     status = orders_status(round=orders_round) if orders_round is not None else []
+    draft = (
+        formation.draft_status(season=season)
+        if season.formation_mode == Season.FormationMode.DRAFT
+        else None
+    )
     with timezone.override(season.tz):
         stage_one = season.rounds.filter(number=1).first()
         return render(
@@ -122,8 +127,10 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 "members_table": members_table,
                 "progress": progress,
                 "teams_formed": bool(progress) and all(p.complete for p in progress),
-                "draft": formation.draft_status(season=season)
-                if season.formation_mode == Season.FormationMode.DRAFT
+                "draft": draft,
+                # The pick clock of the team on turn (None without a clock).
+                "pick_deadline": draft_clock.pick_deadline(season=season, status=draft)
+                if draft is not None
                 else None,
                 "join_closed": leagues.join_closed_reason(season),
                 "capacity": formation.team_capacity(season=season),

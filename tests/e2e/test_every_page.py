@@ -97,8 +97,11 @@ def leagues(season: Season) -> tuple[Season, Season]:
     users = {m.user.username: m.user for m in season.memberships.select_related("user")}
     template = Race.objects.get(slug="tour-de-france-2023")
     drafting = league(organiser=users["olivia"], template=template, slug="drafting", roster_size=8)
-    joined(drafting, users["alice"], users["bob"])
+    alice_drafting, _bob_drafting = joined(drafting, users["alice"], users["bob"])
     formation.draft_start(season=drafting)
+    # The draft page's pick clock and wish list (issue 17) are on the pages visited too.
+    Season.objects.filter(pk=drafting.pk).update(draft_pick_minutes=30)
+    formation.wish_add(team=alice_drafting, rider=cheap_riders(1)[0])
     cyclo = league(
         organiser=users["olivia"],
         template=template,

@@ -294,3 +294,14 @@ def test_the_organiser_sets_the_minutes_per_pick_in_the_settings(client, draftin
     page = client.get(url).content.decode()
     assert 'name="draft_pick_minutes"' in page
     assert 'value="10"' in page
+
+
+def test_the_organiser_sees_when_the_team_on_turn_runs_out_of_time(client, drafting, charlie):
+    season, first, _second, _climber = drafting
+    client.force_login(charlie)
+    page = client.get(reverse("organiser-season", kwargs={"slug": season.slug})).content.decode()
+    assert "Its time runs out at" in page
+    assert f"Pick for {first.name} (its wish list first" in page
+    Season.objects.filter(pk=season.pk).update(draft_pick_minutes=0)
+    page = client.get(reverse("organiser-season", kwargs={"slug": season.slug})).content.decode()
+    assert "Its time runs out at" not in page
