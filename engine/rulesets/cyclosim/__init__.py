@@ -24,7 +24,7 @@ from engine.ruleset import CYCLING, Ruleset
 from engine.rulesets.cyclosim.finish import outcome
 from engine.rulesets.cyclosim.orders import AttackWindow, FinalOrders, RiderOrders
 from engine.rulesets.cyclosim.player_orders import ORDERS_SPEC, orders_errors, rider_orders
-from engine.rulesets.cyclosim.race import Race
+from engine.rulesets.cyclosim.race import Race, Road
 from engine.rulesets.cyclosim.settings import (
     DEFAULT_RIDER,
     SETTINGS_CODEC,
@@ -85,6 +85,7 @@ def _itt(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
     events: list[RawEvent] = []
     races = []
     extras = inputs.extras_in_order(DEFAULT_RIDER)
+    road = Road(board, settings, 1, distance_km=inputs.course.distance_km, time_trial=True)
     for entrant, own in reversed(list(zip(inputs.entrants, extras, strict=True))):
         race = Race(
             board,
@@ -96,6 +97,7 @@ def _itt(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
             time_trial=True,
             log=log,
             events=events,
+            road=road,
         )
         race.place(0, race.off, 0)
         run(race)
@@ -117,8 +119,14 @@ def _ttt(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
     for i, e in enumerate(inputs.entrants):
         teams.setdefault(e.team_id, []).append(i)
     races = []
+    roads: dict[int, Road] = {}  # by team size
     for team in reversed(list(teams)):
         members = tuple(inputs.entrants[i] for i in teams[team])
+        size = len(members)
+        if size not in roads:
+            roads[size] = Road(
+                board, settings, size, distance_km=inputs.course.distance_km, time_trial=True
+            )
         race = Race(
             board,
             members,
@@ -129,6 +137,7 @@ def _ttt(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
             time_trial=True,
             log=log,
             events=events,
+            road=roads[size],
         )
         for k in range(race.n):
             race.place(k, race.off - k, 0)

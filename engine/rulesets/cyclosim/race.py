@@ -8,6 +8,7 @@ bitmask of free lanes of a row: path building (R-M4) is a few bit operations per
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
 
@@ -53,41 +54,33 @@ def _round_half_up_div(num: int, den: int) -> int:
     return (2 * num + den) // (2 * den)
 
 
-class Race:
-    """One stage (or one time-trial road) of Cyclo Sim."""
+class Road:
+    """The fixed tables of a stage's road for a field of ``n`` riders (§2.1, §2.3, R-FT1):
+    terrain, PI modifier and cost of every row, their cumulative sums, the gruppetto's rows and
+    the summit and sprint lines. Built once per stage; the roads of a time trial, one per rider
+    or team, share one per field size. Read-only once built."""
 
     def __init__(
         self,
         board: Board,
-        entrants: Sequence[Entrant],
-        *,
         settings: CyclosimSettings,
-        extras: Sequence[CyclosimRider] | None = None,
-        dice: DiceSource,
+        n: int,
+        *,
         distance_km: float,
         time_trial: bool = False,
-        log: list[DiceRow] | None = None,
-        events: list[RawEvent] | None = None,
     ) -> None:
         self.board = board
         self.settings = settings
-        self.entrants = tuple(entrants)
-        self.time_trial = time_trial
-        n = len(self.entrants)
-        own = list(extras) if extras is not None else [DEFAULT_RIDER] * n
-        given = [x.orders for x in own]
         self.n = n
+        self.time_trial = time_trial
         self.N = N = board.n_cases
         self.W = W = settings.lanes
-        self.full = (1 << W) - 1
         self.off = off = (n + W - 1) // W + 2
-        size = off + N + _PAST_LINE
-        self.size = size
+        self.size = size = off + N + _PAST_LINE
         # R-FT1: turn_s = round(3600 · (km / N) · rows_per_turn / speed).
         self.turn_s = int(
             3600 * distance_km * settings.rows_per_turn / (N * settings.turn_kmh) + 0.5
         )
-
         terr = [FLAT] * size
         modk = [MOD_TT if time_trial else MOD_ROULEUR] * size
         for c, t in enumerate(board.terrain):
@@ -108,15 +101,80 @@ class Race:
                     modk[ri] = MOD_SPRINTER
         self.terr = terr
         self.modk = modk
+        self.cost = cost = [CELL_COST[t] for t in terr]
+        #: cum[ri] = cost of rows < ri; climbs[ri] = climb rows < ri.
+        self.cum = [0, *accumulate(cost)]
+        self.climbs = [0, *accumulate(1 if t == CLIMB else 0 for t in terr)]
+        # §4.6 [D]: the GC leaders' attack goes on the last climb of category 2 or harder.
+        gc_climbs = [c for c in board.climbs if c.terrain in GC_CLIMBS]
+        self.last_climb = (gc_climbs[-1].first_case, gc_climbs[-1].line) if gc_climbs else None
+        #: The rows where the gruppetto may sit up (§4.6 [D]): the cols of a stage with a
+        #: climb of GC_CLIMBS.
+        self.gruppetto_stage = bool(gc_climbs)
+        self.sit_up_row = [False] * size
+        cols = [c for c in board.climbs if c.terrain in GRUPPETTO_CLIMBS] if gc_climbs else []
+        for col in cols:
+            for ri in range(off + col.first_case, min(off + col.line, size)):
+                self.sit_up_row[ri] = True
+        # Summit and intermediate sprint lines (row indices).
+        lines = line_data(board)
+        self.line_rows = [c + off for c, _, _ in lines]
+        self.line_kinds = [k for _, k, _ in lines]
+        self.line_data = [d for _, _, d in lines]
+
+
+class Race:
+    """One stage (or one time-trial road) of Cyclo Sim."""
+
+    def __init__(
+        self,
+        board: Board,
+        entrants: Sequence[Entrant],
+        *,
+        settings: CyclosimSettings,
+        extras: Sequence[CyclosimRider] | None = None,
+        dice: DiceSource,
+        distance_km: float,
+        time_trial: bool = False,
+        log: list[DiceRow] | None = None,
+        events: list[RawEvent] | None = None,
+        road: Road | None = None,
+    ) -> None:
+        n = len(entrants)
+        if road is None:
+            road = Road(board, settings, n, distance_km=distance_km, time_trial=time_trial)
+        elif (
+            road.board is not board
+            or road.settings is not settings
+            or road.n != n
+            or road.time_trial != time_trial
+        ):
+            raise ValueError("the road was built for another board, settings or field size")
+        self.board = board
+        self.settings = settings
+        self.entrants = tuple(entrants)
+        self.time_trial = time_trial
+        own = list(extras) if extras is not None else [DEFAULT_RIDER] * n
+        given = [x.orders for x in own]
+        self.n = n
+        self.N = N = road.N
+        self.W = W = road.W
+        self.full = (1 << W) - 1
+        self.off = road.off
+        #: Row index of the first row past the finish line.
+        self.line = road.off + N
+        self.size = size = road.size
+        self.turn_s = road.turn_s
+        self.flat_finish = road.flat_finish
+        self.terr = road.terr
+        self.modk = road.modk
         #: §5 [D] road groups are numbered on mass-start stages with a flat finish.
         self.track_road_groups = (
             self.flat_finish and not time_trial and settings.road_groups and settings.bunch_gaps
         )
-        cost = [CELL_COST[t] for t in terr]
-        self.cost = cost
-        #: cum[ri] = cost of rows < ri; climbs[ri] = climb rows < ri.
-        self.cum = [0, *accumulate(cost)]
-        self.climbs = [0, *accumulate(1 if t == CLIMB else 0 for t in terr)]
+        self.cost = road.cost
+        self.cum = road.cum
+        self.climbs = road.climbs
         self.free = [self.full] * size
         self.occ = [-1] * (size * W)
 
@@ -133,9 +191,7 @@ class Race:
             consumed_at_start(x.pe_consumed, m, s.overnight_recovery)
             for x, m in zip(own, self.pe_max, strict=True)
         ]
-        # §4.6 [D]: the GC leaders' attack goes on the last climb of category 2 or harder.
-        gc_climbs = [c for c in board.climbs if c.terrain in GC_CLIMBS]
-        last_climb = (gc_climbs[-1].first_case, gc_climbs[-1].line) if gc_climbs else None
+        last_climb = road.last_climb
         self.orders: list[RiderOrders] = [
             o
             or default_orders(
@@ -154,18 +210,18 @@ class Race:
             r for r, e in enumerate(self.entrants) if given[r] is None and e.role == "domestique"
         ]
         self.chase = [False] * n
+        #: The riders the chasers work for (§4.6 [D]): sprinters on a flat finish, else GC
+        #: leaders.
+        protected = "sprinter" if self.flat_finish else "gc_leader"
+        self.protected = [r for r, e in enumerate(self.entrants) if e.role == protected]
         #: The gruppetto (§4.6 [D]): its riders (default AI, weak climbers), the rows where
         #: they may sit up (the cols of a stage with a climb of GC_CLIMBS), the GC leaders
         #: they wait for, and the flags of the turn.
-        self.sit_up_row = [False] * size
-        cols = [c for c in board.climbs if c.terrain in GRUPPETTO_CLIMBS] if gc_climbs else []
-        for col in cols:
-            for ri in range(off + col.first_case, min(off + col.line, size)):
-                self.sit_up_row[ri] = True
+        self.sit_up_row = road.sit_up_row
         self.gruppetto = [
             r
             for r, e in enumerate(self.entrants)
-            if gc_climbs
+            if road.gruppetto_stage
             and given[r] is None
             and not time_trial
             and sits_up_on_climbs(e.role, e.profile.climber)
@@ -205,8 +261,8 @@ class Race:
         self.orphans: list[int] = []
         self.turn = 0
         self.unit = 0
+        #: Moves so far (each move's order, R-FT3 ties).
         self.move_seq = 0
-        self.moves = 0
         self.finished = 0
         self.log: list[DiceRow] = log if log is not None else []
         self.events: list[RawEvent] = events if events is not None else []
@@ -216,14 +272,19 @@ class Race:
         self.rid: list[int | None] = [*self.ids, None]
 
         # Summit and intermediate sprint lines (row indices), crossers in crossing order.
-        lines = line_data(board)
-        self.line_rows = [c + off for c, _, _ in lines]
-        self.line_kinds = [k for _, k, _ in lines]
-        self.line_data = [d for _, _, d in lines]
-        self.line_crossers: list[list[int]] = [[] for _ in lines]
-        self.line_turn = [0] * len(lines)
+        self.line_rows = road.line_rows
+        self.line_kinds = road.line_kinds
+        self.line_data = road.line_data
+        lines = len(self.line_rows)
+        self.line_crossers: list[list[int]] = [[] for _ in range(lines)]
+        self.line_turn = [0] * lines
         self.next_line = [0] * n
         self.next_line_row = [self.line_rows[0] if lines else size * 2] * n
+
+    @property
+    def moves(self) -> int:
+        """Rider-moves so far (a benchmark's count)."""
+        return self.move_seq
 
     # -- dice ------------------------------------------------------------------------------
     def roll2d6(self, r: int, purpose: str) -> int:
@@ -312,31 +373,52 @@ class Race:
         forward cells are blocked, the first cell is lateral (``l-1`` then ``l+1``).
         """
         free = self.free
-        full = self.full
         cum = self.cum
-        start_mask = 1 << l0
+        m = 1 << l0
         base = cum[ri0 + 1]
         lat = -1
-        spread0 = (start_mask | (start_mask << 1) | (start_mask >> 1)) & full
-        if not (spread0 & free[ri0 + 1]):
-            for cand in (l0 - 1, l0 + 1):
-                if 0 <= cand < self.W and free[ri0] >> cand & 1:
-                    lat = cand
-                    break
-            if lat < 0:
+        # Lane masks need no "& full": a row's free mask has no bit beyond the W lanes.
+        if not ((m | (m << 1) | (m >> 1)) & free[ri0 + 1]):
+            row = free[ri0]
+            if l0 > 0 and row >> (l0 - 1) & 1:
+                lat = l0 - 1
+            elif l0 + 1 < self.W and row >> (l0 + 1) & 1:
+                lat = l0 + 1
+            else:
                 return ri0, [], -1
-            if self.cost[ri0] > cap:
+            c = self.cost[ri0]
+            if c > cap:
                 return ri0, [], -1
-            start_mask = 1 << lat
-            base -= self.cost[ri0]
+            m = 1 << lat
+            base -= c
+        if ri0 < -1:
+            return self._reach_behind_grid(ri0, m, base, cap, lat)
+        # The furthest row the cap pays for (rows ri0+1 .. far cost cum[far+1] - base); cum
+        # has size + 1 entries, so far stays on the board's last row index at most.
+        far = bisect_right(cum, base + cap, ri0 + 1) - 2
         masks: list[int] = []
-        m = start_mask
+        append = masks.append
+        for ri in range(ri0 + 1, far + 1):
+            m = (m | (m << 1) | (m >> 1)) & free[ri]
+            if not m:
+                return ri - 1, masks, lat
+            append(m)
+        return (far if far > ri0 else ri0), masks, lat
+
+    def _reach_behind_grid(
+        self, ri0: int, m: int, base: int, cap: int, lat: int
+    ) -> tuple[int, list[int], int]:
+        """:meth:`reach` from a row index below -1: a team time trial's file longer than the
+        start grid's depth starts there (R-T3 places it in one lane), and the tables are then
+        read from their end, as Python indexes them. Kept as the engine has always done it."""
+        cum, free = self.cum, self.free
+        masks: list[int] = []
         ri = ri0
         limit = self.size - 1
         while ri < limit:
             if cum[ri + 2] - base > cap:
                 break
-            m = (m | (m << 1) | (m >> 1)) & full & free[ri + 1]
+            m = (m | (m << 1) | (m >> 1)) & free[ri + 1]
             if not m:
                 break
             ri += 1
@@ -352,25 +434,33 @@ class Race:
         k = target - ri0
         if k <= 0:
             return [(ri0, lat)] if lat >= 0 else []
-        full = self.full
-        free = self.free
+        if lat < 0 and (target_lane < 0 or target_lane == l0):
+            # Straight ahead when every cell of the lane up to the target is reachable: from
+            # each of them the target is, so R-M4 keeps the lane.
+            bit = 1 << l0
+            for j in range(k):
+                if not masks[j] & bit:
+                    break
+            else:
+                return [(ri, l0) for ri in range(ri0 + 1, target + 1)]
         back = [0] * k
-        b = (1 << target_lane) if target_lane >= 0 else free[target]
+        b = (1 << target_lane) if target_lane >= 0 else self.free[target]
         back[k - 1] = b & masks[k - 1]
         for j in range(k - 2, -1, -1):
             nb = back[j + 1]
-            back[j] = (nb | (nb << 1) | (nb >> 1)) & full & masks[j]
+            back[j] = (nb | (nb << 1) | (nb >> 1)) & masks[j]
         path: list[Cell] = []
         lane = l0
         if lat >= 0:
             path.append((ri0, lat))
             lane = lat
-        W = self.W
+        # back[j] has no bit beyond the W lanes, so lane + 1 needs no bound check.
         for j in range(k):
             bj = back[j]
-            for cand in (lane, lane - 1, lane + 1):
-                if 0 <= cand < W and bj >> cand & 1:
-                    lane = cand
-                    break
+            if not bj >> lane & 1:
+                if lane > 0 and bj >> (lane - 1) & 1:
+                    lane -= 1
+                elif bj >> (lane + 1) & 1:
+                    lane += 1
             path.append((ri0 + j + 1, lane))
         return path

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from functools import cache
+from heapq import heapify, heappop, heappush
 
 from engine.cycling.events import ATTACK, CRASH, attack_data, crash_data, eliminated_data
 from engine.cycling.events import ELIMINATED as ELIMINATED_EVENT
@@ -13,6 +14,7 @@ from engine.rulesets.cyclosim.race import Cell, Race
 from engine.rulesets.cyclosim.sheet import (
     ACTIVE,
     BONUS,
+    CLIMB,
     DESCENT,
     ELIMINATED,
     FINISHED,
@@ -20,11 +22,11 @@ from engine.rulesets.cyclosim.sheet import (
     MAX_OUT_TURNS,
     MIN_PULL,
     OUT,
+    RECOVERY,
     SIT_A,
     SIT_B,
     SIT_C,
     pace_cap,
-    recovery,
 )
 
 #: Rows beyond which a board change cannot alter a leader's bid (caps stay below 32 cost).
@@ -160,44 +162,54 @@ def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Pl
         far, masks, lat = race.reach(ri, lane, cap)
     wheel = o.wheel
     if wheel and win < 0 and far > ri and not lateral and not race.sit_up[r]:
-        best: tuple[int, int, int] | None = None
-        W = race.W
-        occ = race.occ
-        teams = race.team
-        team = teams[r]
-        turn = race.turn
-        moved, fol = race.moved, race.fol
-        free = race.free
-        full = race.full
-        # Wheel cells on rows far-2 .. far (their riders on the row after); masks[k] is row
-        # ri+1+k, and reach() gives one mask per row up to far.
-        lo = far - 1 if far - 1 > ri + 2 else ri + 2
-        hi = far + 2
-        limit = race.off + race.N
-        if hi > limit:
-            hi = limit
-        for zr in range(lo, hi):
-            base = zr * W
-            wr = zr - 1
-            # Lanes with a rider at row zr whose wheel cell is reachable.
-            m = masks[wr - ri - 1] & ~free[zr] & full
-            while m:
-                low = m & -m
-                zl = low.bit_length() - 1
-                m ^= low
-                z = occ[base + zl]
-                if z < 0 or moved[z] != turn or fol[z] >= 0:
-                    continue
-                cls = _wheel_class(wheel, teams[z] == team)
-                if cls < 0:
-                    continue
-                key = (cls, -wr, zl)
-                if best is None or key < best:
-                    best = key
-        if best is not None:
-            wr, wl = -best[1], best[2]
-            return (wr, r, True, -1, ri, lane, wl, masks, lat)
+        target = _wheel_target(race, r, wheel, ri, far, masks)
+        if target >= 0:
+            ahead, wl = divmod(target, race.W)
+            return (ri + ahead, r, True, -1, ri, lane, wl, masks, lat)
     return (far, r, bool(wheel), win, ri, lane, -1, masks, lat)
+
+
+def _wheel_target(
+    race: Race, r: int, wheel: tuple[str, ...], ri: int, far: int, masks: list[int]
+) -> int:
+    """§4.3 step 2: the wheel cell ``r`` bids for, as ``(row index - ri) · W + lane``, or -1:
+    among the reachable cells on rows ``far - 2 .. far`` whose cell ahead holds a rider who
+    moved this turn and has no follower yet, the first class of ``wheel`` (team mate or any),
+    then the furthest row, then the lowest lane."""
+    W = race.W
+    occ, teams, moved, fol, free = race.occ, race.team, race.moved, race.fol, race.free
+    turn = race.turn
+    team = teams[r]
+    mate = _wheel_class(wheel, True)
+    other = _wheel_class(wheel, False)
+    best_cls = len(wheel)
+    best = -1
+    # Rows of the riders ahead of the wheel cells: far - 1 .. far + 1 (not beyond the line,
+    # not closer than ri + 2); masks[k] is row ri+1+k, one mask per row up to far. Rows are
+    # taken from the furthest and lanes from the lowest, so the first rider of a class is the
+    # best of it.
+    lo = far - 1 if far - 1 > ri + 2 else ri + 2
+    hi = far + 1
+    if hi >= race.line:
+        hi = race.line - 1
+    for zr in range(hi, lo - 1, -1):
+        wr = zr - 1
+        # Lanes with a rider at row zr whose wheel cell is reachable.
+        m = masks[wr - ri - 1] & ~free[zr]
+        base = zr * W
+        while m:
+            low = m & -m
+            m ^= low
+            zl = low.bit_length() - 1
+            z = occ[base + zl]
+            if z < 0 or moved[z] != turn or fol[z] >= 0:
+                continue
+            cls = mate if teams[z] == team else other
+            if 0 <= cls < best_cls:
+                best_cls, best = cls, (wr - ri) * W + zl
+                if cls == 0:
+                    return best
+    return best
 
 
 def _lateral_reach(race: Race, r: int, cap: int) -> tuple[int, list[int], int]:
@@ -248,25 +260,30 @@ def _chases(race: Race, f: int) -> bool:
 
 def move(race: Race, r: int, path: list[Cell], sit: int) -> None:
     """Move ``r`` along ``path`` (R-T1), register the lines and the finish (R-FT1)."""
-    pos = race.pos
-    ri0, l0 = pos[r], race.lane[r]
-    line = race.off + race.N
+    pos, lanes = race.pos, race.lane
+    ri0 = pos[r]
+    l0 = lanes[r]
+    line = race.line
     W = race.W
     if ri0 < line:  # lift (inlined: every move passes here)
         race.occ[ri0 * W + l0] = -1
         race.free[ri0] |= 1 << l0
     race.start[r] = (ri0, l0)
     race.path[r] = path
-    race.lateral[r] = bool(path) and path[0][0] == ri0
+    if path:
+        ri, lane = path[-1]
+        race.lateral[r] = path[0][0] == ri0
+    else:
+        ri, lane = ri0, l0
+        race.lateral[r] = False
     race.moved[r] = race.turn
     seq = race.move_seq = race.move_seq + 1
     race.seq[r] = seq
     race.situation[r] = sit
-    race.moves += 1
     race.recent.append(r)
-    ri, lane = path[-1] if path else (ri0, l0)
+    pos[r] = ri
+    lanes[r] = lane
     if ri >= line:
-        pos[r], race.lane[r] = ri, lane
         x = line - ri0
         rows = ri - ri0
         cap = race.capacity[r]
@@ -283,8 +300,6 @@ def move(race: Race, r: int, path: list[Cell], sit: int) -> None:
         race.finished += 1
         race.finish_seq[r] = seq
     else:  # place (inlined)
-        pos[r] = ri
-        race.lane[r] = lane
         race.occ[ri * W + lane] = r
         race.free[ri] &= ~(1 << lane)
     if ri >= race.next_line_row[r]:
@@ -431,6 +446,7 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
     paths, moved, lateral, crashed_turn = race.path, race.moved, race.lateral, race.crashed_turn
     plain, sit_up, start, cum, terr = race.plain, race.sit_up, race.start, race.cum, race.terr
     pe_max, consumed, status = race.pe_max, race.consumed, race.status
+    chase_attack = ai.CHASE_ATTACK
     while f >= 0:
         path_p = paths[p]
         if moved[p] != turn or len(path_p) < MIN_PULL or lateral[p] or crashed_turn[p] == turn:
@@ -439,11 +455,16 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
             return back
         if plain[f]:  # no attack window, no final: only a chase or sitting up
             win = -1
-            attacks = (sit_up[f] or _chases(race, f)) and race.dropped_turn[f] < turn - 1
+            attacks = (sit_up[f] or (chase_attack and _chases(race, f))) and race.dropped_turn[
+                f
+            ] < turn - 1
         else:
             win = follower_attacks(race, f)
             attacks = win != -2 and (
-                win >= 0 or in_final(race, f, race.orders[f]) or _chases(race, f) or sit_up[f]
+                win >= 0
+                or in_final(race, f, race.orders[f])
+                or (chase_attack and _chases(race, f))
+                or sit_up[f]
             )
         if attacks:
             result = attack(race, f, win)
@@ -454,10 +475,11 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
             p = f
             f = fol[p]
             continue
-        path = [start[p], *path_p[:-1]]
+        sp = start[p]
+        path = [sp, *path_p[:-1]]
         # Path rows are consecutive (P's path has no lateral cell here): cd from the cum table.
-        first = path[0][0]
-        cd = cum[path[-1][0] + 1] - cum[first]
+        first = sp[0]
+        cd = cum[path_p[-2][0] + 1] - cum[first]
         descent = terr[first] == DESCENT
         pe = pe_max[f] - consumed[f]
         if not descent and cd > (pe if pe > 2 else 2):
@@ -590,56 +612,78 @@ def auction(race: Race) -> None:
     """R-A1 .. R-A5: cycles of bids by the unmoved leaders; the furthest row wins (ties: road
     order); the winner's unit resolves, then the others re-bid on the new board.
 
-    Re-bids are lazy: a unit marks the leaders within ``REACH`` rows behind it (or level with
-    it) dirty, and a dirty bid is recomputed only when the furthest row it could reach on an
-    empty road (:func:`bid_bound`) could still beat the best bid known; a bid that cannot win
-    this cycle is recomputed later on the then current board, which is what an eager re-bid
-    gives as nothing outside that window changes it."""
+    Re-bids are lazy, and give what an eager re-bid of every leader after every unit gives:
+
+    * a kept plan read the board on rows ``pos .. far + 1`` only (its reach, its wheel cells),
+      so it is recomputed only when a unit changed a cell on those rows (the unit's riders
+      left and took cells between the lowest start row and the highest end row);
+    * a leader to re-bid is recomputed only when the furthest row he could reach on an empty
+      road (:func:`bid_bound`) could still beat the best bid known; otherwise he is
+      recomputed later, on the then current board.
+
+    Both queues are heaps of one integer key per rider (bid order: target row, then road
+    order), entries left behind by a change are skipped when they come up."""
     t = race.turn
     status, pred, moved = race.status, race.pred, race.moved
-    leaders = {r for r in range(race.n) if status[r] == ACTIVE and pred[r] < 0 and moved[r] != t}
+    pos, lane = race.pos, race.lane
+    size, W = race.size, race.W
+    W1 = W - 1
+    leaders: set[int] = set()
     holders: dict[int, list[int]] = {}
-    for y in range(race.n):
-        x = race.attack_right[y]
-        if x >= 0:
-            holders.setdefault(x, []).append(y)
+    attack_right = race.attack_right
+    for r in range(race.n):
+        if status[r] == ACTIVE:
+            if pred[r] < 0 and moved[r] != t:
+                leaders.add(r)
+            x = attack_right[r]
+            if x >= 0:
+                holders.setdefault(x, []).append(r)
+    # Kept plans, their keys and the last row each read; the leaders to (re-)bid, their
+    # leader_cap and bound keys (fixed while they wait: they depend on their own state only).
     bids: dict[int, Plan] = {}
+    keys: dict[int, int] = {}
+    reads: dict[int, int] = {}
     dirty: set[int] = set(leaders)
     caps: dict[int, tuple[int, int]] = {}
     bound: dict[int, int] = {}
-    pos, lane = race.pos, race.lane
+    # Max-heaps as (-key, rider): kept bids by bid key, dirty leaders by bound key.
+    best_heap: list[tuple[int, int]] = []
+    todo: list[tuple[int, int]] = []
+    for r in dirty:
+        c = caps[r] = leader_cap(race, r)
+        k = bound[r] = (bid_bound(race, r, c[0]) * size + pos[r]) * W + W1 - lane[r]
+        todo.append((-k, r))
+    heapify(todo)
     recent = race.recent
     orphans = race.orphans
-    # Bid order (row, road order) as one int: (target row · size + row) · W + W - 1 - lane.
-    keys: dict[int, int] = {}
-    size, W1 = race.size, race.W - 1
-    while bids or dirty:
-        if keys:
-            w = max(keys, key=keys.__getitem__)
-            best = keys[w]
+    start = race.start
+    while True:
+        while best_heap and keys.get(best_heap[0][1]) != -best_heap[0][0]:
+            heappop(best_heap)
+        if best_heap:
+            best, w = -best_heap[0][0], best_heap[0][1]
         else:
-            w, best = -1, -1
-        if dirty:
-            for r in dirty:
-                if r not in bound:
-                    c = caps[r] = leader_cap(race, r)
-                    bound[r] = (bid_bound(race, r, c[0]) * size + pos[r]) * (W1 + 1) + W1 - lane[r]
-            order = sorted(dirty, key=bound.__getitem__, reverse=True)
-            for r in order:
-                if bound[r] < best:
-                    break
-                b = leader_plan(race, r, caps[r])
-                dirty.discard(r)
-                bids[r] = b
-                key = keys[r] = (b[0] * size + pos[r]) * (W1 + 1) + W1 - lane[r]
-                if key > best:
-                    best, w = key, r
-        keys.pop(w)
+            best, w = -1, -1
+        while todo and -todo[0][0] >= best:
+            nk, r = heappop(todo)
+            if r not in dirty or bound[r] != -nk:
+                continue
+            b = leader_plan(race, r, caps[r])
+            dirty.discard(r)
+            bids[r] = b
+            reads[r] = b[4] + len(b[7]) + 1
+            key = keys[r] = (b[0] * size + pos[r]) * W + W1 - lane[r]
+            heappush(best_heap, (-key, r))
+            if key > best:
+                best, w = key, r
+        if w < 0:
+            break
+        del keys[w]
         plan = bids.pop(w)
         leaders.discard(w)
         race.unit += 1
         recent.clear()
-        # A kept plan was made on a board that has not changed within its reach (REACH).
+        # A kept plan was made on a board that has not changed on the rows it read.
         _, _, path, _, win = bid_of(race, plan)
         if path:
             contract(race, w, path, 0, "contract", SIT_A)
@@ -660,8 +704,9 @@ def auction(race: Race) -> None:
                     new += resolve_file(race, y, leaders)
         new += orphans
         orphans.clear()
+        # Only riders who moved in the unit stop being leaders to bid (a leader has no
+        # pred, so nobody else's move takes him along, and only a move crashes or finishes).
         lo = hi = pos[w]
-        start = race.start
         for r in recent:
             p = pos[r]
             if p > hi:
@@ -669,32 +714,27 @@ def auction(race: Race) -> None:
             p = start[r][0]
             if p < lo:
                 lo = p
+            if r in leaders:
+                leaders.discard(r)
+                dirty.discard(r)
+                if r in bids:
+                    del bids[r]
+                    del keys[r]
         for f in new:
             if status[f] == ACTIVE and pred[f] < 0 and moved[f] != t:
                 leaders.add(f)
                 bids.pop(f, None)
                 keys.pop(f, None)
                 dirty.add(f)
-                caps.pop(f, None)
-                bound.pop(f, None)
-        lo_dirty = lo - REACH
-        for r in list(bids):
-            if r in new:
-                continue
-            if status[r] != ACTIVE or moved[r] == t or pred[r] >= 0:
-                bids.pop(r)
-                keys.pop(r)
-                leaders.discard(r)
-            elif lo_dirty <= pos[r] <= hi + 1:
-                del bids[r]
-                del keys[r]
-                dirty.add(r)
-        for r in list(dirty):
-            if r in new:
-                continue
-            if status[r] != ACTIVE or moved[r] == t or pred[r] >= 0:
-                dirty.discard(r)
-                leaders.discard(r)
+                c = caps[f] = leader_cap(race, f)
+                k = bound[f] = (bid_bound(race, f, c[0]) * size + pos[f]) * W + W1 - lane[f]
+                heappush(todo, (-k, f))
+        hi += 1
+        for r in [r for r in bids if pos[r] <= hi and reads[r] >= lo]:
+            del bids[r]
+            del keys[r]
+            dirty.add(r)
+            heappush(todo, (-bound[r], r))
 
 
 def end_of_turn(race: Race) -> None:
@@ -731,35 +771,33 @@ def end_of_turn(race: Race) -> None:
                     fol[x], pred[y] = y, x
             else:
                 race.attack_right[y] = x  # R-RB2
-    # R-RC recovery.
+    # R-RC recovery (sheet.recovery and Race.recover inlined): riders on the road only; out,
+    # eliminated and finished riders (this turn too) recover nothing.
     terr = race.terr
     climbs = race.climbs
     moved, crashed_turn, paths = race.moved, race.crashed_turn, race.path
-    for r in range(race.n):
-        st = status[r]
-        if st != ACTIVE:
-            continue  # R-RC: out, eliminated and finished riders (this turn too) recover nothing
+    situation, consumed = race.situation, race.consumed
+    table = RECOVERY
+    for r in on_road:
         if crashed_turn[r] == t:
             continue
         if moved[r] == t:
             path = paths[r]
             d = len(path)
             if d:
-                a = path[0][0]
-                b = path[-1][0]
-                if climbs[b + 1] - climbs[a] > 0:
+                if climbs[path[-1][0] + 1] - climbs[path[0][0]] > 0:
                     continue
-            elif terr[pos[r]] == 1:
+            elif terr[pos[r]] == CLIMB:
                 continue
-            sit = race.situation[r]
+            line = table[situation[r]]
         else:
-            if terr[pos[r]] == 1:
+            if terr[pos[r]] == CLIMB:
                 continue
             d = 0
-            sit = SIT_A
-        x = recovery(sit, d)
-        if x:
-            race.recover(r, x)
+            line = table[SIT_A]
+        if d < len(line):
+            c = consumed[r] - line[d]
+            consumed[r] = c if c > 0 else 0
 
 
 def road_groups(race: Race, on_road: list[int]) -> None:
@@ -780,26 +818,25 @@ def road_groups(race: Race, on_road: list[int]) -> None:
         prev = p
 
 
-def chase_flags(race: Race) -> None:
+def chase_flags(race: Race, front: int | None = None) -> None:
     """§4.6 [D] "chase": a default-AI domestique chases for his team's best-placed protected
     rider (sprinter on a flat finish, else GC leader) while that rider is more than
     ``CHASE_GAP`` rows behind the head of the race, if he rides behind him or at most
-    ``CHASE_AHEAD`` rows ahead. Fixed for the whole turn, so bids stay cacheable."""
+    ``CHASE_AHEAD`` rows ahead. Fixed for the whole turn, so bids stay cacheable.
+
+    ``front``: the row index of the head of the race, when the caller knows it."""
     chase = race.chase
-    if race.time_trial or not ai.CHASE_PACE:
+    if race.time_trial or not ai.CHASE_PACE or not race.chasers:
         return
     status, pos, team = race.status, race.pos, race.team
-    protected = "sprinter" if race.flat_finish else "gc_leader"
-    front = -1
+    if front is None:
+        front = max((pos[r] for r in range(race.n) if status[r] == ACTIVE), default=-1)
     best: dict[int, int] = {}
-    for r in range(race.n):
-        if status[r] != ACTIVE:
-            continue
-        p = pos[r]
-        if p > front:
-            front = p
-        if race.entrants[r].role == protected and p > best.get(team[r], -1):
-            best[team[r]] = p
+    for r in race.protected:
+        if status[r] == ACTIVE:
+            p = pos[r]
+            if p > best.get(team[r], -1):
+                best[team[r]] = p
     gap, ahead, min_pe = ai.CHASE_GAP, ai.CHASE_AHEAD, ai.CHASE_MIN_PE
     consumed, pe_max = race.consumed, race.pe_max
     for r in race.chasers:
@@ -832,10 +869,13 @@ def play_turn(race: Race) -> None:
     race.unit = 0
     returns(race)
     status, pred = race.status, race.pred
+    pos, lane, W = race.pos, race.lane, race.W
     leaders = [r for r in range(race.n) if status[r] == ACTIVE and pred[r] < 0]
-    leaders.sort(key=race.road_key)
+    leaders.sort(key=lambda r: lane[r] - pos[r] * W)  # road order (Race.road_key)
+    # The head of the race leads a file, and relays only swap cells inside files.
+    front = pos[leaders[0]] if leaders else -1
     relays(race, leaders)
-    chase_flags(race)
+    chase_flags(race, front)
     sit_up_flags(race)
     auction(race)
     end_of_turn(race)
@@ -845,6 +885,7 @@ def run(race: Race) -> None:
     """Play turns until everybody has finished or is eliminated (R-FT3, cap ``max_turns``)."""
     cap = race.settings.max_turns
     while race.turn < cap:
-        if all(s in (FINISHED, ELIMINATED) for s in race.status):
+        status = race.status
+        if ACTIVE not in status and OUT not in status:
             break
         play_turn(race)
