@@ -4,7 +4,8 @@ the nonces in team order. Pure: the league stores the seed and the nonces, this 
 
 ``replay_round`` re-runs a round from its downloaded JSON (the round's page links it once
 resolved) with no database: it checks the commitment, derives the dice seed, simulates the
-stored inputs and gives the dice log's SHA-256, which the round's page also shows.
+stored inputs (a stage, or a Grand Prix through its ruleset's league round) and gives the dice
+log's SHA-256, which the round's page also shows.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.registry import cycling_ruleset, simulate
+from engine.registry import cycling_ruleset, get_ruleset, motor_ruleset, simulate
 
 SEED_BITS = 62
 #: Key of the ruleset version in a round's stored inputs (not part of the ruleset's codec).
@@ -66,15 +67,20 @@ def replay_round(data: Mapping[str, Any]) -> Replay:
     seed = int(data["seed"])
     nonces = [str(n) for n in data["nonces"]]
     derived = dice_seed(seed, nonces) if data["commitment"] else seed
-    ruleset = cycling_ruleset(str(data["ruleset"]))
-    codec = ruleset.inputs
-    if codec is None:
-        raise ValueError(f"ruleset {ruleset.name!r} has no inputs codec")
-    inputs = codec.from_data({k: v for k, v in data["inputs"].items() if k != ENGINE_VERSION_KEY})
-    outcome = simulate(ruleset.name, inputs, derived)
-    rows = [[d.turn, d.unit, d.rider_id, d.rule_id, d.die, d.face] for d in outcome.dice]
+    name = str(data["ruleset"])
+    rows = _motor_rows(name, data["inputs"], derived) if _is_motor(name) else None
+    if rows is None:
+        ruleset = cycling_ruleset(name)
+        codec = ruleset.inputs
+        if codec is None:
+            raise ValueError(f"ruleset {ruleset.name!r} has no inputs codec")
+        inputs = codec.from_data(
+            {k: v for k, v in data["inputs"].items() if k != ENGINE_VERSION_KEY}
+        )
+        outcome = simulate(ruleset.name, inputs, derived)
+        rows = [[d.turn, d.unit, d.rider_id, d.rule_id, d.die, d.face] for d in outcome.dice]
     return Replay(
-        ruleset=ruleset.name,
+        ruleset=name,
         commitment_ok=not data["commitment"] or commitment_of(seed) == data["commitment"],
         dice_seed=derived,
         dice_seed_ok=int(data.get("dice_seed", derived)) == derived,
@@ -82,3 +88,19 @@ def replay_round(data: Mapping[str, Any]) -> Replay:
         dice_sha256=dice_log_sha256(rows),
         expected_sha256=str(data.get("dice_sha256", "")),
     )
+
+
+def _is_motor(name: str) -> bool:
+    return get_ruleset(name).motor is not None
+
+
+def _motor_rows(name: str, inputs: Mapping[str, Any], seed: int) -> list[list[Any]]:
+    """The dice log of a motor round (a Grand Prix), run from its stored inputs by its
+    ruleset's league round (:class:`engine.motor.LeagueHooks`, which the league runs too); the
+    outcome goes through JSON once, as the league keeps it."""
+    _ruleset, hooks = motor_ruleset(name)
+    league = hooks.league
+    if league is None:
+        raise ValueError(f"ruleset {name!r} has no league rounds to replay")
+    outcome = json.loads(json.dumps(league.outcome_json(league.run(inputs, seed))))
+    return league.dice_rows(outcome)

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from engine.motor.entries import CarEntry, EntryError, read_cars, read_orders
 from engine.motor.faults import Fault, Faults, TrackError, check_game
-from engine.motor.hooks import MotorHooks, RawOrders
+from engine.motor.hooks import LeagueHooks, MotorHooks, RawOrders
 from engine.motor.trackfile import DataDocument, content_hash, load_document, parse_document
 
 __all__ = [
@@ -55,6 +55,7 @@ __all__ = [
     "EntryError",
     "Fault",
     "Faults",
+    "LeagueHooks",
     "MotorHooks",
     "RawOrders",
     "TrackError",

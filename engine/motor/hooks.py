@@ -20,6 +20,24 @@ RawOrders = Mapping[str, tuple[Any, int | None]]
 
 
 @dataclass(frozen=True, slots=True)
+class LeagueHooks:
+    """A league round as the league stores it (``round.json``'s ``inputs``: the track's
+    content, the cars, their stored orders, the laps and the settings), with no database: the
+    league's adapter and ``python -m engine replay`` both run a round through these, so that
+    the downloaded round replays to the league's dice log.
+
+    - ``run(inputs, seed) -> outcome``: the ruleset's own outcome object;
+    - ``outcome_json(outcome) -> dict``: the outcome as the league stores it;
+    - ``dice_rows(outcome_json) -> rows``: its dice log, one row a roll, as the league hashes
+      it (``engine.commitment.dice_log_sha256``).
+    """
+
+    run: Callable[[Mapping[str, Any], int], Any]
+    outcome_json: Callable[[Any], dict[str, Any]]
+    dice_rows: Callable[[Mapping[str, Any]], list[list[Any]]]
+
+
+@dataclass(frozen=True, slots=True)
 class MotorHooks:
     """A motor ruleset's entry points.
 
@@ -35,7 +53,8 @@ class MotorHooks:
       :class:`~engine.motor.EntryError` for inputs the game refuses, e.g. laps, as
       ``playtest`` may);
     - ``outcome_json(outcome) -> dict`` and ``outcome_table(outcome) -> str``;
-    - ``playtest(track, races, risk, seed, laps) -> str``: the admins' report.
+    - ``playtest(track, races, risk, seed, laps) -> str``: the admins' report;
+    - ``league``: a league round's :class:`LeagueHooks` (None: the game has no league rounds).
     """
 
     game: str
@@ -49,3 +68,4 @@ class MotorHooks:
     outcome_json: Callable[[Any], dict[str, Any]]
     outcome_table: Callable[[Any], str]
     playtest: Callable[[Any, int, str, int, int | None], str]
+    league: LeagueHooks | None = None

@@ -267,13 +267,21 @@ class MotorAdapter:
         return tuple(CarEntry(c["car"], c["driver"], c["team"]) for c in inputs["cars"])
 
     def run(self, inputs: Mapping[str, Any], *, seed: int) -> Any:
-        """The engine's outcome of stored inputs (the command line's entry point)."""
+        """The engine's outcome of stored inputs: the ruleset's league round
+        (:class:`engine.motor.LeagueHooks`, which ``python -m engine replay`` runs too), or the
+        command line's entry point for a ruleset without one."""
+        league = self.hooks.league
+        if league is not None:
+            return league.run(inputs, seed)
         orders = self.engine_orders(inputs["orders"])
         return self.hooks.simulate(
             self.engine_track(inputs), self.engine_cars(inputs), orders, seed, inputs["laps"]
         )
 
     def outcome_json(self, outcome: Any) -> dict[str, Any]:
+        league = self.hooks.league
+        if league is not None:
+            return dict(league.outcome_json(outcome))
         return dict(self.hooks.outcome_json(outcome))
 
     def simulate(self, inputs: Mapping[str, Any], *, seed: int) -> MotorRun:
@@ -294,7 +302,10 @@ class MotorAdapter:
         """The run's dice and card log as the round stores it, one row an entry in the order
         drawn: ``[phase, round, car, kind, values, card]`` (Grand Prix: every ``throw``, ``pit``
         throw, ``tie`` throw, ``card`` played, ``draw`` and ``shuffle``; ``car`` None for a
-        shuffle before the event)."""
+        shuffle before the event); the ruleset's league round says its own."""
+        league = self.hooks.league
+        if league is not None:
+            return list(league.dice_rows(run.outcome))
         return [
             [d["phase"], d["round"], d["car"], d["kind"], list(d["values"]), d.get("card", "")]
             for d in run.outcome.get("dice", [])

@@ -10,12 +10,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, pgettext_lazy
 
-from engine.motor import EntryError
-from engine.rulesets.grandprix import GrandPrixInputs
-from engine.rulesets.grandprix import simulate as grandprix_simulate
-from engine.rulesets.grandprix.orders import CarOrders, orders_from_dict
-from engine.rulesets.grandprix.outcome import outcome_to_json
-from engine.rulesets.grandprix.settings import GrandPrixSettings
+from engine.rulesets.grandprix.league import league_orders
+from engine.rulesets.grandprix.orders import CarOrders
 from motor.adapters.base import MotorAdapter
 
 #: The words of the orders spec, for the French catalogue (the generated form says them
@@ -47,40 +43,11 @@ class GrandPrixAdapter(MotorAdapter):
     )
 
     def engine_orders(self, orders: Mapping[str, Mapping[str, Any]]) -> dict[str, CarOrders]:
-        """§7.1's reader (``quali_risk`` "same" is the race risk); EntryError names the car."""
-        out = {}
-        for car, order in orders.items():
-            data = {**self.to_engine_order(order), "car": car}
-            try:
-                out[car] = orders_from_dict(data, car)
-            except ValueError as error:
-                raise EntryError(f"Car {car}: {error}") from None
-        return out
-
-    def to_engine_order(self, order: Mapping[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in order.items() if k in self.orders_spec.names}
-
-    def settings_of(self, values: Mapping[str, Any]) -> GrandPrixSettings:
-        codec = self.ruleset.settings
-        if codec is not None:
-            return codec.from_data(dict(values))  # type: ignore[no-any-return]
-        return GrandPrixSettings()
-
-    def run(self, inputs: Mapping[str, Any], *, seed: int) -> Any:
-        values = {k: v for k, v in inputs["settings"].items() if k != "laps"}
-        return grandprix_simulate(
-            GrandPrixInputs(
-                track=self.engine_track(inputs),
-                cars=self.engine_cars(inputs),
-                orders=self.engine_orders(inputs["orders"]),
-                settings=self.settings_of(values),
-                laps=inputs["laps"],
-            ),
-            seed,
-        )
-
-    def outcome_json(self, outcome: Any) -> dict[str, Any]:
-        return outcome_to_json(outcome)
+        """§7.1's reader (``quali_risk`` "same" is the race risk); EntryError names the car.
+        The run, its outcome's JSON and its dice rows are the engine's league round
+        (engine/rulesets/grandprix/league.py), so that ``python -m engine replay`` runs the
+        same."""
+        return league_orders(orders)
 
 
 ADAPTER = GrandPrixAdapter()

@@ -10,11 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, pgettext_lazy
 
-from engine.rulesets.ludicitude import simulate as ludicitude_simulate
-from engine.rulesets.ludicitude.orders import CarOrders
-from engine.rulesets.ludicitude.outcome import CarEntry as RaceCar
-from engine.rulesets.ludicitude.outcome import RaceInputs
-from motor.adapters.base import MotorAdapter, MotorRun
+from motor.adapters.base import MotorAdapter
 
 WORDS = (
     gettext_noop("Mode"),
@@ -45,44 +41,8 @@ class LudicitudeAdapter(MotorAdapter):
         fields.pop("mode", None)
         return fields
 
-    def run(self, inputs: Mapping[str, Any], *, seed: int) -> Any:
-        orders: Mapping[str, CarOrders] = self.engine_orders(inputs["orders"])
-        codec = self.ruleset.settings
-        assert codec is not None
-        values = dict(inputs["settings"])
-        if self.engine_track(inputs).track.closed:
-            values["laps"] = inputs["laps"]
-        else:
-            values.pop("laps", None)  # T-3: an open circuit is raced once
-        settings = codec.from_data(values)
-        race = RaceInputs(
-            self.engine_track(inputs).track,
-            tuple(RaceCar(c["car"], orders[c["car"]], c["standing"]) for c in inputs["cars"]),
-            settings,
-        )
-        return ludicitude_simulate(race, None, seed)
-
-    def dice_rows(self, run: MotorRun) -> list[list[Any]]:
-        """LU-2's draw of the first round's order (``order``, the cars in the order drawn),
-        then every throw of the speed dice (LU-3: ``speed``, its faces), as
-        ``[phase, round, car, kind, values, card]`` like the Grand Prix's rows."""
-        rows: list[list[Any]] = [
-            ["race", 0, None, "order", [], ",".join(run.outcome.get("start_order", []))]
-        ]
-        rows += [
-            ["race", rnd, car, "speed", list(faces), ""]
-            for rnd, car, faces in run.outcome.get("dice", [])
-        ]
-        return rows
-
-    def outcome_json(self, outcome: Any) -> dict[str, Any]:
-        """The outcome's codec data, its events as one object each (as the command line's
-        JSON gives them: round, kind, car, position, card, amount, brake)."""
-        codec = self.ruleset.outcome
-        assert codec is not None
-        data = dict(codec.to_data(outcome))
-        data["events"] = [event._asdict() for event in outcome.events]
-        return data
+    # The run, its outcome's JSON and its dice rows are the engine's league round
+    # (engine/rulesets/ludicitude/league.py), so that ``python -m engine replay`` runs the same.
 
 
 ADAPTER = LudicitudeAdapter()

@@ -167,3 +167,56 @@ def test_the_downloaded_round_replays_to_the_same_hash_with_no_database(demo, cl
 
 def test_no_round_file_before_the_reveal(demo, client):
     assert client.get(reverse("season-round-json", args=["demo", 1])).status_code == 404
+
+
+# --- a Grand Prix round: the same commitment, page, download, replay and check -----------
+
+
+@pytest.mark.parametrize("ruleset", ["grandprix", "ludicitude"])
+def test_a_motor_round_reveals_verifies_and_replays_with_no_database(
+    alice, bob, client, tmp_path, capsys, ruleset
+):
+    from io import StringIO
+
+    from engine.cli import main
+    from tests.season.motor_builders import joined, motor_league, round_resolved, two_cars_each
+
+    season = motor_league(
+        organiser=alice, ruleset=ruleset, points_system=ruleset, auto_publish=True
+    )
+    (team,) = joined(season, bob)
+    two_cars_each(season, team)
+    round = season.rounds.get(number=1)
+    lifecycle.round_open(round=round)
+    round.refresh_from_db()
+    assert round.commitment
+    url = reverse("season-stage", args=[season.slug, 1])
+    assert f"<code>{round.commitment}</code>" in client.get(url).content.decode()
+    car = str(team.cars.order_by("slot").first().number)
+    orders_submit(team=team, round=round, orders={car: {"risk": "safe"}}, user=bob)
+    round = round_resolved(season, 1)
+    nonce = Orders.objects.get(team=team, round=round).nonce
+    page = client.get(url).content.decode()
+    log = DiceLog.objects.get(round=round)
+    assert f'data-nonces="{nonce}"' in page
+    assert f'data-dice-seed="{commitment.dice_seed(round.seed, [nonce])}"' in page
+    assert f'<code id="dice-sha256">{log.sha256}</code>' in page
+
+    download = client.get(reverse("season-round-json", args=[season.slug, 1]))
+    assert download.status_code == 200
+    path = tmp_path / "round.json"
+    path.write_bytes(download.content)
+    out = StringIO()
+    assert main(["replay", str(path)], out=out) == 0, out.getvalue()
+    assert f"sha256 {log.sha256}" in out.getvalue()
+    assert "the league's dice log: identical" in out.getvalue()
+    # Another nonce: other dice, another log.
+    data = download.json() | {"nonces": ["f" * 32], "dice_seed": None}
+    data.pop("dice_seed")
+    path.write_text(__import__("json").dumps(data))
+    out = StringIO()
+    assert main(["replay", str(path)], out=out) == 1
+    assert "the league's dice log: DIFFERENT" in out.getvalue()
+
+    call_command("verify_round", season.slug, "1")
+    assert "verifies" in capsys.readouterr().out

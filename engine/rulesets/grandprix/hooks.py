@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.motor import CarEntry, EntryError, MotorHooks, RawOrders
 from engine.rulesets.grandprix import GrandPrixInputs, simulate
+from engine.rulesets.grandprix.league import LEAGUE
 from engine.rulesets.grandprix.orders import RISKS, CarOrders, OrdersError, orders_from_dict
 from engine.rulesets.grandprix.outcome import GrandPrixOutcome, outcome_table, outcome_to_json
 from engine.rulesets.grandprix.playtest import render, run_playtest
@@ -48,4 +49,5 @@ HOOKS = MotorHooks(
     outcome_json=outcome_to_json,
     outcome_table=outcome_table,
     playtest=playtest,
+    league=LEAGUE,
 )

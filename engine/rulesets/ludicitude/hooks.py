@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.motor import CarEntry, DataDocument, EntryError, MotorHooks, RawOrders
 from engine.rulesets.ludicitude import NAME, VERSION, simulate
+from engine.rulesets.ludicitude.league import LEAGUE
 from engine.rulesets.ludicitude.orders import (
     DEFAULT_ORDERS,
     CarOrders,
@@ -181,6 +182,7 @@ HOOKS = MotorHooks(
     outcome_json=outcome_json,
     outcome_table=outcome_table,
     playtest=playtest_text,
+    league=LEAGUE,
 )
 
 __all__ = ["HOOKS", "NAME", "RaceReport"]
