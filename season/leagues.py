@@ -159,7 +159,9 @@ def season_create(
 
 
 def _model_fields(settings: SeasonSettings) -> dict[str, Any]:
-    publication = {} if settings.auto_publish is None else {"auto_publish": settings.auto_publish}
+    publication: dict[str, Any] = (
+        {} if settings.auto_publish is None else {"auto_publish": settings.auto_publish}
+    )
     if settings.draft_pick_minutes is not None:
         publication["draft_pick_minutes"] = settings.draft_pick_minutes
     return publication | {
