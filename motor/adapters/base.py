@@ -329,7 +329,7 @@ class MotorAdapter:
         {
             "name": gettext_lazy("Car"),
             "top10": gettext_lazy("Points finish"),
-            "lead": gettext_lazy("Leads the drivers' championship after the round"),
+            "lead": gettext_lazy("Leads the championship"),
             "out": gettext_lazy("Retires"),
             "expected": gettext_lazy("Expected place"),
         }

@@ -1,9 +1,10 @@
-"""Issue 19's whole story in Chromium, with a real worker on PostgreSQL and Redis: a player
-opens an open stage, asks for its odds, watches the bar fill while the worker sends the chunks
-back, and reads the table; he gives his orders; after the deadline the worker resolves the
-stage, the page reveals the seed and the nonces, Verify turns green in the browser, and the
-round's JSON downloaded from the page replays to the same SHA-256 on the command line
-(``python -m engine replay``, no database)."""
+"""Issue 19's whole story in Chromium, with a real worker on PostgreSQL and Redis, for a stage
+of the demo and a Grand Prix of the motor demo: a player opens an open round, asks for its
+odds, watches the bar fill while the worker sends the chunks back, and reads the table; he
+gives his orders; after the deadline the worker resolves the round, the page reveals the seed
+and the nonces, Verify turns green in the browser, and the round's JSON downloaded from the
+page replays to the same SHA-256 on the command line (``python -m engine replay``, no
+database)."""
 
 import json
 import subprocess
@@ -15,15 +16,41 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from season.demo import demo_load
+from season.demo import demo_load, motor_demo_load
 from season.models import DiceLog, Orders, Round, Season
 from season.tasks import rounds_lock_due_task
 from tests.e2e.helpers import logged_in_pages
 from tests.integration.processes import ROOT, log_trouble, wait_for
 from tests.integration.test_odds_workers import _ready, redis_workers  # noqa: F401 (fixture)
 
-RUNS = 40  # 8 chunks of 5 runs: a bar with steps
 WIDTHS = (1366, 390)
+#: Per game: the demo season, its runs (chunks of 5: a bar with steps), the link to the odds, the
+#: table's rows and the player's own, its columns.
+GAMES = {
+    "stage": {
+        "load": demo_load,
+        "runs": 40,
+        "link": "Odds of this stage",
+        "rows": 176,
+        "mine": 8,
+        "columns": ("Win", "Podium", "Top 10", "Leads after the stage", "Abandons"),
+    },
+    "grand-prix": {
+        "load": motor_demo_load,
+        "runs": 10,
+        "link": "Odds of this round",
+        "rows": 12,
+        "mine": 2,
+        "columns": (
+            "Win",
+            "Podium",
+            "Points finish",
+            "Leads the championship",
+            "Retires",
+            "Expected place",
+        ),
+    },
+}
 
 
 def _seen_progress(page, table_timeout: float) -> list[int]:
@@ -47,29 +74,33 @@ def _seen_progress(page, table_timeout: float) -> list[int]:
 @pytest.mark.redis
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_a_player_reads_the_odds_then_verifies_the_dice_of_the_resolved_stage(
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_player_reads_the_odds_then_verifies_the_dice_of_the_resolved_round(
+    game,
     live_server,
     browser,
     screenshot,
     redis_workers,  # noqa: F811 (the fixture imported above)
     tmp_path,
 ):
-    season = demo_load()
+    story = GAMES[game]
+    runs = story["runs"]
+    season = story["load"]()
     Season.objects.filter(pk=season.pk).update(
-        rule_settings=season.rules.to_data() | {"odds_runs": RUNS}, auto_publish=True
+        rule_settings=season.rules.to_data() | {"odds_runs": runs}, auto_publish=True
     )
     _worker, log = redis_workers.worker("story")
     wait_for(lambda: _ready(log), 90, "the worker", log)
     base = live_server.url
     errors = []
     alice = logged_in_pages(browser, base, ("alice",), errors)["alice"]
-    stage_url = f"{base}/seasons/demo/stages/1/"
+    stage_url = f"{base}/seasons/{season.slug}/stages/1/"
 
     # An open stage: its commitment is shown before any orders; the player asks for the odds.
     alice.goto(stage_url)
     commitment = alice.locator("#dice-commitment code").inner_text()
     assert len(commitment) == 64
-    alice.click("text=Odds of this stage")
+    alice.click(f"text={story['link']}")
     alice.click("#odds-ask button")
     alice.wait_for_selector("#odds-progress, #odds-table")
     seen = _seen_progress(alice, table_timeout=600)
@@ -77,13 +108,13 @@ def test_a_player_reads_the_odds_then_verifies_the_dice_of_the_resolved_stage(
     assert seen[0] < 100
     assert seen == sorted(seen), f"the bar went back: {seen}"
     summary = alice.locator("#odds-summary").inner_text()
-    assert f"Over {RUNS} runs." in summary
+    assert f"Over {runs} runs." in summary
     rows = alice.locator("#odds-table tbody tr")
-    assert rows.count() == 176
-    # The player's own riders are marked in the table.
-    assert alice.locator("#odds-table tbody tr.mine").count() == 8
+    assert rows.count() == story["rows"]
+    # The player's own riders or cars are marked in the table.
+    assert alice.locator("#odds-table tbody tr.mine").count() == story["mine"]
     header = alice.locator("#odds-table thead").inner_text()
-    for column in ("Win", "Podium", "Top 10", "Leads after the stage", "Abandons"):
+    for column in story["columns"]:
         assert column in header
     wins = sum(
         float(text.replace("%", "").strip())
@@ -92,14 +123,14 @@ def test_a_player_reads_the_odds_then_verifies_the_dice_of_the_resolved_stage(
     assert wins == pytest.approx(100.0, abs=0.5)
     for width in WIDTHS:
         alice.set_viewport_size({"width": width, "height": 900})
-        screenshot(alice, f"odds-story-table-{width}")
+        screenshot(alice, f"odds-story-{game}-table-{width}")
         assert alice.evaluate("document.documentElement.scrollWidth") <= width
 
     # The player gives his orders (a nonce of his own), then the deadline passes and the beat's
     # task locks the stage; the worker resolves it.
     alice.set_viewport_size({"width": 1366, "height": 900})
     team = season.teams.get(owner__username="alice")
-    alice.goto(f"{base}/seasons/demo/teams/{team.pk}/orders/")
+    alice.goto(f"{base}/seasons/{season.slug}/teams/{team.pk}/orders/")
     alice.click("text=Save my orders")
     alice.wait_for_load_state()
     assert Orders.objects.filter(team=team, round__number=1).exclude(nonce="").exists()
@@ -127,7 +158,7 @@ def test_a_player_reads_the_odds_then_verifies_the_dice_of_the_resolved_stage(
     page_sha = alice.locator("#dice-sha256").inner_text()
     for width in WIDTHS:
         alice.set_viewport_size({"width": width, "height": 900})
-        screenshot(alice, f"odds-story-verified-{width}")
+        screenshot(alice, f"odds-story-{game}-verified-{width}")
         assert alice.evaluate("document.documentElement.scrollWidth") <= width
 
     # The round's JSON, downloaded from the page, replays to the same hash with no database.

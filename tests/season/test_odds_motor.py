@@ -153,7 +153,7 @@ def test_the_motor_odds_page_names_cars_and_a_grand_prixs_columns(alice, bob, cl
     assert "Odds of round 1" in page
     for words in (
         "Points finish",
-        "Leads the drivers&#x27; championship",
+        "Leads the championship",
         "Retires",
         "Expected place",
     ):
