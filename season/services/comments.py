@@ -93,7 +93,7 @@ def comment_can_post(*, season_id: int, organiser_id: int, user: object) -> bool
     user_id = getattr(user, "pk", None)
     if user_id == organiser_id or _is_staff(user):
         return True
-    return Membership.objects.filter(season_id=season_id, user_id=user_id).exists()
+    return Membership.objects.filter(season_id=season_id, user_id=int(user_id or 0)).exists()
 
 
 def comment_can_hide(
@@ -146,7 +146,7 @@ def comment_post(
     now = now or timezone.now()
     _rate_check(user.pk, now)  # type: ignore[attr-defined]
     with transaction.atomic():
-        comment = Comment(season=season, round=round, author=user, text=cleaned)
+        comment = Comment(season=season, round=round, author_id=user.pk, text=cleaned)  # type: ignore[attr-defined]
         comment.full_clean()
         comment.save()
         season_changed(season)

@@ -83,6 +83,11 @@ def notice_text(notice: Notification) -> str:
     ) % values
 
 
+def _pk(user: object) -> int:
+    """The user's id; 0 (nobody's) for an anonymous visitor."""
+    return int(getattr(user, "pk", None) or 0)
+
+
 @dataclass(frozen=True)
 class ShownNotice:
     pk: int
@@ -94,9 +99,7 @@ class ShownNotice:
 
 def notices_of(*, user: object) -> list[ShownNotice]:
     """The user's latest notices, newest first: one query."""
-    rows = Notification.objects.filter(user_id=getattr(user, "pk", None)).order_by(
-        "-created_at", "-pk"
-    )[:PAGE_SIZE]
+    rows = Notification.objects.filter(user_id=_pk(user)).order_by("-created_at", "-pk")[:PAGE_SIZE]
     return [
         ShownNotice(
             pk=row.pk,
@@ -112,7 +115,7 @@ def notices_of(*, user: object) -> list[ShownNotice]:
 def notice_read(*, user: object, notice_id: int, now: datetime | None = None) -> str | None:
     """Mark one of the user's notices read; its link, or None if the user has no such notice
     (another user's: nothing changes)."""
-    notice = Notification.objects.filter(pk=notice_id, user_id=getattr(user, "pk", None)).first()
+    notice = Notification.objects.filter(pk=notice_id, user_id=_pk(user)).first()
     if notice is None:
         return None
     Notification.objects.filter(pk=notice.pk, read_at__isnull=True).update(
@@ -123,6 +126,6 @@ def notice_read(*, user: object, notice_id: int, now: datetime | None = None) ->
 
 def notices_read_all(*, user: object, now: datetime | None = None) -> int:
     """Mark all the user's notices read; how many were unread."""
-    return Notification.objects.filter(
-        user_id=getattr(user, "pk", None), read_at__isnull=True
-    ).update(read_at=now or timezone.now())
+    return Notification.objects.filter(user_id=_pk(user), read_at__isnull=True).update(
+        read_at=now or timezone.now()
+    )
