@@ -15,7 +15,7 @@ from itertools import accumulate
 from engine.cycling.course import Board
 from engine.cycling.events import RawEvent, line_data
 from engine.cycling.inputs import Entrant
-from engine.dice import D6, DiceSource, fast_index
+from engine.dice import D6, DiceSource, fast_bits
 from engine.outcome import DiceLog, DiceRow, EventData
 from engine.rulesets.cyclosim.orders import (
     GC_CLIMBS,
@@ -59,6 +59,30 @@ class Road:
     terrain, PI modifier and cost of every row, their cumulative sums, the gruppetto's rows and
     the summit and sprint lines. Built once per stage; the roads of a time trial, one per rider
     or team, share one per field size. Read-only once built."""
+
+    __slots__ = (
+        "N",
+        "W",
+        "board",
+        "climbs",
+        "cost",
+        "cum",
+        "flat_finish",
+        "gruppetto_stage",
+        "last_climb",
+        "line_data",
+        "line_kinds",
+        "line_rows",
+        "modk",
+        "n",
+        "off",
+        "settings",
+        "sit_up_row",
+        "size",
+        "terr",
+        "time_trial",
+        "turn_s",
+    )
 
     def __init__(
         self,
@@ -124,7 +148,88 @@ class Road:
 
 
 class Race:
-    """One stage (or one time-trial road) of Cyclo Sim."""
+    """One stage (or one time-trial road) of Cyclo Sim. Slots: an instance dict of this many
+    keys would not get CPython's specialised attribute reads."""
+
+    __slots__ = (
+        "N",
+        "W",
+        "_bits",
+        "attack_right",
+        "attacks_used",
+        "board",
+        "capacity",
+        "chase",
+        "chasers",
+        "climbs",
+        "consumed",
+        "cost",
+        "crashed_turn",
+        "crashes",
+        "cross_time",
+        "cum",
+        "dice",
+        "dropped_turn",
+        "entrants",
+        "events",
+        "finish_seq",
+        "finish_time",
+        "finished",
+        "flat_finish",
+        "fol",
+        "free",
+        "full",
+        "gc_leaders",
+        "gruppetto",
+        "ids",
+        "lane",
+        "lateral",
+        "line",
+        "line_crossers",
+        "line_data",
+        "line_kinds",
+        "line_rows",
+        "line_turn",
+        "log",
+        "modk",
+        "mods",
+        "move_seq",
+        "moved",
+        "n",
+        "next_line",
+        "next_line_row",
+        "occ",
+        "off",
+        "orders",
+        "orphans",
+        "path",
+        "pe_max",
+        "pit",
+        "plain",
+        "pos",
+        "pred",
+        "protected",
+        "recent",
+        "relayed",
+        "return_turn",
+        "rid",
+        "road_group",
+        "seq",
+        "settings",
+        "sit_up",
+        "sit_up_row",
+        "situation",
+        "size",
+        "start",
+        "status",
+        "team",
+        "terr",
+        "time_trial",
+        "track_road_groups",
+        "turn",
+        "turn_s",
+        "unit",
+    )
 
     def __init__(
         self,
@@ -266,8 +371,8 @@ class Race:
         self.finished = 0
         self.log: list[DiceRow] = log if log is not None else []
         self.events: list[RawEvent] = events if events is not None else []
-        # The fast path draws exactly what RandomDice.roll would (engine.dice.fast_index).
-        self._index = fast_index(dice)
+        # The fast path draws exactly what RandomDice.roll would (engine.dice.fast_bits).
+        self._bits = fast_bits(dice)
         self.dice = dice
         self.rid: list[int | None] = [*self.ids, None]
 
@@ -289,20 +394,27 @@ class Race:
     # -- dice ------------------------------------------------------------------------------
     def roll2d6(self, r: int, purpose: str) -> int:
         """§2.2: one pair of d6, each logged under ``purpose`` (contract, follow, attack)."""
-        index = self._index
+        bits = self._bits
         log = self.log
-        total = 0
-        for _ in range(2):
-            if index is not None:
-                face = index(D6) + 1
-            else:
-                f = self.dice.roll(
-                    D6, turn=self.turn, unit=self.unit, rider_id=self.rid[r], rule_id=purpose
-                )
+        turn, unit, rider = self.turn, self.unit, self.ids[r]
+        if bits is None:
+            total = 0
+            for _ in range(2):
+                f = self.dice.roll(D6, turn=turn, unit=unit, rider_id=self.rid[r], rule_id=purpose)
                 face = int(f)
-            log.append((self.turn, self.unit, self.ids[r], purpose, "d6", face))
-            total += face
-        return total
+                log.append((turn, unit, rider, purpose, "d6", face))
+                total += face
+            return total
+        # engine.dice.fast_bits: 3 bits a draw until below 6, as randrange(6) draws.
+        a = bits(3)
+        while a >= 6:
+            a = bits(3)
+        b = bits(3)
+        while b >= 6:
+            b = bits(3)
+        log.append((turn, unit, rider, purpose, "d6", a + 1))
+        log.append((turn, unit, rider, purpose, "d6", b + 1))
+        return a + b + 2
 
     def dice_log(self) -> DiceLog:
         return DiceLog(self.log)
