@@ -110,7 +110,7 @@ def main() -> int:
             if state.failed:
                 print("a chunk failed:", state.failed)
                 return 1
-            time.sleep(0.05)
+            time.sleep(0.2)  # as round_odds polls; the page polls every second
             state = odds.odds_state(key=state.key) or state
         elapsed = time.perf_counter() - started
         here_cpu = time.process_time() - here_before

@@ -294,6 +294,10 @@ def _plan_key(key: str) -> str:
     return f"odds:{key}:plan"
 
 
+def _meta_key(key: str) -> str:
+    return f"odds:{key}:meta"
+
+
 def _done_key(key: str, index: int) -> str:
     return f"odds:{key}:done:{index}"
 
@@ -352,21 +356,34 @@ def odds_state(*, key: str) -> OddsState | None:
             finished_at=table["finished_at"],
             draft_team_id=table.get("draft_team_id"),
         )
-    data = cache.get(_plan_key(key))
-    if data is None:
-        return None
-    plan = OddsPlan.from_data(data)
-    total = len(plan.chunks)
+    # The plan's few numbers, kept apart from its inputs: a page or a command polls the progress
+    # every second or less, and the inputs of a 176-rider stage are tens of kilobytes to decode.
+    meta = cache.get(_meta_key(key))
+    if meta is None:
+        data = cache.get(_plan_key(key))
+        if data is None:
+            return None
+        meta = _plan_meta(OddsPlan.from_data(data))
+    total = meta["chunks"]
     marks = cache.get_many([_done_key(key, index) for index in range(total)])
     return OddsState(
         key=key,
-        round_id=plan.round_id,
-        runs=plan.runs,
+        round_id=meta["round_id"],
+        runs=meta["runs"],
         chunks_total=total,
         chunks_done=len(marks),
         failed=cache.get(_failed_key(key)) or "",
-        draft_team_id=plan.draft_team_id,
+        draft_team_id=meta["draft_team_id"],
     )
+
+
+def _plan_meta(plan: OddsPlan) -> dict[str, Any]:
+    return {
+        "round_id": plan.round_id,
+        "runs": plan.runs,
+        "chunks": len(plan.chunks),
+        "draft_team_id": plan.draft_team_id,
+    }
 
 
 def odds_request(
@@ -397,6 +414,7 @@ def odds_request(
             + [_done_key(plan.key, index) for index in range(len(plan.chunks))]
         )
         cache.set(_plan_key(plan.key), plan.to_data(), PLAN_SECONDS)
+    cache.set(_meta_key(plan.key), _plan_meta(plan), PLAN_SECONDS)
     odds_send(plan)
     return odds_state(key=plan.key) or OddsState(
         key=plan.key,

@@ -182,3 +182,14 @@ def test_the_table_names_each_rider_with_his_team(demo):
     assert sum(line.win for line in lines) == pytest.approx(100)
     assert all(line.name and line.team for line in lines)
     assert lines[0].win >= lines[-1].win
+
+
+def test_the_progress_is_read_without_decoding_the_inputs(demo, monkeypatch):
+    """A page or the command polls the progress often: it reads the plan's few numbers, not
+    the plan with its inputs (tens of kilobytes for a 176-rider stage)."""
+    monkeypatch.setattr(odds, "odds_send", lambda plan: None)
+    state = odds.odds_request(round=stage(demo, 1), runs=RUNS)
+    assert (state.done, state.chunks_done, state.chunks_total) == (False, 0, 2)
+    odds.odds_cache().set(f"odds:{state.key}:plan", {"not": "a plan"})
+    again = odds.odds_state(key=state.key)
+    assert (again.runs, again.chunks_total, again.round_id) == (RUNS, 2, state.round_id)
