@@ -11,7 +11,7 @@ Racing-line state (GP-7.1) is an int too: 0 off any line, else ``line_code`` of 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.rulesets.grandprix.track import Track, grid_index, parse_square
 
@@ -19,8 +19,10 @@ if TYPE_CHECKING:
     from engine.rulesets.grandprix.search import Move, Scan, StraightRun
 
 #: Step kinds in ``path_lex`` order (P-5): ahead < diag < diag into a start lane.
-AHEAD, DIAG, START_DIAG = 0, 1, 2
-NO_LIMIT = 9
+AHEAD: Final = 0
+DIAG: Final = 1
+START_DIAG: Final = 2
+NO_LIMIT: Final = 9
 
 
 @dataclass(frozen=True, slots=True)

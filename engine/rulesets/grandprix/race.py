@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from engine.rulesets.grandprix import cards as C
 from engine.rulesets.grandprix.board import Board
@@ -29,12 +30,20 @@ from engine.rulesets.grandprix.search import (
 from engine.rulesets.grandprix.settings import GrandPrixSettings
 from engine.rulesets.grandprix.source import RaceSource, Throw
 
-RUNNING, FINISHED, RETIRED, NOT_CLASSIFIED = "running", "finished", "retired", "not_classified"
+# Final: a compiled build (mypyc) inlines them instead of a globals look-up every turn.
+RUNNING: Final = "running"
+FINISHED: Final = "finished"
+RETIRED: Final = "retired"
+NOT_CLASSIFIED: Final = "not_classified"
 #: ``Context(...)`` without the named tuple's Python-level ``__new__`` (built every turn).
 _new_context = tuple.__new__
-ENGINE, ACCIDENT, TRACK_EXIT = "ENGINE", "ACCIDENT", "TRACK_EXIT"
-OUT_OF_FUEL, PUNCTURE = "OUT_OF_FUEL", "PUNCTURE"
-QUALIFYING, RACE = "qualifying", "race"
+ENGINE: Final = "ENGINE"
+ACCIDENT: Final = "ACCIDENT"
+TRACK_EXIT: Final = "TRACK_EXIT"
+OUT_OF_FUEL: Final = "OUT_OF_FUEL"
+PUNCTURE: Final = "PUNCTURE"
+QUALIFYING: Final = "qualifying"
+RACE: Final = "race"
 
 
 @dataclass(frozen=True, slots=True)

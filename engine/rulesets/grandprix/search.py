@@ -12,24 +12,26 @@ time).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from engine.rulesets.grandprix.board import NO_LIMIT, Board
 
+# The constants are Final: a compiled build (mypyc, docs/engine.md) inlines them instead of
+# looking each one up in the module's globals inside the search loops.
 #: Outcome classes of P-5.
-CLASS_PIT, CLASS_CLEAN, CLASS_EXIT = 0, 1, 2
+CLASS_PIT: Final = 0
+CLASS_CLEAN: Final = 1
+CLASS_EXIT: Final = 2
 #: How a move ended (GP-6.4).
-END_POINTS, END_BLOCKED, END_EXIT, END_PIT, END_FINISH = (
-    "points",
-    "blocked",
-    "exit",
-    "pit",
-    "finish",
-)
-FINISH_BONUS = 1_000_000
+END_POINTS: Final = "points"
+END_BLOCKED: Final = "blocked"
+END_EXIT: Final = "exit"
+END_PIT: Final = "pit"
+END_FINISH: Final = "finish"
+FINISH_BONUS: Final = 1_000_000
 #: ``Context(...)`` without the named tuple's Python-level ``__new__``.
 _new_context = tuple.__new__
-MAX_ROOM = 24
+MAX_ROOM: Final = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -543,7 +545,7 @@ def _move(board: Board, start: int, best: Candidate, bias: int = 0) -> Move:
     return Move(m, kind, codes, path, end, state, lc, cr, advance, corner, cls)
 
 
-_WEIGHTS = [3 ** (MAX_ROOM - d) if d <= MAX_ROOM else 0 for d in range(MAX_ROOM + 2)]
+_WEIGHTS: Final = [3 ** (MAX_ROOM - d) if d <= MAX_ROOM else 0 for d in range(MAX_ROOM + 2)]
 
 
 def _advance_of(board: Board, start: int, path: tuple[int, ...]) -> int:
