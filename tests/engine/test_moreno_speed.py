@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from engine.cycling.course import board_from_cases
 from engine.cycling.inputs import Entrant
+from engine.cycling.outcome import Outcome
 from engine.cycling.profile import Profile
-from engine.dice import D6, DDESC, DPOKER, DT, RandomDice, ScriptedDice
+from engine.dice import D6, DDESC, DPOKER, DT, Face, RandomDice, ScriptedDice
 from engine.rulesets.moreno.settings import MorenoRider
 from engine.rulesets.moreno.state import Race
 from engine.rulesets.moreno.tables import (
@@ -54,7 +56,7 @@ def test_three_descent_dice_are_three_seeded_rolls() -> None:
 
 
 def test_pairs_from_scripted_dice_log_the_same_rows_as_single_rolls() -> None:
-    faces = ["T", 6, 3, "K", "A", "A", 2, 5, "T", "G", 4]
+    faces: list[Face] = ["T", 6, 3, "K", "A", "A", 2, 5, "T", "G", 4]
     paired = Race(BOARD, _entrants(1), dice=ScriptedDice(faces))
     single = Race(BOARD, _entrants(1), dice=ScriptedDice(faces))
     codes = [
@@ -111,3 +113,22 @@ def test_races_on_the_same_entrants_share_their_tables_but_not_their_state() -> 
     assert other.rouleur == [2, 2, 2]
     assert first.rouleur == [0, 0, 0]
     assert other.rv != first.rv
+
+
+def test_a_race_on_a_kept_board_and_field_has_the_outcome_of_a_fresh_one() -> None:
+    import engine.rulesets.moreno as moreno
+    from engine import simulate
+    from engine.cycling.inputs import StageInputs
+    from engine.rulesets.moreno import state
+    from tests.engine.factory import flat_course, mountain_course, peloton
+
+    def fresh(inputs: StageInputs[Any, Any], seed: int) -> Outcome:
+        state._last_layout = state._last_field = moreno._last_board = None
+        return simulate("moreno", inputs, seed)
+
+    flat: StageInputs[Any, Any] = StageInputs(flat_course(), peloton())
+    mountain: StageInputs[Any, Any] = StageInputs(mountain_course(), peloton(n_teams=5))
+    want = {"flat": fresh(flat, 11), "mountain": fresh(mountain, 12)}
+    for name, inputs, seed in [("flat", flat, 11), ("mountain", mountain, 12)] * 2:
+        assert simulate("moreno", inputs, seed) == want[name], name  # after the other
+        assert simulate("moreno", inputs, seed) == want[name], name  # on kept tables

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.cycling.codec import OUTCOME_CODEC, RiderCodec, inputs_codec
-from engine.cycling.course import Course, build_board
+from engine.cycling.course import Board, Course, build_board
 from engine.cycling.hooks import CyclingHooks
 from engine.cycling.inputs import StageInputs
 from engine.cycling.outcome import Outcome
@@ -49,10 +49,26 @@ DESCRIPTION = "Moréno: 8-axis profiles, climbs, descents, the d20 bunch table, 
 MorenoInputs = StageInputs[MorenoSettings, MorenoRider]
 
 
+#: The last course's board, kept for the next race on it (the odds' runs of a round, or a
+#: replay): keyed by identity, the key kept alive with it; a board is immutable.
+_last_board: tuple[Course, Board] | None = None
+
+
+def board_of(course: Course) -> Board:
+    """The board of ``course`` (§2.6), built once for consecutive races on the same course."""
+    global _last_board
+    kept = _last_board
+    if kept is not None and kept[0] is course:
+        return kept[1]
+    board = build_board(course)
+    _last_board = (course, board)
+    return board
+
+
 def new_race(inputs: MorenoInputs, dice: DiceSource) -> Race:
     """The stage's state before the start (riders not on the board yet)."""
     return Race(
-        build_board(inputs.course),
+        board_of(inputs.course),
         inputs.entrants,
         dice=dice,
         settings=inputs.settings,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ge
+
 from engine.cycling.events import RawEvent, line_data
 from engine.rulesets.moreno.bunch import resolve_bunch
 from engine.rulesets.moreno.rules import (
@@ -52,13 +55,11 @@ class Lines:
         now)."""
         pos = race.pos
         nxt = self.next_case
-        low = min(nxt)
-        for r in order:
-            p = pos[r]
-            if p < low:
-                break
-            if p >= nxt[r]:
-                self._advance(race, r)
+        if pos[order[0]] < min(nxt):
+            return  # nobody is on or past a line he has not crossed yet
+        reached = map(ge, map(pos.__getitem__, order), map(nxt.__getitem__, order))
+        for r in list(compress(order, reached)):
+            self._advance(race, r)
 
     def finish(self, final_order: list[int]) -> None:
         """§4: fill the events: crossers, then those still short of the line in final order."""
