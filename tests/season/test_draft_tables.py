@@ -83,3 +83,38 @@ def test_every_column_of_the_calendar_sorts(client, drafted):
     for name in _sortable(CalendarTable, season=season):
         for sign in ("", "-"):
             assert client.get(url, {"sort": sign + name}).status_code == 200, name
+
+
+def _draft_page_queries(client, *, real_teams, alice, bob, charlie, slug):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.season.builders import template_race
+
+    season = league(
+        organiser=charlie,
+        slug=slug,
+        template=template_race(real_teams=real_teams, riders_per_team=8),
+        roster_size=8,
+    )
+    joined(season, alice, bob)
+    formation.draft_start(season=season, rng=random.Random(1))
+    for _pick in range(3):
+        formation.draft_autopick(season=season, user=charlie)
+    team = formation.draft_status(season=season).on_turn
+    formation.wish_add(team=team, rider=free_riders(season)[0])
+    client.force_login(team.owner)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(team_url(team)).status_code == 200
+    return len(queries)
+
+
+def test_the_draft_page_costs_the_same_whatever_the_start_list(client, alice, bob, charlie):
+    small = _draft_page_queries(
+        client, real_teams=2, alice=alice, bob=bob, charlie=charlie, slug="small"
+    )
+    big = _draft_page_queries(
+        client, real_teams=22, alice=alice, bob=bob, charlie=charlie, slug="big"
+    )
+    assert big == small
+    assert big <= 20
