@@ -119,7 +119,10 @@ def gc_gaps_svg(
     left = 30.0 + text_width(format_gap(y_max, hours=hours), 10)
     # Room on the right of the plot for the lines' end numbers.
     right = width - legend_w - (30.0 if legend_below else 36.0)
-    top = 40.0 if title else 16.0
+    # The title on one line; on a phone's narrow chart, on two lines rather than cut short.
+    title_x = 8.0 if legend_below else left
+    title_lines = _title_lines(title, width - title_x - 8, 13, lines=2 if legend_below else 1)
+    top = 40.0 + 16.0 * (len(title_lines) - 1) if title else 16.0
     bottom = float(height) - 40.0
     plot_w, plot_h = right - left, bottom - top
 
@@ -150,10 +153,8 @@ def gc_gaps_svg(
     )
     css_class = "chart chart-gc chart-narrow" if legend_below else "chart chart-gc"
     out = [svg_open(width, height + legend_h, label, css_class=css_class)]
-    if title:
-        out.append(
-            svg_text(left, 22, fit(title, width - left - 8, 13), font_size=13, font_weight=600)
-        )
+    for row_index, line in enumerate(title_lines):
+        out.append(svg_text(title_x, 22 + 16 * row_index, line, font_size=13, font_weight=600))
 
     # Grid and y axis (gap, growing downwards).
     out.append(f'<g class="gc-axis" font-size="10" fill="{MUTED}">')
@@ -268,6 +269,23 @@ def gc_gaps_svg(
     out.append(f'<g class="gc-legend-numbers" font-size="11" font-weight="600">{"".join(keys)}</g>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _title_lines(title: str, max_width: float, font_size: float, *, lines: int) -> list[str]:
+    """The title in at most ``lines`` lines, broken between words, the last one cut with an
+    ellipsis if it still does not fit."""
+    if not title:
+        return []
+    words = title.split()
+    rows: list[str] = []
+    while words and len(rows) < lines - 1:
+        row = words.pop(0)
+        while words and text_width(f"{row} {words[0]}", font_size) <= max_width:
+            row = f"{row} {words.pop(0)}"
+        rows.append(fit(row, max_width, font_size))
+    if words:
+        rows.append(fit(" ".join(words), max_width, font_size))
+    return rows
 
 
 def _shape(shape: str, x: float, y: float, colour: str) -> str:

@@ -477,6 +477,19 @@ def test_gc_chart_for_a_phone_puts_the_legend_under_the_plot():
     assert len({float(el.get("x")) for el in texts}) == 1
 
 
+def test_gc_chart_for_a_phone_breaks_its_title_rather_than_cutting_it():
+    title = "Écarts des dix premiers du classement général après chaque étape"
+    narrow = parse(
+        gc_gaps_svg(SERIES, stage_numbers=[1, 2, 3], width=340, legend_below=True, title=title)
+    )
+    lines = [visible_text(el) for el in narrow.iter("text") if el.get("font-weight") == "600"]
+    assert len(lines) == 2
+    assert " ".join(lines) == title
+    wide = parse(gc_gaps_svg(SERIES, stage_numbers=[1, 2, 3], width=340, title=title))
+    (line,) = [visible_text(el) for el in wide.iter("text") if el.get("font-weight") == "600"]
+    assert line.endswith("…")
+
+
 def test_gc_chart_escapes_rider_names():
     svg = gc_gaps_svg([("<img src=x onerror=alert(1)> & Co", [0, 12])], stage_numbers=[1, 2])
     assert "<img" not in svg
