@@ -7,6 +7,10 @@
   var button = document.getElementById("verify-button");
   var result = document.getElementById("verify-result");
   if (!panel || !button || !result) return;
+  // The page's language: the messages come translated in the result's data attributes.
+  function say(key, fallback) {
+    return result.dataset[key] || fallback;
+  }
 
   function sha256(text) {
     return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)).then(function (buf) {
@@ -23,7 +27,7 @@
     var seed = panel.dataset.seed;
     var nonces = panel.dataset.nonces ? panel.dataset.nonces.split(" ") : [];
     if (!window.crypto || !crypto.subtle) {
-      result.textContent = "This browser cannot compute SHA-256 here (it needs https or localhost).";
+      result.textContent = say("noCrypto", "This browser cannot compute SHA-256 here (it needs https or localhost).");
       result.className = "error";
       return;
     }
@@ -33,8 +37,10 @@
       var diceOk = (first8 >> 2n).toString() === panel.dataset.diceSeed;
       panel.dataset.verified = commitmentOk && diceOk ? "yes" : "no";
       result.textContent = commitmentOk && diceOk
-        ? "✓ The commitment and the dice seed check out."
-        : "✗ " + (commitmentOk ? "The dice seed does not match." : "The commitment does not match.");
+        ? say("ok", "✓ The commitment and the dice seed check out.")
+        : commitmentOk
+          ? say("badDice", "✗ The dice seed does not match.")
+          : say("badCommitment", "✗ The commitment does not match.");
       result.className = commitmentOk && diceOk ? "verified" : "error";
       result.style.color = commitmentOk && diceOk ? "#1b7a3a" : "";
     });

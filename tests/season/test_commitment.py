@@ -132,6 +132,9 @@ def test_the_stage_page_shows_the_commitment_then_the_reveal(demo, client):
     assert f'data-seed="{round.seed}"' in page
     assert f'data-nonces="{nonce}"' in page
     assert f'data-dice-seed="{commitment.dice_seed(round.seed, [nonce])}"' in page
+    # The Verify button's verdicts come in the page's language (static/js/verify-round.js).
+    assert 'data-ok="✓ The commitment and the dice seed check out."' in page
+    assert 'data-bad-dice="✗ The dice seed does not match."' in page
 
 
 def test_the_downloaded_round_replays_to_the_same_hash_with_no_database(demo, client, tmp_path):
