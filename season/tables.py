@@ -10,7 +10,9 @@ from django.utils.translation import gettext_lazy as _
 
 from races.models import Classification, StageResult, Standing
 from season.formatting import clock, gap
-from tableexport import SafeTableExport, spreadsheet_safe, table_configure  # noqa: F401
+from tableexport import SafeTableExport as SafeTableExport
+from tableexport import spreadsheet_safe as spreadsheet_safe
+from tableexport import table_configure as table_configure
 
 #: A column of numbers: cells and header right-aligned (site.css), so the figures line up under
 #: their heading.
