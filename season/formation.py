@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -309,8 +309,10 @@ def draft_status(*, season: Season) -> DraftStatus:
         .select_related("owner")
         .order_by("draft_position")
     )
-    picks = season.draft_picks.aggregate(made=Count("id"), last=Max("picked_at"))
-    picks_made = picks["made"]
+    # Picks are numbered 1, 2, ... without gaps (under the season's lock): the last one gives
+    # the count and the start of the turn now running, in one query.
+    last = season.draft_picks.order_by("-number").values_list("number", "picked_at").first()
+    picks_made, last_pick_at = last or (0, None)
     picks_total = len(order) * season.roster_size
     on_turn = None
     if season.draft_started_at is not None and order and picks_made < picks_total:
@@ -321,7 +323,7 @@ def draft_status(*, season: Season) -> DraftStatus:
         picks_made=picks_made,
         picks_total=picks_total,
         on_turn=on_turn,
-        turn_started_at=(picks["last"] or season.draft_started_at) if on_turn else None,
+        turn_started_at=(last_pick_at or season.draft_started_at) if on_turn else None,
     )
 
 

@@ -190,3 +190,21 @@ def test_the_organisers_automatic_pick_is_marked_as_his(clocked, charlie):
     season, first, _second = clocked
     pick = formation.draft_autopick(season=season, user=charlie)
     assert (pick.team, pick.source, pick.picked_by) == (first, "organiser", charlie)
+
+
+@pytest.mark.django_db
+def test_the_turn_starts_at_the_last_pick_even_if_a_clock_ran_behind(clocked):
+    """Two web servers whose clocks differ by a minute: the turn starts at the last pick by
+    number, not at the latest time written."""
+    season, _first, second = clocked
+    at = season.draft_started_at + timedelta(minutes=MINUTES)
+    draft_clock.draft_clock_pick(season=season, now=at)
+    behind = at - timedelta(minutes=1)
+    formation.draft_pick(
+        season=season, team=second, rider=free_riders(season)[0], user=second.owner, now=behind
+    )
+    status = _status(season)
+    assert status.turn_started_at == behind
+    assert draft_clock.pick_deadline(season=season, status=status) == behind + timedelta(
+        minutes=MINUTES
+    )
