@@ -390,10 +390,14 @@ class DraftBoardTable(tables.Table):
     wish list's button. Rows are dicts (season.views.player._board_rows)."""
 
     name = tables.Column(verbose_name=_("Rider"))
-    pick = tables.Column(verbose_name="", accessor="rider_id", orderable=False)
+    pick = tables.Column(
+        verbose_name="", accessor="rider_id", orderable=False, exclude_from_export=True
+    )
     price = tables.Column(verbose_name=_("Price"), attrs=NUM)
     real_team = tables.Column(verbose_name=_("Real team"))
-    wish = tables.Column(verbose_name="", accessor="rider_id", orderable=False)
+    wish = tables.Column(
+        verbose_name="", accessor="rider_id", orderable=False, exclude_from_export=True
+    )
 
     class Meta:
         attrs = {"class": "data draft-board"}
@@ -411,8 +415,11 @@ class DraftBoardTable(tables.Table):
         self.columns["wish"].column.verbose_name = format_html(
             '<span class="visually-hidden">{}</span>', gettext("Wish list")
         )
+        # The CSV export names each rating in full, the page abbreviates it.
+        self.plain_headers = {}
         for axis, label in axes:
             self.columns[axis].column.verbose_name = _abbr(label)
+            self.plain_headers[str(_abbr(label))] = label
         if not wish_open:
             self.exclude = ("wish",)
 
@@ -439,6 +446,12 @@ class DraftBoardTable(tables.Table):
             gettext("Pick"),
             record["name"],
         )
+
+    def as_values(self, exclude_columns=None):
+        values = super().as_values(exclude_columns)
+        header = next(values)
+        yield [self.plain_headers.get(str(h), h) for h in header]
+        yield from values
 
     def render_wish(self, value, record):
         if record["wished"]:

@@ -118,3 +118,14 @@ def test_the_draft_page_costs_the_same_whatever_the_start_list(client, alice, bo
     )
     assert big == small
     assert big <= 20
+
+
+def test_the_board_exports_plain_csv(client, drafted):
+    season, team, _teams = drafted
+    client.force_login(team.owner)
+    response = client.get(team_url(team), {"_export": "csv", "_table": "board-"})
+    assert response["Content-Type"].startswith("text/csv")
+    lines = response.content.decode().splitlines()
+    assert lines[0].startswith("Rider,Price,Real team,Rouleur,Sprinter,")
+    assert "<" not in response.content.decode()
+    assert len(lines) == 1 + len(free_riders(season))
