@@ -219,16 +219,24 @@ def last_round_number(*, season: Season) -> int:
     return max(numbers, default=0)
 
 
-def finale(*, season: Season, visible_upto: int) -> Finale | None:
+def finale(
+    *,
+    season: Season,
+    visible_upto: int,
+    last: int | None = None,
+    team_names: dict[int, str] | None = None,
+) -> Finale | None:
     """The end of the race, when the last round's results (and every earlier round's) are
-    visible (``visible_upto``: permissions.visible_upto); None before."""
-    last = last_round_number(season=season)
+    visible (``visible_upto``: permissions.visible_upto); None before. A page that knows the
+    last round's number and the teams' names already passes them (no query for them)."""
+    if last is None:
+        last = last_round_number(season=season)
     if not last or visible_upto < last:
         return None
     ranking = players_ranking(season=season, number=last)
     if season.race_id is None:
         return Finale(podium=_drivers_podium(season, last), jerseys=[], ranking=ranking)
-    names = season_team_names(season=season)
+    names = season_team_names(season=season) if team_names is None else team_names
     lines = (
         Standing.objects.filter(
             stage__race_id=season.race_pk,

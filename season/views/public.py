@@ -51,8 +51,12 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
         built = season_page(_season(access))
         if isinstance(built, page_cache.Page):
             # The end of the race, once the last round's results are visible (season.results).
+            statuses = access.state.statuses
             built.context["finale"] = results.finale(
-                season=built.context["season"], visible_upto=last or 0
+                season=built.context["season"],
+                visible_upto=last or 0,
+                last=statuses[-1][0] if statuses else 0,
+                team_names=built.context.get("team_names"),
             )
         return built
 
@@ -62,6 +66,8 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
             page.context["comments"] = mark_safe(page_cache.live_mark("comments"))
             return page
         calendar = CalendarTable(selectors.season_calendar(season=season), season=season)
+        # Read once for the jerseys and the end of the race.
+        team_names = selectors.season_team_names(season=season) if last else {}
         export = table_configure(request, calendar, f"{season.slug}-calendar")
         if export:
             return export
@@ -71,7 +77,12 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 "season": season,
                 "calendar": calendar,
                 "last": last,
-                "jerseys": selectors.jersey_holders(season=season, number=last) if last else [],
+                "jerseys": selectors.jersey_holders(
+                    season=season, number=last, team_names=team_names
+                )
+                if last
+                else [],
+                "team_names": team_names,
                 "teams": season.teams.select_related("owner").order_by("name"),
                 "member_links": mark_safe(page_cache.live_mark("member_links")),
                 # The season's comments (season/views/community.py), rendered per request.
