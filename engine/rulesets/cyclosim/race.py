@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from functools import cache
 from itertools import accumulate
 
 from engine.cycling.course import Board
@@ -48,6 +49,24 @@ from engine.rulesets.cyclosim.sheet import (
 _PAST_LINE = 64
 
 Cell = tuple[int, int]
+
+
+@cache
+def wheel_class(wheel: tuple[str, ...], mate: bool) -> int:
+    """The index in ``wheel`` (§4.1 wheel classes) of the first class a team mate's (``mate``)
+    or another rider's wheel belongs to, -1 if none."""
+    for k, w in enumerate(wheel):
+        if w == "any" or (w == "team" and mate):
+            return k
+    return -1
+
+
+@cache
+def spread_table(lanes: int) -> tuple[int, ...]:
+    """R-M4 one row forward: ``table[m]`` is the lanes next to or in line with a lane of ``m``
+    (``m | m << 1 | m >> 1`` within the ``lanes``), for every mask ``m``."""
+    full = (1 << lanes) - 1
+    return tuple((m | (m << 1) | (m >> 1)) & full for m in range(full + 1))
 
 
 def _round_half_up_div(num: int, den: int) -> int:
@@ -213,6 +232,7 @@ class Race:
         "relayed",
         "return_turn",
         "rid",
+        "riding",
         "road_group",
         "seq",
         "settings",
@@ -220,6 +240,7 @@ class Race:
         "sit_up_row",
         "situation",
         "size",
+        "spread",
         "start",
         "status",
         "team",
@@ -229,6 +250,8 @@ class Race:
         "turn",
         "turn_s",
         "unit",
+        "wheel_mate",
+        "wheel_other",
     )
 
     def __init__(
@@ -282,6 +305,7 @@ class Race:
         self.climbs = road.climbs
         self.free = [self.full] * size
         self.occ = [-1] * (size * W)
+        self.spread = spread_table(W)
 
         s = settings
         self.ids = [e.rider_id for e in self.entrants]
@@ -310,6 +334,10 @@ class Race:
         ]
         #: Riders whose orders have neither attack window nor final (a fast path for followers).
         self.plain = [not o.attacks and o.final.rows <= 0 for o in self.orders]
+        #: The class of a team mate's and of another rider's wheel in each rider's ``wheel``
+        #: order (its index, -1: he does not take it; §4.1, R-W1).
+        self.wheel_mate = [wheel_class(o.wheel, True) for o in self.orders]
+        self.wheel_other = [wheel_class(o.wheel, False) for o in self.orders]
         #: Default-AI domestiques (no orders), and the "chase" flags of the turn (§4.6 [D]).
         self.chasers = [
             r for r, e in enumerate(self.entrants) if given[r] is None and e.role == "domestique"
@@ -334,6 +362,9 @@ class Race:
         self.gc_leaders = [r for r, e in enumerate(self.entrants) if e.role == "gc_leader"]
         self.sit_up = [False] * n
         self.status = [ACTIVE] * n
+        #: The riders who may still be on the road (active or out); those who finished or
+        #: were eliminated are taken off at the end of a turn. Scans filter it by status.
+        self.riding = list(range(n))
         self.pos = [0] * n  # row index (row + off)
         self.lane = [0] * n
         self.pred = [-1] * n
@@ -486,11 +517,11 @@ class Race:
         """
         free = self.free
         cum = self.cum
+        spread = self.spread
         m = 1 << l0
         base = cum[ri0 + 1]
         lat = -1
-        # Lane masks need no "& full": a row's free mask has no bit beyond the W lanes.
-        if not ((m | (m << 1) | (m >> 1)) & free[ri0 + 1]):
+        if not (spread[m] & free[ri0 + 1]):
             row = free[ri0]
             if l0 > 0 and row >> (l0 - 1) & 1:
                 lat = l0 - 1
@@ -511,7 +542,7 @@ class Race:
         masks: list[int] = []
         append = masks.append
         for ri in range(ri0 + 1, far + 1):
-            m = (m | (m << 1) | (m >> 1)) & free[ri]
+            m = spread[m] & free[ri]
             if not m:
                 return ri - 1, masks, lat
             append(m)
@@ -555,12 +586,14 @@ class Race:
                     break
             else:
                 return [(ri, l0) for ri in range(ri0 + 1, target + 1)]
+        spread = self.spread
         back = [0] * k
         b = (1 << target_lane) if target_lane >= 0 else self.free[target]
-        back[k - 1] = b & masks[k - 1]
+        b &= masks[k - 1]
+        back[k - 1] = b
         for j in range(k - 2, -1, -1):
-            nb = back[j + 1]
-            back[j] = (nb | (nb << 1) | (nb >> 1)) & masks[j]
+            b = spread[b] & masks[j]
+            back[j] = b
         path: list[Cell] = []
         lane = l0
         if lat >= 0:

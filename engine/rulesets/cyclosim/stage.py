@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-from functools import cache
 from heapq import heapify, heappop, heappush
 
 from engine.cycling.events import ATTACK, CRASH, attack_data, crash_data, eliminated_data
@@ -180,8 +179,8 @@ def _wheel_target(
     occ, teams, moved, fol, free = race.occ, race.team, race.moved, race.fol, race.free
     turn = race.turn
     team = teams[r]
-    mate = _wheel_class(wheel, True)
-    other = _wheel_class(wheel, False)
+    mate = race.wheel_mate[r]
+    other = race.wheel_other[r]
     best_cls = len(wheel)
     best = -1
     # Rows of the riders ahead of the wheel cells: far - 1 .. far + 1 (not beyond the line,
@@ -226,18 +225,6 @@ def _lateral_reach(race: Race, r: int, cap: int) -> tuple[int, list[int], int]:
                 race.place(r, ri, lane)
             return far, masks, cand
     return race.reach(ri, lane, cap)
-
-
-@cache
-def _wheel_class(wheel: tuple[str, ...], mate: bool) -> int:
-    for k, w in enumerate(wheel):
-        if w == "any" or (w == "team" and mate):
-            return k
-    return -1
-
-
-def wants_wheel(race: Race, y: int, x: int) -> bool:
-    return _wheel_class(race.orders[y].wheel, race.team[x] == race.team[y]) >= 0
 
 
 def follower_attacks(race: Race, f: int) -> int:
@@ -528,7 +515,7 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
 def returns(race: Race) -> None:
     """R-X3: crashed riders back on their crash row, lowest free lane, else further back."""
     t = race.turn
-    for r in range(race.n):
+    for r in race.riding:
         if race.status[r] == OUT and race.return_turn[r] == t:
             ri = race.crashes[r][-1][1] + race.off
             while True:
@@ -621,8 +608,8 @@ def auction(race: Race) -> None:
       road (:func:`bid_bound`) could still beat the best bid known; otherwise he is
       recomputed later, on the then current board.
 
-    Both queues are heaps of one integer key per rider (bid order: target row, then road
-    order), entries left behind by a change are skipped when they come up."""
+    Bids and bounds are one integer key per rider (bid order: target row, then road order);
+    the leaders to bid wait in a heap by bound, entries left behind by a change skipped."""
     t = race.turn
     status, pred, moved = race.status, race.pred, race.moved
     pos, lane = race.pos, race.lane
@@ -631,7 +618,7 @@ def auction(race: Race) -> None:
     leaders: set[int] = set()
     holders: dict[int, list[int]] = {}
     attack_right = race.attack_right
-    for r in range(race.n):
+    for r in race.riding:
         if status[r] == ACTIVE:
             if pred[r] < 0 and moved[r] != t:
                 leaders.add(r)
@@ -646,8 +633,7 @@ def auction(race: Race) -> None:
     dirty: set[int] = set(leaders)
     caps: dict[int, tuple[int, int]] = {}
     bound: dict[int, int] = {}
-    # Max-heaps as (-key, rider): kept bids by bid key, dirty leaders by bound key.
-    best_heap: list[tuple[int, int]] = []
+    # A max-heap of the dirty leaders as (-bound key, rider).
     todo: list[tuple[int, int]] = []
     for r in dirty:
         c = caps[r] = leader_cap(race, r)
@@ -658,10 +644,9 @@ def auction(race: Race) -> None:
     orphans = race.orphans
     start = race.start
     while True:
-        while best_heap and keys.get(best_heap[0][1]) != -best_heap[0][0]:
-            heappop(best_heap)
-        if best_heap:
-            best, w = -best_heap[0][0], best_heap[0][1]
+        if keys:
+            w = max(keys, key=keys.__getitem__)
+            best = keys[w]
         else:
             best, w = -1, -1
         while todo and -todo[0][0] >= best:
@@ -673,7 +658,6 @@ def auction(race: Race) -> None:
             bids[r] = b
             reads[r] = b[4] + len(b[7]) + 1
             key = keys[r] = (b[0] * size + pos[r]) * W + W1 - lane[r]
-            heappush(best_heap, (-key, r))
             if key > best:
                 best, w = key, r
         if w < 0:
@@ -704,8 +688,10 @@ def auction(race: Race) -> None:
                     new += resolve_file(race, y, leaders)
         new += orphans
         orphans.clear()
-        # Only riders who moved in the unit stop being leaders to bid (a leader has no
-        # pred, so nobody else's move takes him along, and only a move crashes or finishes).
+        # The rows the unit changed: from the lowest start to the highest end of its movers.
+        # Its leaders (w, and y after a refused rabat) are out of the bids already; the
+        # others who moved were followers (a leader has no pred, so nobody's move takes him
+        # along, and only his own move crashes or finishes him).
         lo = hi = pos[w]
         for r in recent:
             p = pos[r]
@@ -714,12 +700,6 @@ def auction(race: Race) -> None:
             p = start[r][0]
             if p < lo:
                 lo = p
-            if r in leaders:
-                leaders.discard(r)
-                dirty.discard(r)
-                if r in bids:
-                    del bids[r]
-                    del keys[r]
         for f in new:
             if status[f] == ACTIVE and pred[f] < 0 and moved[f] != t:
                 leaders.add(f)
@@ -742,44 +722,22 @@ def end_of_turn(race: Race) -> None:
     t = race.turn
     status, pred, fol = race.status, race.pred, race.fol
     pos, lane, W = race.pos, race.lane, race.W
-    on_road = [r for r in range(race.n) if status[r] == ACTIVE]
-    # R-W2: a link survives only while the follower is in his pred's wheel.
-    for r in on_road:
-        p = pred[r]
-        if p >= 0 and (status[p] != ACTIVE or pos[p] != pos[r] + 1 or lane[p] != lane[r]):
-            fol[p] = -1
-            pred[r] = -1
-    race.attack_right[:] = [-1] * race.n
-    # Road order (row desc, lane asc) as one int key.
-    on_road.sort(key=lambda r: lane[r] - pos[r] * W)
-    if race.finished == 0 and race.track_road_groups:
-        road_groups(race, on_road)
-    occ = race.occ
-    for x in on_road:
-        if fol[x] >= 0 or pos[x] <= 0:
-            continue
-        y = occ[(pos[x] - 1) * W + lane[x]]
-        if y < 0 or pred[y] >= 0 or status[y] != ACTIVE:
-            continue
-        if race.seq[y] > race.seq[x]:
-            if wants_wheel(race, y, x):  # R-W1
-                fol[x], pred[y] = y, x
-        elif race.seq[x] > race.seq[y]:
-            grant = race.orders[x].grant_wheel
-            if grant == "all" or (grant == "team" and race.team[x] == race.team[y]):
-                if wants_wheel(race, y, x):  # R-RB1
-                    fol[x], pred[y] = y, x
-            else:
-                race.attack_right[y] = x  # R-RB2
-    # R-RC recovery (sheet.recovery and Race.recover inlined): riders on the road only; out,
-    # eliminated and finished riders (this turn too) recover nothing.
-    terr = race.terr
-    climbs = race.climbs
+    riding = race.riding = [r for r in race.riding if status[r] in (ACTIVE, OUT)]
+    on_road = [r for r in riding if status[r] == ACTIVE]
+    terr, climbs = race.terr, race.climbs
     moved, crashed_turn, paths = race.moved, race.crashed_turn, race.path
     situation, consumed = race.situation, race.consumed
     table = RECOVERY
     for r in on_road:
-        if crashed_turn[r] == t:
+        # R-W2: a link survives only while the follower is in his pred's wheel.
+        p = pred[r]
+        if p >= 0 and (status[p] != ACTIVE or pos[p] != pos[r] + 1 or lane[p] != lane[r]):
+            fol[p] = -1
+            pred[r] = -1
+        # R-RC recovery (sheet.recovery and Race.recover inlined), for riders on the road:
+        # out, eliminated and finished riders (this turn too) recover nothing; nor does a
+        # rider who has consumed nothing.
+        if not consumed[r] or crashed_turn[r] == t:
             continue
         if moved[r] == t:
             path = paths[r]
@@ -798,6 +756,31 @@ def end_of_turn(race: Race) -> None:
         if d < len(line):
             c = consumed[r] - line[d]
             consumed[r] = c if c > 0 else 0
+    attack_right = race.attack_right
+    attack_right[:] = [-1] * race.n
+    # Road order (row desc, lane asc) as one int key.
+    on_road.sort(key=lambda r: lane[r] - pos[r] * W)
+    if race.finished == 0 and race.track_road_groups:
+        road_groups(race, on_road)
+    occ, seq, team = race.occ, race.seq, race.team
+    wheel_mate, wheel_other = race.wheel_mate, race.wheel_other
+    for x in on_road:
+        if fol[x] >= 0 or pos[x] <= 0:
+            continue
+        y = occ[(pos[x] - 1) * W + lane[x]]
+        if y < 0 or pred[y] >= 0 or status[y] != ACTIVE:
+            continue
+        mate = team[x] == team[y]
+        if seq[y] > seq[x]:
+            if (wheel_mate[y] if mate else wheel_other[y]) >= 0:  # R-W1
+                fol[x], pred[y] = y, x
+        elif seq[x] > seq[y]:
+            grant = race.orders[x].grant_wheel
+            if grant == "all" or (grant == "team" and mate):
+                if (wheel_mate[y] if mate else wheel_other[y]) >= 0:  # R-RB1
+                    fol[x], pred[y] = y, x
+            else:
+                attack_right[y] = x  # R-RB2
 
 
 def road_groups(race: Race, on_road: list[int]) -> None:
@@ -870,7 +853,7 @@ def play_turn(race: Race) -> None:
     returns(race)
     status, pred = race.status, race.pred
     pos, lane, W = race.pos, race.lane, race.W
-    leaders = [r for r in range(race.n) if status[r] == ACTIVE and pred[r] < 0]
+    leaders = [r for r in race.riding if status[r] == ACTIVE and pred[r] < 0]
     leaders.sort(key=lambda r: lane[r] - pos[r] * W)  # road order (Race.road_key)
     # The head of the race leads a file, and relays only swap cells inside files.
     front = pos[leaders[0]] if leaders else -1
