@@ -180,6 +180,7 @@ class Race:
         "capacity",
         "chase",
         "chasers",
+        "chasers_by_team",
         "climbs",
         "consumed",
         "cost",
@@ -342,6 +343,10 @@ class Race:
         self.chasers = [
             r for r, e in enumerate(self.entrants) if given[r] is None and e.role == "domestique"
         ]
+        by_team: dict[int, list[int]] = {}
+        for r in self.chasers:
+            by_team.setdefault(self.team[r], []).append(r)
+        self.chasers_by_team = list(by_team.items())
         self.chase = [False] * n
         #: The riders the chasers work for (§4.6 [D]): sprinters on a flat finish, else GC
         #: leaders.

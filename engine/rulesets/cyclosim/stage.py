@@ -28,9 +28,6 @@ from engine.rulesets.cyclosim.sheet import (
     pace_cap,
 )
 
-#: Rows beyond which a board change cannot alter a leader's bid (caps stay below 32 cost).
-REACH = 34
-
 #: A bid: (target row index, rider, path, follow announced, attack window index or -1).
 Bid = tuple[int, int, list[Cell], bool, int]
 #: A bid before its path is built (the auction builds only the winner's path): (target row
@@ -822,15 +819,19 @@ def chase_flags(race: Race, front: int | None = None) -> None:
                 best[team[r]] = p
     gap, ahead, min_pe = ai.CHASE_GAP, ai.CHASE_AHEAD, ai.CHASE_MIN_PE
     consumed, pe_max = race.consumed, race.pe_max
-    for r in race.chasers:
-        p = best.get(team[r], -1)
-        chase[r] = (
-            p >= 0
-            and status[r] == ACTIVE
-            and front - p > gap
-            and pos[r] <= p + ahead
-            and 100 * (pe_max[r] - consumed[r]) >= min_pe * pe_max[r]
-        )
+    for t, riders in race.chasers_by_team:
+        p = best.get(t, -1)
+        if p < 0 or front - p <= gap:
+            for r in riders:
+                chase[r] = False
+            continue
+        limit = p + ahead
+        for r in riders:
+            chase[r] = (
+                status[r] == ACTIVE
+                and pos[r] <= limit
+                and 100 * (pe_max[r] - consumed[r]) >= min_pe * pe_max[r]
+            )
 
 
 def sit_up_flags(race: Race) -> None:
