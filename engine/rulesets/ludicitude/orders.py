@@ -81,6 +81,9 @@ def orders_from_data(data: object) -> tuple[str, CarOrders]:
         if key not in ORDER_FIELDS:
             raise OrdersError(car_id, str(key), f"unknown field (known: {', '.join(ORDER_FIELDS)})")
     values: dict[str, Any] = {k: data[k] for k in ORDER_FIELDS[1:] if k in data}
+    speed = values.get("max_speed")
+    if isinstance(speed, bool):  # before CarOrders: compiled (mypyc), its int field keeps True as 1
+        raise OrdersError(car_id, "max_speed", f"{speed!r} is not a speed {SPEED_MIN}..{SPEED_MAX}")
     try:
         orders = CarOrders(**values)
     except OrdersError as exc:
