@@ -1,9 +1,9 @@
 """The compiled engine (mypyc, ``scripts/accelerate.py``) gives the pure engine's outcomes.
 
 Builds the compiled engine in a temporary copy of the project (never in this tree, where its
-``.so`` files would shadow the sources every other test reads), then runs there the golden
-files of every ruleset, the Grand Prix and Ludicitude vectors (scripted dice) and a few
-properties, on the compiled modules. Marked ``compiler``: skipped without mypyc and a C
+``.so`` files would shadow the sources every other test reads), then runs there every engine
+test (the golden files of every ruleset, the vectors with scripted dice, the properties, the
+orders refused) on the compiled modules. Marked ``compiler``: skipped without mypyc and a C
 compiler (a failure under GRANDTOUR_REQUIRE_REAL=1, as in CI). It takes minutes (the C build:
 about 3 minutes of CPU), so it runs in CI (GRANDTOUR_REQUIRE_REAL=1) or when asked
 (GRANDTOUR_COMPILED_TEST=1), and is skipped, saying so, in a plain ``make test``.
@@ -30,15 +30,9 @@ REQUIRED = (
     "engine.rulesets.grandprix.race",
     "engine.rulesets.grandprix.search",
 )
-TESTS = (
-    "tests/engine/test_golden.py",
-    "tests/engine/grandprix/test_golden.py",
-    "tests/engine/grandprix/test_vectors.py",
-    "tests/engine/grandprix/test_search_oracle.py",
-    "tests/engine/grandprix/test_properties.py",
-    "tests/engine/ludicitude/test_golden.py",
-    "tests/engine/ludicitude/test_vectors.py",
-)
+#: Every engine test (golden files, vectors with scripted dice, properties, orders and
+#: settings refused), this one aside: the compiled engine must behave as the pure one.
+TESTS = ("tests/engine", "--ignore=tests/engine/test_compiled.py")
 SKIPPED = shutil.ignore_patterns(
     ".venv", ".git", "__pycache__", "*.so", "test-artifacts", "var", "db.sqlite3*", ".*cache*",
     ".hypothesis", "staticfiles", "build", "mutants", "*.egg-info",
@@ -46,7 +40,8 @@ SKIPPED = shutil.ignore_patterns(
 
 
 def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    drop = ("DATABASE_URL", "REDIS_URL", "GRANDTOUR_REQUIRE_REAL", "GRANDTOUR_COMPILED_TEST")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
     env.pop("PYTHONPATH", None)
     return env
 
