@@ -12,6 +12,8 @@ from races.models import Race, StageResult
 from season import formation
 from season.demo import demo_load
 from season.models import Round, Season, SeasonTeam
+from season.notifications import notifications_send
+from season.services.comments import comment_hide, comment_post
 from season.services.lifecycle import round_open
 from tests.e2e.axe import axe_flush
 from tests.e2e.conftest import ARTIFACTS
@@ -66,6 +68,7 @@ def member_pages(season: Season, drafting: Season, cyclo: Season) -> dict[str, s
     cyclo_team = cyclo.teams.get(owner__username="alice")
     return {
         "my-seasons": reverse("my-seasons"),
+        "notifications": reverse("notifications"),
         "join-code": reverse("season-join-code"),
         "new-season": reverse("season-create"),
         "my-team": reverse("player-team", args=[slug, team.pk]),
@@ -80,6 +83,7 @@ def organiser_pages(season: Season, drafting: Season) -> dict[str, str]:
     slug = season.slug
     return {
         "organise": reverse("organiser-season", args=[slug]),
+        "stage-comments": reverse("season-stage", args=[slug, 1]),
         "settings": reverse("organiser-settings", args=[slug]),
         "game-settings": reverse("organiser-game-settings", args=[slug]),
         "calendar": reverse("organiser-calendar", args=[slug]),
@@ -117,6 +121,21 @@ def leagues(season: Season) -> tuple[Season, Season]:
     if first.status != Round.Status.OPEN:
         round_open(round=first)
     return drafting, cyclo
+
+
+def community(season: Season) -> None:
+    """Comments on stage 1 (one hidden by the organiser) and on the season, and the players'
+    notices (the bell and the notifications page)."""
+    users = {m.user.username: m.user for m in season.memberships.select_related("user")}
+    first = stage(season, 1)
+    comment_post(
+        season=season, round=first, user=users["alice"], text="What a finish!\nSee you tomorrow."
+    )
+    rude = comment_post(season=season, round=first, user=users["bob"], text="Rude words")
+    comment_hide(comment=rude, organiser_id=season.organiser_id, user=users["olivia"])
+    long_word = "https://example.org/" + "x" * 120
+    comment_post(season=season, round=None, user=users["olivia"], text=f"Welcome! {long_word}")
+    notifications_send()
 
 
 def visit(page, base, name, url, language, screenshot, problems, errors):
@@ -158,6 +177,7 @@ def test_every_page_at_both_widths_in_both_languages(live_server, browser, scree
     season = demo_load()
     call_command("simulate_season", "demo", "--stages", "1-2", "--in-process", verbosity=0)
     drafting, cyclo = leagues(season)
+    community(season)
     base = live_server.url
     problems: list[str] = []
     errors: list[str] = []
