@@ -46,7 +46,8 @@ def test_a_grand_prix_and_the_standings_are_answered_from_the_cache(
     with django_assert_num_queries(0):
         again = client.get(_grand_prix(1))
         drivers = client.get(DRIVERS)
-    assert again.status_code == 200 and drivers.status_code == 200
+    assert again.status_code == 200
+    assert drivers.status_code == 200
     assert again.content.count(b"<tr") == first.content.count(b"<tr") > 12
 
 
