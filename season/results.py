@@ -22,7 +22,7 @@ from motor.models import StandingTable
 from motor.standings import points_text
 from races.models import Classification, StageResult, Standing
 from season.formatting import clock, gap
-from season.models import Round, Season, SeasonTeamCar
+from season.models import Season
 from season.selectors import OUT_OF_RACE, Jersey, jersey_holders, season_team_names
 
 
@@ -94,10 +94,25 @@ def players_ranking(*, season: Season, number: int) -> list[PlayerLine]:
     return ranking
 
 
+def _grand_prix_of(season: Season, number: int) -> int | None:
+    return season.rounds.filter(number=number).values_list("grand_prix_id", flat=True).first()
+
+
+def _cars(season: Season) -> list[tuple[int, str, int]]:
+    """(team id, team name, driver id) of every car of the season: one query."""
+    return list(season.cars.values_list("team_id", "team__name", "entry__driver_id"))
+
+
 def _championship_ranking(
-    season: Season, number: int, players: dict[int, tuple[str, str]]
+    season: Season,
+    number: int,
+    players: dict[int, tuple[str, str]],
+    *,
+    grand_prix: int | None = None,
+    cars: list[tuple[int, str, int]] | None = None,
 ) -> list[PlayerLine]:
-    grand_prix = season.rounds.filter(number=number).values_list("grand_prix_id", flat=True).first()
+    if grand_prix is None:
+        grand_prix = _grand_prix_of(season, number)
     drivers = {
         driver_id: (points, wins, countback)
         for driver_id, points, wins, countback in MotorStanding.objects.filter(
@@ -107,9 +122,9 @@ def _championship_ranking(
     totals: dict[int, tuple[Decimal, int, list[int]]] = {
         team_id: (Decimal(0), 0, []) for team_id in players
     }
-    for team_id, driver_id in SeasonTeamCar.objects.filter(
-        season=season, team_id__in=list(players)
-    ).values_list("team_id", "entry__driver_id"):
+    for team_id, _name, driver_id in _cars(season) if cars is None else cars:
+        if team_id not in players:
+            continue
         points, wins, countback = drivers.get(driver_id, (Decimal(0), 0, []))
         total, total_wins, total_back = totals[team_id]
         totals[team_id] = (total + points, total_wins + wins, _added(total_back, countback))
@@ -233,9 +248,14 @@ def finale(
         last = last_round_number(season=season)
     if not last or visible_upto < last:
         return None
-    ranking = players_ranking(season=season, number=last)
     if season.race_id is None:
-        return Finale(podium=_drivers_podium(season, last), jerseys=[], ranking=ranking)
+        # The last Grand Prix and the cars, read once for the podium and the ranking.
+        grand_prix, cars = _grand_prix_of(season, last), _cars(season)
+        ranking = _championship_ranking(
+            season, last, _players(season), grand_prix=grand_prix, cars=cars
+        )
+        return Finale(podium=_drivers_podium(grand_prix, cars), jerseys=[], ranking=ranking)
+    ranking = players_ranking(season=season, number=last)
     names = season_team_names(season=season) if team_names is None else team_names
     lines = (
         Standing.objects.filter(
@@ -265,14 +285,11 @@ def finale(
     return Finale(podium=podium, jerseys=jerseys, ranking=ranking)
 
 
-def _drivers_podium(season: Season, last: int) -> list[Podium]:
-    round = Round.objects.filter(season=season, number=last).only("grand_prix_id").first()
-    teams = dict(
-        SeasonTeamCar.objects.filter(season=season).values_list("entry__driver_id", "team__name")
-    )
+def _drivers_podium(grand_prix: int | None, cars: list[tuple[int, str, int]]) -> list[Podium]:
+    teams = {driver_id: name for _team, name, driver_id in cars}
     lines = (
         MotorStanding.objects.filter(
-            grand_prix_id=round.grand_prix_id if round else None,
+            grand_prix_id=grand_prix,
             table=StandingTable.DRIVERS,
             position__lte=3,
         )

@@ -39,7 +39,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def _season(access: page_cache.Access) -> Season:
     """The season row of a page built on a cache miss (access was checked by season_access)."""
-    return Season.objects.select_related("race", "organiser").get(pk=access.state.pk)
+    return Season.objects.select_related(
+        "race", "organiser", "championship__copied_from", "championship__points_system"
+    ).get(pk=access.state.pk)
 
 
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:

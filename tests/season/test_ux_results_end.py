@@ -225,3 +225,24 @@ def test_a_motor_season_ends_with_the_drivers_podium_and_the_league_winner(clien
         assert sum(line.driver.name in item for item in items) == 1, line.driver.name
     best = results.players_ranking(season=season, number=2)[0]
     assert f"{best.player} wins the league with {best.team}." in finale
+
+
+def test_the_season_page_at_the_end_stays_within_fifteen_queries(
+    client, django_assert_max_num_queries
+):
+    """Issue 18: no page above 15 queries on a cache miss, the end of the race included (the
+    last round's number, the teams' names, the last Grand Prix and the cars read once)."""
+    _two_stage_demo(auto_publish=True)
+    motor = motor_demo_load()
+    motor.rounds.filter(number__gt=2).delete()
+    for number in (1, 2):
+        round = motor.rounds.get(number=number)
+        if round.status == Round.Status.SCHEDULED:
+            lifecycle.round_open(round=round)
+        round_resolve(round_id=round.pk)
+    season_changed(motor)
+    for slug in ("demo", MOTOR_DEMO_SLUG):
+        cache.clear()
+        with django_assert_max_num_queries(15):
+            page = client.get(reverse("season-detail", args=[slug])).content.decode()
+        assert 'id="finale"' in page
