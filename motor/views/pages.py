@@ -195,7 +195,6 @@ def round_page(
     track = grand_prix.track
     drawn = track_map_for(track.content if track else None, texts=map_texts())
     replay = None
-    track_map = drawn.svg() if drawn is not None else ""
     trace = grand_prix.trace if isinstance(grand_prix.trace, list) else None
     incidents = []
     for event in events:
@@ -206,6 +205,8 @@ def round_page(
             continue
         label = f"{ids[result.pk]} {result.entry.driver.name}"
         incidents.append(Incident(event.round, ids[result.pk], _incident_text(event, label)))
+    # The map is drawn once: with the replay's cars when the race has a trace, bare otherwise.
+    track_map = drawn.svg() if drawn is not None and not trace else ""
     if drawn is not None and trace:
         traced = _traced(trace)
         cars = [
