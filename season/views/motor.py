@@ -520,17 +520,6 @@ def _page_of(season: Season) -> pages.Renderer:
     return page
 
 
-def _cached_motor_page(
-    request: HttpRequest, access: page_cache.Access, page: str, build: Any
-) -> HttpResponse:
-    """A motor page of a league season from the page cache (like the cycling pages): it
-    changes only when a round is resolved, published or reinstated (season_changed)."""
-    if "_export" in request.GET:
-        built = build()
-        return built if isinstance(built, HttpResponse) else built.render(request)
-    return page_cache.cached_page(request, access, page, build)
-
-
 def grand_prix(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The Grand Prix page (motorpages' round page: track map, replay, qualifying and grid,
     results, retirements, pit stops, lap chart) once this visitor may see its results; before
@@ -554,7 +543,7 @@ def grand_prix(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             renderer=_page_of(season),
         )
 
-    return _cached_motor_page(request, access, "grand-prix", build)
+    return page_cache.cached_page(request, access, "grand-prix", build)
 
 
 def _all_visible(request: HttpRequest, season: Season) -> None:
@@ -601,7 +590,7 @@ def standings(request: HttpRequest, slug: str, table: str) -> HttpResponse:
             renderer=_page_of(season),
         )
 
-    return _cached_motor_page(request, access, f"motor-standings-{table}", build)
+    return page_cache.cached_page(request, access, f"motor-standings-{table}", build)
 
 
 def what_if(request: HttpRequest, slug: str, table: str) -> HttpResponse:

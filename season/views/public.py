@@ -104,10 +104,6 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
         )
         return {"member_links": html, "comments": comments}
 
-    if "_export" in request.GET:
-        built = build()
-        if isinstance(built, HttpResponse):
-            return built  # the CSV export (an unknown format shows the page)
     return page_cache.cached_page(request, access, "season", build, live=member_links)
 
 
@@ -124,10 +120,6 @@ def standings(request: HttpRequest, slug: str, classification: str) -> HttpRespo
     if not 0 <= number <= last:
         raise Http404(_("That stage is not resolved yet."))
     build = partial(_standings_page, request, access, classification, number, last)
-    if "_export" in request.GET:
-        built = build()
-        if isinstance(built, HttpResponse):
-            return built  # the CSV export (an unknown format shows the page)
     return page_cache.cached_page(request, access, "standings", build)
 
 

@@ -29,10 +29,6 @@ def players_ranking(request: HttpRequest, slug: str) -> HttpResponse:
     if not 0 <= number <= last:
         raise Http404(_("That stage is not resolved yet."))
     build = partial(_players_page, request, access, number, last)
-    if "_export" in request.GET:
-        built = build()
-        if isinstance(built, HttpResponse):
-            return built  # the CSV export (an unknown format shows the page)
     return page_cache.cached_page(request, access, "players", build)
 
 
