@@ -57,14 +57,15 @@ def _seen_progress(page, table_timeout: float) -> list[int]:
     """The values the progress bar showed until the table replaced it."""
     seen = []
     deadline = time.monotonic() + table_timeout
+    # One read in the page: htmx may swap the bar for the table between two separate reads.
+    read = """() => document.querySelector('#odds-table') ? 'table'
+        : document.querySelector('#odds-progress')?.getAttribute('value') ?? null"""
     while time.monotonic() < deadline:
-        if page.locator("#odds-table").count():
+        value = page.evaluate(read)
+        if value == "table":
             return seen
-        bar = page.locator("#odds-progress")
-        if bar.count():
-            value = bar.get_attribute("value")
-            if value is not None and (not seen or int(value) != seen[-1]):
-                seen.append(int(value))
+        if value is not None and (not seen or int(value) != seen[-1]):
+            seen.append(int(value))
         page.wait_for_timeout(200)
     pytest.fail(f"no odds table after {table_timeout:.0f} s (bar values seen: {seen})")
 
