@@ -38,8 +38,9 @@ NAME = "cyclosim"
 #: Bumped whenever the same inputs and seed give another outcome (rules, [D] values, default
 #: AI), so a replay of an older stage can say why it differs. 2: the gruppetto. 3: gaps and
 #: groups at the line, followers who let a descent wheel go, the sprint final (issue 16).
-#: 4: groups from the road on a flat finish (issue 16).
-VERSION = 4
+#: 4: groups from the road on a flat finish (issue 16). 5: 16 lanes, the break of the day, the
+#: easy bunch and the chase by stage type, GC leaders in the wheels, free-role climbers (issue 16).
+VERSION = 5
 DESCRIPTION = "Cyclo Sim: energy (PE/PI), contract auctions, drafting files, attacks, relays"
 
 CyclosimInputs = StageInputs[CyclosimSettings, CyclosimRider]
@@ -58,6 +59,7 @@ def new_race(inputs: CyclosimInputs, dice: DiceSource) -> Race:
         extras=inputs.extras_in_order(DEFAULT_RIDER),
         dice=dice,
         distance_km=inputs.course.distance_km,
+        stage_type=inputs.course.stage_type,
     )
 
 

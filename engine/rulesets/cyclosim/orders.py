@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cycling.profile import Profile
+
 PACES: tuple[str, ...] = ("free", "tempo", "safe", "expected", "max")
 MODES: tuple[str, ...] = ("follower", "leader", "any")
 GRANTS: tuple[str, ...] = ("all", "team", "none")
@@ -36,17 +38,31 @@ SPRINTER_PACE_FLAT = "tempo"
 SPRINT_FINAL_ROWS = 6
 #: A breakaway rider rides ``tempo`` on the flat after his attack, so the bunch can catch him.
 BREAKAWAY_PACE_FLAT = "tempo"
-#: A GC leader climbs at ``safe`` (his climber rating counts) and attacks on the last climb
-#: as leader or follower.
-GC_PACE_CLIMB = "safe"
+#: "Break of the day" [D]: a breakaway rider attacks (``expected``, as leader or follower) as
+#: often as ``BREAK_ATTACKS`` times between 5 % and 66 % of the course while he keeps
+#: ``BREAK_MIN_PE`` % of his PE, and only from the front of his group (at most
+#: ``BREAK_NEAR_FRONT`` rows behind its first rider): an attack from inside the bunch was
+#: spent against the riders ahead of him. On a mountain stage only a climber rated
+#: ``BREAK_MIN_CLIMBER`` or more goes.
+BREAK_ATTACKS = 2
+BREAK_MIN_PE = 70
+BREAK_NEAR_FRONT = 4
+BREAK_MIN_CLIMBER = 3
+#: A GC leader climbs at ``tempo`` in the wheels (leading at ``safe`` on every col spent a
+#: third of his PE before the last one) and attacks on the last climb as leader or follower,
+#: then rides ``tempo`` to its summit with the rivals who held his wheel.
+GC_PACE_CLIMB = "tempo"
 #: A GC leader keeps only 10 % of his PE in reserve (40 % left him too weak to attack).
 GC_FLOOR_PCT = 10
 GC_ATTACK_MODE = "any"
 GC_ATTACK_PACE = "expected"
-GC_ATTACK_THEN = "safe"
+GC_ATTACK_THEN = "tempo"
 GC_ATTACKS = 1
 #: The climbs a GC leader attacks on (the last of them on the stage).
 GC_CLIMBS: frozenset[str] = frozenset({"col2", "col1", "colhc"})
+#: "Free role" [D]: on a mountain stage a default-AI domestique rated this much as a climber
+#: rides the GC leader's plan (a team's second leader), whatever his role.
+FREE_CLIMBER = 3
 #: "Move up" [D]: before the decisive part (a sprinter's final, a GC leader's last climb) a
 #: protected rider leaves the wheels and rides up the bunch: an attack window of this many
 #: rows, at this pace, as often as once a turn, while he keeps this much PE.
@@ -54,15 +70,26 @@ MOVE_UP_ROWS = 60
 MOVE_UP_PACE = "safe"
 MOVE_UP_MAX = 99
 MOVE_UP_MIN_PE = 50
-#: "Chase" [D]: while the best-placed protected rider of his team (the sprinter on a flat
-#: finish, else the GC leader) is more than ``CHASE_GAP`` rows behind the head of the race, a
-#: default-AI domestique riding behind him (or at most ``CHASE_AHEAD`` rows ahead) leads at
-#: ``CHASE_PACE`` on the flat and on climbs while he keeps ``CHASE_MIN_PE`` % of his PE: the
-#: teams bring their leaders up to the front.
+#: "Chase" and "easy" [D]: a breakaway is up the road when the head of the race is more than
+#: ``BREAK_GAP`` rows ahead of the front of a rider's group (rows chain while each holds a
+#: rider). A team whose protected rider (the sprinter on a flat stage, else the GC leader) is
+#: behind a breakaway chases once its lead is more than the team allows with the rows left
+#: (``CHASE_RATIO`` % of them by stage type, at least ``CHASE_GAP`` rows, at most
+#: ``CHASE_MAX_GAP``): the default-AI domestiques of that rider's group lead at
+#: ``CHASE_PACE`` on the flat and on climbs while they keep ``CHASE_MIN_PE`` % of their PE.
+#: Every other default-AI rider of a group behind the breakaway that nobody chases in rides
+#: ``EASY_PACE`` on the flat and ``EASY_PACE_CLIMB`` on climbs: the bunch lets the break go,
+#: and the sprinters' teams bring it back on a flat stage. A mountain stage has no easy
+#: bunch: the GC teams ride their pace.
 CHASE_PACE = "expected"
-CHASE_GAP = 10
-CHASE_AHEAD = 3
-CHASE_MIN_PE = 70
+CHASE_GAP = 3
+CHASE_RATIO: Mapping[str, int] = {"flat": 5, "hilly": 100, "mountain": 30}
+CHASE_MAX_GAP: Mapping[str, int] = {"flat": 16, "hilly": 24, "mountain": 16}
+CHASE_MIN_PE = 50
+BREAK_GAP = 1
+EASY_PACE = "rows:7"
+EASY_PACE_CLIMB = "tempo"
+EASY_STAGES: frozenset[str] = frozenset({"flat", "hilly"})
 #: A chasing domestique in a wheel leaves it (a follower attack, R-AT) to lead the chase. Off:
 #: the many extra leaders cost a quarter of the engine's speed (below 20 stages/s) for no
 #: clear gain in bench/realism.py.
@@ -104,6 +131,9 @@ class AttackWindow:
     mode: str = "follower"
     max: int = 1
     then: str | None = None
+    #: Open only while the rider is at most this many rows behind the head of the race (the
+    #: default AI's breakaway attacks from the front of the bunch [D]); ``None``: anywhere.
+    near_front: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,15 +324,26 @@ def default_orders(
     last_climb: tuple[int, int] | None,
     flat_finish: bool,
     time_trial: bool = False,
+    stage_type: str = "",
+    profile: Profile | None = None,
 ) -> RiderOrders:
     """§4.6: the default AI of a role on a board of ``n_rows`` rows.
 
     ``last_climb`` is (first row, summit line) of the last climb segment, ``flat_finish`` says
-    whether the last rows are flat. Time trials (§3.12) ride ``expected`` on flat and climb and
-    ``safe`` downhill with no floor [D].
+    whether the last rows are flat, ``stage_type`` is the course's (``""``: unknown) and
+    ``profile`` the rider's ratings (the break of the day on a mountain stage, the free role).
+    Time trials (§3.12) ride ``expected`` on flat and climb and ``safe`` downhill with no
+    floor [D].
     """
     if time_trial:
         return RiderOrders(role=role, pace_flat="expected", pace_climb="expected", wheel=())
+    if (
+        role == "domestique"
+        and stage_type == "mountain"
+        and profile is not None
+        and profile.climber >= FREE_CLIMBER
+    ):
+        role = "gc_leader"
     if role == "gc_leader":
         attacks: tuple[AttackWindow, ...] = ()
         if last_climb is not None:
@@ -321,6 +362,7 @@ def default_orders(
             attacks=attacks,
         )
     if role == "sprinter":
+        flat_finish = flat_finish and stage_type != "mountain"
         final = FinalOrders(SPRINT_FINAL_ROWS, "max") if flat_finish else FinalOrders()
         return RiderOrders(
             role=role,
@@ -332,6 +374,8 @@ def default_orders(
             final=final,
         )
     if role == "breakaway":
+        if stage_type == "mountain" and profile is not None and profile.climber < BREAK_MIN_CLIMBER:
+            return RiderOrders(role=role, pace_flat=BREAKAWAY_PACE_FLAT, floor_pct=20, relay="all")
         lo = (5 * n_rows + 99) // 100
         hi = (66 * n_rows + 99) // 100
         return RiderOrders(
@@ -339,7 +383,17 @@ def default_orders(
             pace_flat=BREAKAWAY_PACE_FLAT,
             floor_pct=20,
             relay="all",
-            attacks=(AttackWindow(lo, max(hi, lo + 1), "expected", 70, "any", 1),),
+            attacks=(
+                AttackWindow(
+                    lo,
+                    max(hi, lo + 1),
+                    "expected",
+                    BREAK_MIN_PE,
+                    "any",
+                    BREAK_ATTACKS,
+                    near_front=BREAK_NEAR_FRONT,
+                ),
+            ),
         )
     return RiderOrders(role=role)
 

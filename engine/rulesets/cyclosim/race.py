@@ -18,6 +18,7 @@ from engine.cycling.events import RawEvent, line_data
 from engine.cycling.inputs import Entrant
 from engine.dice import D6, DiceSource, fast_bits
 from engine.outcome import DiceLog, DiceRow, EventData
+from engine.rulesets.cyclosim import orders as ai
 from engine.rulesets.cyclosim.orders import (
     GC_CLIMBS,
     GRUPPETTO_CLIMBS,
@@ -25,7 +26,12 @@ from engine.rulesets.cyclosim.orders import (
     default_orders,
     sits_up_on_climbs,
 )
-from engine.rulesets.cyclosim.settings import DEFAULT_RIDER, CyclosimRider, CyclosimSettings
+from engine.rulesets.cyclosim.settings import (
+    DEFAULT_RIDER,
+    CyclosimRider,
+    CyclosimSettings,
+    lanes_for,
+)
 from engine.rulesets.cyclosim.sheet import (
     ACTIVE,
     CELL_COST,
@@ -117,7 +123,7 @@ class Road:
         self.n = n
         self.time_trial = time_trial
         self.N = N = board.n_cases
-        self.W = W = settings.lanes
+        self.W = W = lanes_for(settings, n)
         self.off = off = (n + W - 1) // W + 2
         self.size = size = off + N + _PAST_LINE
         # R-FT1: turn_s = round(3600 · (km / N) · rows_per_turn / speed).
@@ -179,6 +185,8 @@ class Race:
         "board",
         "capacity",
         "chase",
+        "chase_max",
+        "chase_ratio",
         "chasers",
         "chasers_by_team",
         "climbs",
@@ -190,6 +198,8 @@ class Race:
         "cum",
         "dice",
         "dropped_turn",
+        "easy",
+        "easy_riders",
         "entrants",
         "events",
         "finish_seq",
@@ -200,6 +210,7 @@ class Race:
         "free",
         "full",
         "gc_leaders",
+        "group_front",
         "gruppetto",
         "ids",
         "lane",
@@ -268,6 +279,7 @@ class Race:
         log: list[DiceRow] | None = None,
         events: list[RawEvent] | None = None,
         road: Road | None = None,
+        stage_type: str = "",
     ) -> None:
         n = len(entrants)
         if road is None:
@@ -322,6 +334,10 @@ class Race:
             for x, m in zip(own, self.pe_max, strict=True)
         ]
         last_climb = road.last_climb
+        #: The stage's type (a course's ``stage_type``); without one, read from the road.
+        kind = stage_type or (
+            "mountain" if road.gruppetto_stage else ("flat" if road.flat_finish else "hilly")
+        )
         self.orders: list[RiderOrders] = [
             o
             or default_orders(
@@ -330,6 +346,8 @@ class Race:
                 last_climb=last_climb,
                 flat_finish=self.flat_finish,
                 time_trial=time_trial,
+                stage_type=kind,
+                profile=e.profile,
             )
             for e, o in zip(self.entrants, given, strict=True)
         ]
@@ -348,9 +366,20 @@ class Race:
             by_team.setdefault(self.team[r], []).append(r)
         self.chasers_by_team = list(by_team.items())
         self.chase = [False] * n
+        #: Default-AI riders (no orders) and the "easy" flags of the turn (§4.6 [D]): behind a
+        #: breakaway, a rider whose team does not chase rides ``EASY_PACE`` on the flat.
+        self.easy_riders = (
+            [r for r in range(n) if given[r] is None] if kind in ai.EASY_STAGES else []
+        )
+        self.easy = [False] * n
+        #: The front row of each rider's group on the road at the start of the turn (rows
+        #: chain while each holds a rider).
+        self.group_front = [0] * n
         #: The riders the chasers work for (§4.6 [D]): sprinters on a flat finish, else GC
         #: leaders.
-        protected = "sprinter" if self.flat_finish else "gc_leader"
+        protected = "sprinter" if kind == "flat" else "gc_leader"
+        self.chase_ratio = ai.CHASE_RATIO.get(kind, ai.CHASE_RATIO["mountain"])
+        self.chase_max = ai.CHASE_MAX_GAP.get(kind, ai.CHASE_MAX_GAP["mountain"])
         self.protected = [r for r, e in enumerate(self.entrants) if e.role == protected]
         #: The gruppetto (§4.6 [D]): its riders (default AI, weak climbers), the rows where
         #: they may sit up (the cols of a stage with a climb of GC_CLIMBS), the GC leaders

@@ -29,11 +29,11 @@ class CyclosimSettings:
     "Cyclo Sim engine"). ``road_groups``: on a flat finish, riders chained on the road (each
     at most ``group_chain_rows`` rows behind the one ahead) when the first rider starts his
     finishing turn finish in one group, however the final spread them (issue 16).
-    ``lanes = 8`` and ``group_chain_rows = 6`` are tuned with
-    bench/realism.py.
+    ``lanes = 0`` (W by the field: :func:`lanes_for`) and ``group_chain_rows = 6`` are tuned
+    with bench/realism.py.
     """
 
-    lanes: int = 8
+    lanes: int = 0
     profiles: bool = True
     pe_base: int = 60
     pe_per_rouleur: int = 5
@@ -50,8 +50,8 @@ class CyclosimSettings:
     road_groups: bool = True
 
     def __post_init__(self) -> None:
-        if self.lanes < 1 or self.rows_per_turn < 1 or self.max_turns < 1:
-            raise ValueError("lanes, rows_per_turn and max_turns must be >= 1")
+        if self.lanes < 0 or self.rows_per_turn < 1 or self.max_turns < 1:
+            raise ValueError("lanes must be >= 0, rows_per_turn and max_turns >= 1")
         if self.pe_base < 10 or not self.turn_kmh > 0:
             raise ValueError("pe_base must be >= 10 and turn_kmh > 0")
         if (
@@ -64,10 +64,30 @@ class CyclosimSettings:
             )
 
 
+#: W by the field [D]: a lane for every 8 riders, so the bunch and the start grid
+#: (R-T3) stay at most 11 rows deep (5 km) in a Grand Tour field, between the board game's 3 lanes
+#: and 16 (docs/rules-choices.md, "Lanes").
+RIDERS_PER_LANE = 8
+MIN_LANES = 3
+MAX_LANES = 16
+
+
+def lanes_for(settings: CyclosimSettings, n_riders: int) -> int:
+    """W for a field of ``n_riders``: the setting, or by the field when it is 0."""
+    if settings.lanes:
+        return settings.lanes
+    return max(MIN_LANES, min(MAX_LANES, -(-n_riders // RIDERS_PER_LANE)))
+
+
 SETTINGS_SPEC: Spec = dataclass_spec(
     CyclosimSettings,
     {
-        "lanes": About("Lanes (W)", "§2.1: riders side by side on a row.", 1, 12),
+        "lanes": About(
+            "Lanes (W)",
+            "§2.1: riders side by side on a row; 0: one lane for every 8 riders, 3 to 16.",
+            0,
+            16,
+        ),
         "profiles": About(
             "Advanced game (profiles)",
             "§2.3: the riders' ratings change their energy and their moves; off, every rider "

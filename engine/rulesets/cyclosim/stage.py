@@ -17,6 +17,7 @@ from engine.rulesets.cyclosim.sheet import (
     DESCENT,
     ELIMINATED,
     FINISHED,
+    FLAT,
     FREE_FOLLOW,
     MAX_OUT_TURNS,
     MIN_PULL,
@@ -63,6 +64,7 @@ def _window(race: Race, r: int, o: RiderOrders, modes: tuple[str, ...]) -> int:
             and a.mode in modes
             and used[k] < a.max
             and pe_pct >= a.min_pe_pct * race.pe_max[r]
+            and (a.near_front is None or race.group_front[r] - race.pos[r] <= a.near_front)
         ):
             return k
     return -1
@@ -119,6 +121,8 @@ def leader_cap(race: Race, r: int) -> tuple[int, int]:
                 pace = ai.GRUPPETTO_PACE
             elif race.chase[r] and t != DESCENT:
                 pace = ai.CHASE_PACE
+            elif race.easy[r] and t != DESCENT:
+                pace = ai.EASY_PACE if t == FLAT else ai.EASY_PACE_CLIMB
             else:
                 pace = o.pace_flat if t == 0 else (o.pace_climb if t == 1 else o.pace_descent)
     return cap_for(race, r, pace, first, 0, final=final), win
@@ -799,39 +803,66 @@ def road_groups(race: Race, on_road: list[int]) -> None:
 
 
 def chase_flags(race: Race, front: int | None = None) -> None:
-    """§4.6 [D] "chase": a default-AI domestique chases for his team's best-placed protected
-    rider (sprinter on a flat finish, else GC leader) while that rider is more than
-    ``CHASE_GAP`` rows behind the head of the race, if he rides behind him or at most
-    ``CHASE_AHEAD`` rows ahead. Fixed for the whole turn, so bids stay cacheable.
+    """§4.6 [D] "chase" and "easy": with a breakaway up the road (the head of the race more
+    than ``BREAK_GAP`` rows ahead of the front of a protected rider's group), the default-AI
+    domestiques of that rider's group chase for his team (sprinter on a flat finish, else GC
+    leader) while the breakaway's lead is beyond what the team allows with the rows left
+    (``CHASE_RATIO_FLAT`` or ``CHASE_RATIO`` of them, at least ``CHASE_GAP``, at most
+    ``CHASE_MAX_GAP``); every other default-AI rider behind the head group rides ``EASY_PACE``
+    on the flat: the bunch lets the break go. Fixed for the whole turn, so bids stay
+    cacheable.
 
     ``front``: the row index of the head of the race, when the caller knows it."""
-    chase = race.chase
-    if race.time_trial or not ai.CHASE_PACE or not race.chasers:
+    chase, easy = race.chase, race.easy
+    if race.time_trial:
         return
     status, pos, team = race.status, race.pos, race.team
-    if front is None:
-        front = max((pos[r] for r in range(race.n) if status[r] == ACTIVE), default=-1)
+    rows = sorted({pos[r] for r in race.riding if status[r] == ACTIVE}, reverse=True)
+    if not rows:
+        return
+    front = rows[0]
+    # The front row of the group each occupied row belongs to (consecutive rows chain).
+    group_front: dict[int, int] = {}
+    head = prev = rows[0]
+    for p in rows:
+        if prev - p > 1:
+            head = p
+        group_front[p] = head
+        prev = p
     best: dict[int, int] = {}
     for r in race.protected:
         if status[r] == ACTIVE:
             p = pos[r]
             if p > best.get(team[r], -1):
                 best[team[r]] = p
-    gap, ahead, min_pe = ai.CHASE_GAP, ai.CHASE_AHEAD, ai.CHASE_MIN_PE
+    to_go = race.line - front
+    ratio = race.chase_ratio
+    allowed = min(race.chase_max, max(ai.CHASE_GAP, ratio * to_go // 100))
+    min_pe = ai.CHASE_MIN_PE
     consumed, pe_max = race.consumed, race.pe_max
+    chasing: dict[int, int] = {}  # team -> front row of its protected rider's group
+    for t, p in best.items():
+        g = group_front[p]
+        if front - g > ai.BREAK_GAP and front - g > allowed:
+            chasing[t] = g
     for t, riders in race.chasers_by_team:
-        p = best.get(t, -1)
-        if p < 0 or front - p <= gap:
-            for r in riders:
-                chase[r] = False
-            continue
-        limit = p + ahead
+        g = chasing.get(t, -1)
         for r in riders:
             chase[r] = (
-                status[r] == ACTIVE
-                and pos[r] <= limit
+                g >= 0
+                and status[r] == ACTIVE
+                and group_front[pos[r]] == g
                 and 100 * (pe_max[r] - consumed[r]) >= min_pe * pe_max[r]
             )
+    # A group that chases rides its pace; the others let the break go.
+    chased = set(chasing.values())
+    fronts = race.group_front
+    for r in race.riding:
+        if status[r] == ACTIVE:
+            fronts[r] = group_front[pos[r]]
+    for r in race.easy_riders:
+        g = group_front.get(pos[r], front)
+        easy[r] = status[r] == ACTIVE and front - g > ai.BREAK_GAP and g not in chased
 
 
 def sit_up_flags(race: Race) -> None:
