@@ -46,6 +46,13 @@ def _env() -> dict[str, str]:
     return env
 
 
+def _run(copy: Path, *args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` in the copy, outside this test's environment (no real parts asked)."""
+    return subprocess.run(
+        [sys.executable, *args], cwd=copy, env=_env(), capture_output=True, text=True, check=check
+    )
+
+
 @pytest.mark.compiler
 @pytest.mark.skipif(
     "1"
@@ -55,36 +62,17 @@ def _env() -> dict[str, str]:
 def test_the_compiled_engine_passes_the_golden_files(tmp_path: Path) -> None:
     copy = tmp_path / "tree"
     shutil.copytree(ROOT, copy, ignore=SKIPPED)
-    build = subprocess.run(
-        [sys.executable, "scripts/accelerate.py", "--quiet", "--target", str(copy)],
-        cwd=copy,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    build = _run(copy, "scripts/accelerate.py", "--quiet", "--target", str(copy))
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
     state = build_state(copy / "engine")
     assert not state.stale
     assert set(REQUIRED) <= set(state.compiled), state.compiled
     # The copy's tests import the compiled modules: its root comes first on their path.
-    where = subprocess.run(
-        [sys.executable, "-c", "import engine.rulesets.grandprix.search as s; print(s.__file__)"],
-        cwd=copy,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        check=True,
+    where = _run(
+        copy, "-c", "import engine.rulesets.grandprix.search as s; print(s.__file__)", check=True
     )
     assert where.stdout.strip().startswith(str(copy)), where.stdout
     assert where.stdout.strip().endswith(".so"), where.stdout
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", *TESTS],
-        cwd=copy,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    run = _run(copy, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", *TESTS)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert " passed" in run.stdout

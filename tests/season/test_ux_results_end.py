@@ -202,8 +202,8 @@ def test_a_motor_seasons_players_ranking_adds_up_each_teams_drivers(client):
     assert ranking[0].team in page
 
 
-def test_a_motor_season_ends_with_the_drivers_podium_and_the_league_winner(client):
-    cache.clear()
+def _motor_demo_after_two_rounds():
+    """The motor demo cut to its first two Grands Prix, both resolved: the end of its race."""
     season = motor_demo_load()
     season.rounds.filter(number__gt=2).delete()
     for number in (1, 2):
@@ -212,6 +212,12 @@ def test_a_motor_season_ends_with_the_drivers_podium_and_the_league_winner(clien
             lifecycle.round_open(round=round)
         round_resolve(round_id=round.pk)
     season_changed(season)
+    return season
+
+
+def test_a_motor_season_ends_with_the_drivers_podium_and_the_league_winner(client):
+    cache.clear()
+    season = _motor_demo_after_two_rounds()
     page = client.get(reverse("season-detail", args=[MOTOR_DEMO_SLUG])).content.decode()
     finale = _section(page, "finale")
     gp = season.rounds.get(number=2).grand_prix
@@ -233,14 +239,7 @@ def test_the_season_page_at_the_end_stays_within_fifteen_queries(
     """Issue 18: no page above 15 queries on a cache miss, the end of the race included (the
     last round's number, the teams' names, the last Grand Prix and the cars read once)."""
     _two_stage_demo(auto_publish=True)
-    motor = motor_demo_load()
-    motor.rounds.filter(number__gt=2).delete()
-    for number in (1, 2):
-        round = motor.rounds.get(number=number)
-        if round.status == Round.Status.SCHEDULED:
-            lifecycle.round_open(round=round)
-        round_resolve(round_id=round.pk)
-    season_changed(motor)
+    _motor_demo_after_two_rounds()
     for slug in ("demo", MOTOR_DEMO_SLUG):
         cache.clear()
         with django_assert_max_num_queries(15):

@@ -131,8 +131,8 @@ class AttackWindow:
     mode: str = "follower"
     max: int = 1
     then: str | None = None
-    #: Open only while the rider is at most this many rows behind the head of the race (the
-    #: default AI's breakaway attacks from the front of the bunch [D]); ``None``: anywhere.
+    #: Open only while the rider is at most this many rows behind the front of his group on
+    #: the road (the default AI's break of the day goes from the front [D]); ``None``: anywhere.
     near_front: int | None = None
 
 

@@ -367,7 +367,8 @@ class Race:
         self.chasers_by_team = list(by_team.items())
         self.chase = [False] * n
         #: Default-AI riders (no orders) and the "easy" flags of the turn (§4.6 [D]): behind a
-        #: breakaway, a rider whose team does not chase rides ``EASY_PACE`` on the flat.
+        #: breakaway nobody chases in his group, a rider rides ``EASY_PACE`` on the flat (none
+        #: on a mountain stage).
         self.easy_riders = (
             [r for r in range(n) if given[r] is None] if kind in ai.EASY_STAGES else []
         )
@@ -375,8 +376,8 @@ class Race:
         #: The front row of each rider's group on the road at the start of the turn (rows
         #: chain while each holds a rider).
         self.group_front = [0] * n
-        #: The riders the chasers work for (§4.6 [D]): sprinters on a flat finish, else GC
-        #: leaders.
+        #: The riders the chasers work for (§4.6 [D]): sprinters on a flat stage, else GC
+        #: leaders; how far a breakaway may go before their teams chase, by stage type.
         protected = "sprinter" if kind == "flat" else "gc_leader"
         self.chase_ratio = ai.CHASE_RATIO.get(kind, ai.CHASE_RATIO["mountain"])
         self.chase_max = ai.CHASE_MAX_GAP.get(kind, ai.CHASE_MAX_GAP["mountain"])

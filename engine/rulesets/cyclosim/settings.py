@@ -64,9 +64,9 @@ class CyclosimSettings:
             )
 
 
-#: W by the field [D]: a lane for every 8 riders, so the bunch and the start grid
-#: (R-T3) stay at most 11 rows deep (5 km) in a Grand Tour field, between the board game's 3 lanes
-#: and 16 (docs/rules-choices.md, "Lanes").
+#: W by the field [D]: a lane for every 8 riders, between the board game's 3 lanes and 16, so
+#: the bunch and the start grid (R-T3) of a Grand Tour field are 11 rows deep (5 km), not 22
+#: (docs/rules-choices.md, "Cyclo Sim version 5").
 RIDERS_PER_LANE = 8
 MIN_LANES = 3
 MAX_LANES = 16

@@ -802,17 +802,15 @@ def road_groups(race: Race, on_road: list[int]) -> None:
         prev = p
 
 
-def chase_flags(race: Race, front: int | None = None) -> None:
-    """§4.6 [D] "chase" and "easy": with a breakaway up the road (the head of the race more
-    than ``BREAK_GAP`` rows ahead of the front of a protected rider's group), the default-AI
-    domestiques of that rider's group chase for his team (sprinter on a flat finish, else GC
-    leader) while the breakaway's lead is beyond what the team allows with the rows left
-    (``CHASE_RATIO_FLAT`` or ``CHASE_RATIO`` of them, at least ``CHASE_GAP``, at most
-    ``CHASE_MAX_GAP``); every other default-AI rider behind the head group rides ``EASY_PACE``
-    on the flat: the bunch lets the break go. Fixed for the whole turn, so bids stay
-    cacheable.
-
-    ``front``: the row index of the head of the race, when the caller knows it."""
+def chase_flags(race: Race) -> None:
+    """§4.6 [D] "chase" and "easy", and each rider's ``group_front``: with a breakaway up the
+    road (the head of the race more than ``BREAK_GAP`` rows ahead of the front of a protected
+    rider's group), the default-AI domestiques of that rider's group chase for his team
+    (sprinter on a flat stage, else GC leader) while the breakaway's lead is beyond what the
+    team allows with the rows left (``CHASE_RATIO`` % of them by stage type, at least
+    ``CHASE_GAP``, at most ``CHASE_MAX_GAP``); every other default-AI rider of a group behind
+    the breakaway that nobody chases in rides easy: the bunch lets the break go. Fixed for the
+    whole turn, so bids stay cacheable."""
     chase, easy = race.chase, race.easy
     if race.time_trial:
         return
@@ -843,7 +841,7 @@ def chase_flags(race: Race, front: int | None = None) -> None:
     chasing: dict[int, int] = {}  # team -> front row of its protected rider's group
     for t, p in best.items():
         g = group_front[p]
-        if front - g > ai.BREAK_GAP and front - g > allowed:
+        if front - g > max(ai.BREAK_GAP, allowed):
             chasing[t] = g
     for t, riders in race.chasers_by_team:
         g = chasing.get(t, -1)
@@ -861,8 +859,9 @@ def chase_flags(race: Race, front: int | None = None) -> None:
         if status[r] == ACTIVE:
             fronts[r] = group_front[pos[r]]
     for r in race.easy_riders:
-        g = group_front.get(pos[r], front)
-        easy[r] = status[r] == ACTIVE and front - g > ai.BREAK_GAP and g not in chased
+        easy[r] = (
+            status[r] == ACTIVE and front - fronts[r] > ai.BREAK_GAP and fronts[r] not in chased
+        )
 
 
 def sit_up_flags(race: Race) -> None:
@@ -887,10 +886,8 @@ def play_turn(race: Race) -> None:
     pos, lane, W = race.pos, race.lane, race.W
     leaders = [r for r in race.riding if status[r] == ACTIVE and pred[r] < 0]
     leaders.sort(key=lambda r: lane[r] - pos[r] * W)  # road order (Race.road_key)
-    # The head of the race leads a file, and relays only swap cells inside files.
-    front = pos[leaders[0]] if leaders else -1
     relays(race, leaders)
-    chase_flags(race, front)
+    chase_flags(race)
     sit_up_flags(race)
     auction(race)
     end_of_turn(race)
