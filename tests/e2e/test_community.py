@@ -4,12 +4,14 @@ form posts and the page comes back); the organiser hides a comment; the menu's b
 player's notices and the notifications page opens one. axe-core checks every page (the
 conftest's gate); screenshots at 1366 and 390 px."""
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
 
 from season.demo import demo_load
 from season.models import Comment
-from season.notifications import notifications_send
+from season.notifications import REMINDER_BEFORE, notifications_send
 from tests.e2e.helpers import log_in
 
 WIDTHS = (1366, 390)
@@ -29,7 +31,11 @@ def shots(page, screenshot, name):
 @pytest.mark.django_db(transaction=True)
 def test_comments_and_the_bell_in_the_browser(live_server, browser, screenshot):
     season = demo_load()
-    notifications_send()
+    # The notices of a day before the reminder is due (stage 1's deadline less the reminder's
+    # lead, less an hour): the demo's deadline is tomorrow evening, so from that hour of the
+    # evening on a plain send also reminds her, and the bell said 2.
+    deadline = season.rounds.get(number=1).orders_deadline
+    notifications_send(now=deadline - REMINDER_BEFORE - timedelta(hours=1))
     base = live_server.url
     stage_1 = base + reverse("season-stage", args=[season.slug, 1])
     errors: list[str] = []
