@@ -551,7 +551,7 @@ def report(title: str, figures: dict[str, Any]) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tours", type=int, default=20)
+    parser.add_argument("--tours", type=int, default=20, help="demo Tours; 0: none")
     parser.add_argument("--league-tours", type=int, default=20, help="0: no league")
     parser.add_argument(
         "--small-field-tours",
@@ -563,12 +563,13 @@ def main() -> int:
     args = parser.parse_args()
     riders, courses = load_demo()
     result: dict[str, Any] = {"ruleset": args.ruleset, "tours": args.tours}
-    demo = [
-        simulate_tour(riders, courses, ruleset=args.ruleset, tour=t)
-        for t in range(1, args.tours + 1)
-    ]
-    result["demo"] = summarise(demo)
-    report(f"{args.ruleset}: {args.tours} demo Tours", result["demo"])
+    if args.tours:
+        demo = [
+            simulate_tour(riders, courses, ruleset=args.ruleset, tour=t)
+            for t in range(1, args.tours + 1)
+        ]
+        result["demo"] = summarise(demo)
+        report(f"{args.ruleset}: {args.tours} demo Tours", result["demo"])
     if args.league_tours:
         league = league_riders(riders)
         tours = [

@@ -35,6 +35,13 @@ DEFAULT_TIME_CUT_PCT: Mapping[str, float] = MappingProxyType(
 )
 
 
+#: The jury's rule (the Grand Tours' regulations): when more than this share of a stage's
+#: starters finish outside the time limit, the commissaires extend it and none of them is
+#: eliminated. A share of the field, so it scales with a league's smaller field
+#: (docs/rules-choices.md, "The time cut and the jury").
+DEFAULT_TIME_CUT_MAX_OUT_PCT = 20.0
+
+
 def _default_time_cut_pct() -> Mapping[str, float]:
     return DEFAULT_TIME_CUT_PCT
 
@@ -61,6 +68,9 @@ class TimingRules:
     intermediate_sprint_bonuses: tuple[int, ...] = (3, 2, 1)
     time_cut_enabled: bool = True
     time_cut_pct: Mapping[str, float] = field(default_factory=_default_time_cut_pct)
+    #: At most this % of the stage's starters outside the limit are eliminated; more, and the
+    #: limit is extended for all of them (100: the limit always holds).
+    time_cut_max_out_pct: float = DEFAULT_TIME_CUT_MAX_OUT_PCT
     gap_scale: Mapping[str, float] = field(default_factory=_default_gap_scale)
     #: Gaps up to this many seconds keep the engine's value; only the part beyond is scaled
     #: (0: the whole gap). The front of a race, what fans read first, is not stretched.
@@ -89,6 +99,10 @@ class TimingRules:
         for stage_type, pct in self.time_cut_pct.items():
             if not pct >= 0:
                 raise ValueError(f"time cut for {stage_type} must be >= 0 %, got {pct!r}")
+        if not 0 <= self.time_cut_max_out_pct <= 100:
+            raise ValueError(
+                f"time_cut_max_out_pct must be 0 to 100 %, got {self.time_cut_max_out_pct!r}"
+            )
         for name in ("finish_bonuses", "intermediate_sprint_bonuses"):
             bonuses: tuple[int, ...] = getattr(self, name)
             if any(b < 0 for b in bonuses):
@@ -258,7 +272,8 @@ def stage_times(
     Time = winner's time (R-F4) + official gap. Finish bonuses go by rank on road stages only;
     intermediate sprint bonuses by crossing order (§4). A finished rider whose gap exceeds
     ``time_cut_pct`` % of the winner's time is ``otl`` unless the organiser reinstated him
-    (§3.12); abandoned and crashed-out riders keep their status.
+    (§3.12), or more than ``time_cut_max_out_pct`` % of the starters are outside the limit (the
+    jury extends it for them all); abandoned and crashed-out riders keep their status.
     """
     _check_stage_type(stage_type)
     winner = winner_time_seconds(distance_km=distance_km, stage_type=stage_type, rules=rules)
@@ -273,14 +288,28 @@ def stage_times(
             raise ValueError(f"no time cut percentage for {stage_type} stages")
         cut_pct = rules.time_cut_pct[stage_type]
 
+    def outside(line: EngineLine, gap: int) -> bool:
+        # gap·100 > pct·winner rather than a division: a gap exactly at the limit stays in.
+        return cut_pct is not None and line.status == FINISHED and gap * 100 > cut_pct * winner
+
+    out = sum(
+        1
+        for line, gap in zip(ordered, gaps, strict=True)
+        if outside(line, gap) and not line.reinstated
+    )
+    extended = out * 100 > rules.time_cut_max_out_pct * len(ordered)
     timed: list[TimedLine] = []
     for line, gap in zip(ordered, gaps, strict=True):
         status, reason = line.status, ""
-        # gap·100 > pct·winner rather than a division: a gap exactly at the limit stays in.
-        if cut_pct is not None and status == FINISHED and gap * 100 > cut_pct * winner:
+        if outside(line, gap):
             limit = f"+{clock(gap)} > {cut_pct:g} % of {clock(winner)}"
             if line.reinstated:
                 reason = f"reinstated by the organiser (outside the time limit: {limit})"
+            elif extended:
+                reason = (
+                    f"kept by the jury (outside the time limit: {limit}; {out} of "
+                    f"{len(ordered)} riders, more than {rules.time_cut_max_out_pct:g} %)"
+                )
             else:
                 status, reason = OUTSIDE_TIME_LIMIT, f"outside the time limit ({limit})"
         timed.append(

@@ -1,4 +1,5 @@
-"""Computer teams: the riders of a race's start list that no player took race too.
+"""Computer teams: the riders of a race's start list that no player took race too (unless the
+organiser chose the players' riders only, ``Season.peloton``).
 
 When the race starts (stage 1 opens, or is resolved without having been opened), every rider
 of the imported start list who is in no player's team joins a team run by the computer, one
@@ -26,16 +27,16 @@ def computer_teams_fill(*, season: Season) -> list[SeasonTeam]:
     """Put every start-list rider in no team of the season into a computer team named after
     his real team; return the teams created. Idempotent: a second call finds nobody left.
 
-    Without an imported start list (`RaceEntry` rows of the template race) nothing is
-    done: the fallback pool of formation (the year's real teams) may hold riders who never
-    started the race.
+    Nothing is done when the organiser races the players' riders only (``Season.peloton``),
+    nor without an imported start list (`RaceEntry` rows of the template race): the fallback
+    pool of formation (the year's real teams) may hold riders who never started the race.
     """
     if season.race_id is None:
         # A motor season: its grid's empty seats go to computer teams of two cars.
         from season.motor_league import computer_cars_fill
 
         return computer_cars_fill(season=season)
-    if season.race.template_id is None:
+    if season.peloton == Season.Peloton.PLAYERS or season.race.template_id is None:
         return []
     with transaction.atomic():
         # The same lock as every formation step: a late pick cannot race this.

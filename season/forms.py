@@ -131,6 +131,12 @@ class SeasonSettingsForm(forms.Form):
         initial=3,
         help_text=_("Leave empty for no limit."),
     )
+    peloton = forms.ChoiceField(
+        label=capfirst(Season._meta.get_field("peloton").verbose_name),
+        choices=Season.Peloton.choices,
+        initial=Season.Peloton.START_LIST,
+        help_text=Season._meta.get_field("peloton").help_text,
+    )
     draft_pick_minutes = forms.IntegerField(
         label=_("Minutes per pick"),
         min_value=0,
@@ -168,6 +174,7 @@ class SeasonSettingsForm(forms.Form):
         "formation_mode",
         "budget",
         "max_per_real_team",
+        "peloton",
     )
 
     FIELDSETS: ClassVar = (
@@ -175,7 +182,14 @@ class SeasonSettingsForm(forms.Form):
         (_("Calendar"), ("time_zone", "first_deadline", "hours_between")),
         (
             _("Teams"),
-            ("roster_size", "formation_mode", "budget", "max_per_real_team", "draft_pick_minutes"),
+            (
+                "peloton",
+                "roster_size",
+                "formation_mode",
+                "budget",
+                "max_per_real_team",
+                "draft_pick_minutes",
+            ),
         ),
         (_("Race rules"), RULE_FIELDS),
     )
@@ -207,6 +221,7 @@ class SeasonSettingsForm(forms.Form):
             "budget": season.budget,
             "max_per_real_team": season.max_per_real_team,
             "draft_pick_minutes": season.draft_pick_minutes,
+            "peloton": season.peloton,
             "same_group_same_time": rules.same_group_same_time,
             "finish_bonuses": ", ".join(str(b) for b in rules.finish_bonuses),
             "intermediate_sprint_bonuses": ", ".join(
@@ -244,6 +259,7 @@ class SeasonSettingsForm(forms.Form):
             time_zone=data["time_zone"],
             auto_publish=data["auto_publish"],
             draft_pick_minutes=data["draft_pick_minutes"] or 0,
+            peloton=data["peloton"],
         )
 
 
@@ -737,7 +753,9 @@ class MotorSeasonSettingsForm(SeasonSettingsForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # The pick clock times the draft of riders only (season.services.draft_clock).
-        for name in ("roster_size", "max_per_real_team", "draft_pick_minutes", *self.RULE_FIELDS):
+        # A grid's empty seats always go to computer cars (season.motor_league).
+        names = ("roster_size", "max_per_real_team", "draft_pick_minutes", "peloton")
+        for name in (*names, *self.RULE_FIELDS):
             del self.fields[name]
         self.fields["ruleset"].disabled = True
         self.fields["ruleset"].help_text = _("Fixed: the calendar is on this game's tracks.")

@@ -107,9 +107,18 @@ class SeasonSettings:
     auto_publish: bool | None = None
     #: The draft's pick clock in minutes, 0 for none; None leaves it as it is.
     draft_pick_minutes: int | None = None
+    #: Who races a stage race: the whole start list or the players' riders (Season.Peloton).
+    peloton: str = Season.Peloton.START_LIST
 
 
-FORMATION_FIELDS = ("ruleset", "roster_size", "formation_mode", "budget", "max_per_real_team")
+FORMATION_FIELDS = (
+    "ruleset",
+    "roster_size",
+    "formation_mode",
+    "budget",
+    "max_per_real_team",
+    "peloton",
+)
 
 
 def season_create(
@@ -174,6 +183,7 @@ def _model_fields(settings: SeasonSettings) -> dict[str, Any]:
         "budget": settings.budget,
         "max_per_real_team": settings.max_per_real_team,
         "time_zone": settings.time_zone,
+        "peloton": settings.peloton,
     }
 
 
@@ -190,6 +200,7 @@ def season_settings_of(season: Season) -> SeasonSettings:
         time_zone=season.time_zone,
         auto_publish=season.auto_publish,
         draft_pick_minutes=season.draft_pick_minutes,
+        peloton=season.peloton,
     )
 
 

@@ -53,11 +53,19 @@ class FormationMode(models.TextChoices):
     BUDGET = "budget", _("picks within a budget")
 
 
+class Peloton(models.TextChoices):
+    """Who races a stage race's league (issue 16, docs/league.md "Computer teams")."""
+
+    START_LIST = "start", _("the whole start list (computer teams ride the rest)")
+    PLAYERS = "players", _("the players' riders only")
+
+
 class Season(models.Model):
     """A league's running of a race across weeks: a stage race (``race``, cycling) or a
     championship of Grands Prix (``championship``, motor racing), exactly one of them."""
 
     FormationMode = FormationMode
+    Peloton = Peloton
 
     name = models.CharField(_("name"), max_length=120, validators=[validate_display_name])
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
@@ -115,6 +123,16 @@ class Season(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(ROSTER_MAX)],
         help_text=_("At most this many riders of one real team per league team; empty: no limit."),
     )
+    peloton = models.CharField(
+        _("peloton"),
+        max_length=8,
+        choices=Peloton.choices,
+        default=Peloton.START_LIST,
+        help_text=_(
+            "Who races: every rider of the real start list, those no player took riding for "
+            "computer teams, or a smaller field of the players' riders alone."
+        ),
+    )
     invite_code = models.CharField(
         _("invitation code"), max_length=32, unique=True, default=invite_code_new, editable=False
     )
@@ -166,6 +184,10 @@ class Season(models.Model):
                 condition=models.Q(max_per_real_team__isnull=True)
                 | models.Q(max_per_real_team__lte=ROSTER_MAX),
                 name="season_max_per_real_team_at_most_roster",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(peloton__in=[c.value for c in Peloton]),
+                name="season_peloton_valid",
             ),
             models.CheckConstraint(
                 condition=models.Q(budget__gte=1, budget__lte=BUDGET_MAX),

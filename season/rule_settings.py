@@ -12,7 +12,13 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from races.timing import DEFAULT_TIME_CUT_PCT, REFERENCE_SPEED_KMH, STAGE_TYPES, TimingRules
+from races.timing import (
+    DEFAULT_TIME_CUT_MAX_OUT_PCT,
+    DEFAULT_TIME_CUT_PCT,
+    REFERENCE_SPEED_KMH,
+    STAGE_TYPES,
+    TimingRules,
+)
 
 # The bounds of every number a season's rules may hold: wide enough for any real race, narrow
 # enough that a resolution can always compute and store its times. Checked wherever rule
@@ -56,6 +62,9 @@ class RuleSettings:
     intermediate_sprint_bonuses: tuple[int, ...] = (3, 2, 1)
     time_cut_enabled: bool = True
     time_cut_pct: dict[str, float] = field(default_factory=_default_time_cut)
+    #: The jury's rule: more than this % of a stage's starters outside the time limit, and
+    #: none of them is eliminated (races.timing).
+    time_cut_max_out_pct: float = DEFAULT_TIME_CUT_MAX_OUT_PCT
     reference_speed_kmh: dict[str, float] = field(default_factory=_default_speeds)
     #: The organiser's gap scale by stage type, over the ruleset's own (empty: the ruleset's).
     gap_scale: dict[str, float] = field(default_factory=dict)
@@ -87,6 +96,11 @@ class RuleSettings:
                 if any(not low <= v <= high for v in merged.values()):
                     raise ValueError(f"{key}: each value must be between {low:g} and {high:g}")
                 data[key] = merged
+        if "time_cut_max_out_pct" in data:
+            share = _number("time_cut_max_out_pct", data["time_cut_max_out_pct"])
+            if not 0 <= share <= 100:
+                raise ValueError("time_cut_max_out_pct must be between 0 and 100")
+            data["time_cut_max_out_pct"] = share
         for key in ("same_group_same_time", "time_cut_enabled"):
             if key in data and type(data[key]) is not bool:
                 raise ValueError(f"{key} must be true or false")
@@ -113,6 +127,7 @@ class RuleSettings:
             intermediate_sprint_bonuses=self.intermediate_sprint_bonuses,
             time_cut_enabled=self.time_cut_enabled,
             time_cut_pct=self.time_cut_pct,
+            time_cut_max_out_pct=self.time_cut_max_out_pct,
             gap_scale={**gap_scale, **self.gap_scale},
             gap_scale_after_s=gap_scale_after_s,
         )

@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from races.timing import (
+    DEFAULT_TIME_CUT_MAX_OUT_PCT,
     DEFAULT_TIME_CUT_PCT,
     REFERENCE_SPEED_KMH,
     STAGE_TYPES,
@@ -16,7 +17,9 @@ from races.timing import (
     winner_time_seconds,
 )
 
-RULES = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH)
+# The time cut alone: these fields are a few riders, where one rider out is more than the
+# jury's 20 % (its rule has tests of its own below).
+RULES = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH, time_cut_max_out_pct=100.0)
 # 176 km at 44 km/h: the flat-stage winner rides exactly 4:00:00 = 14400 s.
 FLAT_KM = 176
 FLAT_WINNER = 14_400
@@ -208,6 +211,52 @@ def test_no_time_cut_when_it_is_off():
     assert timed[1].status == "finished"
 
 
+def _flat_field(finishers, outside):
+    """A flat stage of ``finishers`` riders in one group and ``outside`` riders 40 minutes
+    down (beyond the 15 % cut of 4:00:00)."""
+    lines = [line(r, r, 0) for r in range(1, finishers + 1)]
+    lines += [line(r, r, 2400, group=1) for r in range(finishers + 1, finishers + outside + 1)]
+    return lines
+
+
+def test_the_cut_eliminates_riders_while_they_are_at_most_a_fifth_of_the_starters():
+    jury = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH)
+    timed = flat(_flat_field(16, 4), rules=jury)  # 4 of 20 = 20 %
+    assert [t.status for t in timed].count("otl") == 4
+
+
+def test_the_jury_extends_the_limit_when_more_than_a_fifth_of_the_starters_are_outside_it():
+    jury = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH)
+    timed = flat(_flat_field(15, 5), rules=jury)  # 5 of 20 = 25 %
+    assert {t.status for t in timed} == {"finished"}
+    assert timed[-1].time_seconds == FLAT_WINNER + 2400
+    assert timed[-1].status_reason == (
+        "kept by the jury (outside the time limit: +40:00 > 15 % of 4:00:00; "
+        "5 of 20 riders, more than 20 %)"
+    )
+    assert timed[0].status_reason == ""
+
+
+def test_the_jurys_share_scales_with_the_field():
+    # The same 5 riders 40 minutes down: kept in a field of 20, out in a Grand Tour field.
+    jury = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH)
+    assert {t.status for t in flat(_flat_field(171, 5), rules=jury)} == {"finished", "otl"}
+
+
+def test_riders_the_organiser_reinstated_do_not_count_towards_the_jurys_share():
+    jury = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH)
+    lines = _flat_field(15, 5)
+    lines[-1] = line(20, 20, 2400, group=1, reinstated=True)  # 4 of 20 left: 20 %
+    timed = flat(lines, rules=jury)
+    assert [t.status for t in timed].count("otl") == 4
+    assert timed[-1].status_reason.startswith("reinstated by the organiser")
+
+
+def test_the_jurys_share_must_be_a_percentage():
+    with pytest.raises(ValueError, match="time_cut_max_out_pct must be 0 to 100 %, got 120"):
+        TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH, time_cut_max_out_pct=120)
+
+
 def test_the_cut_depends_on_the_stage_type():
     # Mountain, 148 km at 37 km/h = 4:00:00; 30 % = 4320 s. 2161 s is fine here.
     lines = [line(1, 1, 0), line(2, 2, 2161, group=1), line(3, 3, 4321, group=2)]
@@ -293,7 +342,11 @@ def engine_stages(draw):
     same_time=st.booleans(),
 )
 def test_stage_times_properties(lines, stage_type, distance_km, same_time):
-    rules = TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH, same_group_same_time=same_time)
+    rules = TimingRules(
+        reference_speed_kmh=REFERENCE_SPEED_KMH,
+        same_group_same_time=same_time,
+        time_cut_max_out_pct=DEFAULT_TIME_CUT_MAX_OUT_PCT,
+    )
     timed = stage_times(lines=lines, stage_type=stage_type, distance_km=distance_km, rules=rules)
     winner = winner_time_seconds(distance_km=distance_km, stage_type=stage_type, rules=rules)
     assert [t.rank for t in timed] == list(range(1, len(lines) + 1))
@@ -314,6 +367,15 @@ def test_stage_times_properties(lines, stage_type, distance_km, same_time):
             assert t.gap_seconds * 100 > DEFAULT_TIME_CUT_PCT[stage_type] * winner
         else:
             assert t.status == "finished"
+            kept_by_the_jury = t.status_reason.startswith("kept by the jury")
             assert (
-                was.reinstated or t.gap_seconds * 100 <= DEFAULT_TIME_CUT_PCT[stage_type] * winner
+                was.reinstated
+                or kept_by_the_jury
+                or t.gap_seconds * 100 <= DEFAULT_TIME_CUT_PCT[stage_type] * winner
             )
+    # The jury's rule: riders are eliminated by the cut only while they are at most 20 % of
+    # the starters; then none of them is.
+    out = sum(1 for t in timed if t.status == "otl")
+    assert out * 100 <= DEFAULT_TIME_CUT_MAX_OUT_PCT * len(timed)
+    kept = [t for t in timed if t.status_reason.startswith("kept by the jury")]
+    assert not (kept and out)

@@ -32,7 +32,10 @@ def raises_exactly(message):
 
 
 def rules(**settings):
-    return TimingRules(reference_speed_kmh=REFERENCE_SPEED_KMH, **settings)
+    # The time cut alone (one rider out of two or three is more than the jury's share).
+    return TimingRules(
+        reference_speed_kmh=REFERENCE_SPEED_KMH, **({"time_cut_max_out_pct": 100.0} | settings)
+    )
 
 
 # --- the settings: what is accepted, what is refused and how it is said -------------------

@@ -170,6 +170,9 @@ def test_team_rules_are_fixed_once_teams_form(alice, bob, charlie):
     changed = replace(leagues.season_settings_of(season), roster_size=5)
     with pytest.raises(LeagueError, match="team rules can no longer change"):
         leagues.season_settings_update(season=season, settings=changed)
+    smaller = replace(leagues.season_settings_of(season), peloton=Season.Peloton.PLAYERS)
+    with pytest.raises(LeagueError, match="team rules can no longer change"):
+        leagues.season_settings_update(season=season, settings=smaller)
     renamed = replace(leagues.season_settings_of(season), name="Renamed", is_public=False)
     leagues.season_settings_update(season=season, settings=renamed)
     season.refresh_from_db()

@@ -28,6 +28,7 @@ def create_data(template, **overrides):
         "formation_mode": "budget",
         "budget": "150",
         "max_per_real_team": "2",
+        "peloton": "start",
         "same_group_same_time": "on",
         "finish_bonuses": "20, 12, 8",
         "intermediate_sprint_bonuses": "",
@@ -57,6 +58,26 @@ def test_an_organiser_creates_a_season_from_a_real_race(client, charlie):
     assert (first.hour, first.minute) == (20, 0)
     assert stage(season, 3).orders_deadline - stage(season, 1).orders_deadline == timedelta(days=14)
     assert season.race.kind == Race.Kind.LEAGUE
+
+
+def test_the_organiser_chooses_a_field_of_the_players_riders_only(client, charlie):
+    template = template_race(stages=3)
+    client.force_login(charlie)
+    response = client.post(reverse("season-create"), create_data(template, peloton="players"))
+    assert response.status_code == 302
+    season = Season.objects.get(slug="amis")
+    assert season.peloton == Season.Peloton.PLAYERS
+    dashboard = client.get(reverse("organiser-season", kwargs={"slug": "amis"}))
+    assert "the players&#x27; riders only" in dashboard.content.decode()
+
+
+def test_a_field_that_is_not_offered_is_refused_by_name(client, charlie):
+    template = template_race(stages=3)
+    client.force_login(charlie)
+    response = client.post(reverse("season-create"), create_data(template, peloton="everyone"))
+    assert response.status_code == 200
+    assert "peloton" in response.context["form"].errors
+    assert not Season.objects.filter(slug="amis").exists()
 
 
 def test_a_season_address_is_taken_once(client, alice, charlie):
@@ -189,12 +210,14 @@ def test_team_rules_show_as_fixed_once_the_draft_has_started(client, alice, bob,
     url = reverse("organiser-settings", kwargs={"slug": season.slug})
     form = client.get(url).context["form"]
     assert form.fields["roster_size"].disabled
+    assert form.fields["peloton"].disabled
     assert not form.fields["name"].disabled
     data = {k: v for k, v in form.initial.items() if v not in (False, None)}
-    data |= {"roster_size": "9"}
+    data |= {"roster_size": "9", "peloton": "players"}
     client.post(url, data)
     season.refresh_from_db()
     assert season.roster_size == 2
+    assert season.peloton == Season.Peloton.START_LIST
 
 
 def test_the_dashboard_works_on_the_demo_season(client):

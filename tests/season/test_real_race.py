@@ -200,3 +200,28 @@ def test_resolution_refuses_an_invalid_course_before_the_engine(tour2022, alice,
     assert failed.status == Round.Status.LOCKED
     assert "Stage 1 (Copenhagen – Copenhagen)" in failed.last_error
     assert not StageResult.objects.filter(stage=failed.stage).exists()
+
+
+def test_a_season_of_the_players_riders_only_races_them_alone(tour2022, alice, bob):
+    season = league(
+        organiser=alice,
+        template=tour2022,
+        roster_size=ROSTER,
+        formation_mode=Season.FormationMode.BUDGET,
+        max_per_real_team=1,
+        peloton=Season.Peloton.PLAYERS,
+    )
+    taken: list[int] = []
+    for team in joined(season, alice, bob):
+        riders = _cheapest_of_distinct_teams(season, ROSTER, taken)
+        formation.team_select(team=team, rider_ids=[r.pk for r in riders])
+        taken += [r.pk for r in riders]
+
+    lifecycle.round_open(round=stage(season, 1))
+    assert not SeasonTeam.objects.filter(season=season, owner__isnull=True).exists()
+    assert computer_teams_fill(season=season) == []
+    lifecycle.rounds_force_lock(season=season, numbers=[1])
+    resolved = resolution.round_resolve(round_id=stage(season, 1).pk)
+    assert resolved.status == Round.Status.RESOLVED
+    raced = set(StageResult.objects.filter(stage=resolved.stage).values_list("rider_id", flat=True))
+    assert raced == set(taken)

@@ -251,14 +251,30 @@ def test_a_stage_locked_early_waits_for_its_deadline(demo):
     assert lifecycle.rounds_lock_due(now=target.orders_deadline) == [target.pk]
 
 
+def test_the_jury_keeps_a_field_behind_a_tight_cut_and_the_stage_replays_identically(demo):
+    from season.models import Season
+
+    tight = {t: 1.0 for t in ("flat", "hilly", "mountain", "ITT", "TTT")}
+    Season.objects.filter(pk=demo.pk).update(
+        rule_settings=demo.rules.to_data() | {"time_cut_pct": tight}
+    )
+    resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
+    results = StageResult.objects.filter(stage=resolved.stage)
+    assert not results.filter(status="otl").exists()
+    kept = results.filter(status_reason__startswith="kept by the jury")
+    assert kept.count() * 100 > 20 * results.count()
+    assert stage_replay(round=stage(demo, 1)) == []
+
+
 def test_a_stage_with_a_reinstated_rider_replays_identically(demo):
     """The replay times the stage as resolved, with the organiser's reinstated riders kept in
     the race (R-T3): the timing reads ``reinstated``, so the replay finds him finished too."""
     from season.models import Season
 
     tight = {t: 1.0 for t in ("flat", "hilly", "mountain", "ITT", "TTT")}
+    # The cut alone: the jury's rule would keep everybody behind so tight a cut.
     Season.objects.filter(pk=demo.pk).update(
-        rule_settings=demo.rules.to_data() | {"time_cut_pct": tight}
+        rule_settings=demo.rules.to_data() | {"time_cut_pct": tight, "time_cut_max_out_pct": 100.0}
     )
     resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
     outside = StageResult.objects.filter(stage=resolved.stage, status="otl").order_by("rank")

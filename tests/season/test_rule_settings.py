@@ -131,3 +131,25 @@ def test_the_migration_moves_a_seasons_ruleset_settings_and_keeps_what_it_change
     timing = adapter_for("moreno").timing_rules(moreno.rules)
     assert (timing.gap_scale["mountain"], timing.gap_scale["hilly"]) == (2.5, 1.5)
     assert adapter_for("moreno").engine_settings(moreno.rules).tt_multiplier == 4
+
+
+def test_the_jurys_share_of_the_time_cut_reaches_the_timing():
+    rules = RuleSettings.from_data({"time_cut_max_out_pct": 35})
+    assert rules.time_cut_max_out_pct == 35.0
+    assert rules.timing_rules(gap_scale={}).time_cut_max_out_pct == 35.0
+    assert RuleSettings().timing_rules(gap_scale={}).time_cut_max_out_pct == 20.0
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (101, "time_cut_max_out_pct must be between 0 and 100"),
+        (1e308, "time_cut_max_out_pct must be between 0 and 100"),
+        ("=1+1", "time_cut_max_out_pct: '=1\\+1' is not a number"),
+        (True, "time_cut_max_out_pct: True is not a number"),
+        (float("nan"), "time_cut_max_out_pct: nan is not a finite number"),
+    ],
+)
+def test_a_jurys_share_that_is_not_a_percentage_is_refused_by_name(given, message):
+    with pytest.raises(ValueError, match=message):
+        RuleSettings.from_data({"time_cut_max_out_pct": given})
