@@ -115,3 +115,79 @@ def test_an_organiser_races_a_real_tour_he_just_imported(live_server, page, scre
     assert page.locator("svg.chart-profile").count() == 1
     _shots(page, screenshot, "stage-7-profile")
     assert page.console_errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_an_organiser_races_the_players_riders_only(live_server, page, screenshot):
+    from races.importing import import_files_read, results_import
+    from season import formation
+    from season.leagues import season_join
+
+    report = results_import(files=import_files_read(paths=[TDF2022]))
+    assert report.ok, report.lines()
+    race = Race.objects.get(slug="tour-de-france-2022")
+    base = live_server.url
+    olivia = UserFactory(username="olivia-small")
+    olivia.set_password("olivia-secret")
+    olivia.save()
+    alice = UserFactory(username="alice-small")
+
+    page.set_viewport_size({"width": WIDTHS["desktop"], "height": 900})
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", "olivia-small")
+    page.fill("#id_password", "olivia-secret")
+    page.click("form[action='/accounts/login/'] button[type=submit]")
+    page.wait_for_load_state()
+
+    # The organiser chooses a smaller field: the players' riders only.
+    page.goto(base + "/my/new-season/")
+    page.fill("#id_name", "Small Tour")
+    page.fill("#id_slug", "small-tour")
+    page.select_option("#id_template", str(race.pk))
+    page.select_option("#id_formation_mode", "budget")
+    page.fill("#id_roster_size", "4")
+    page.select_option("#id_peloton", "players")
+    first_deadline = timezone.localdate() + timedelta(days=7)
+    page.fill("#id_first_deadline", f"{first_deadline.isoformat()}T20:00")
+    _shots(page, screenshot, "create-small-field", parts=["#id_peloton"])
+    page.click("form[action='/my/new-season/'] button[type=submit]")
+    page.wait_for_url(base + "/seasons/small-tour/organise/")
+    assert "Peloton: the players’ riders only" in page.locator("#peloton").inner_text().replace(
+        "'", "’"
+    )
+    season = Season.objects.get(slug="small-tour")
+    assert season.peloton == Season.Peloton.PLAYERS
+
+    # Two teams of four (formed through the services: the browser's part is the organiser's).
+    for user in (olivia, alice):
+        team = season_join(season=season, user=user, team_name=f"{user.username} team")
+        pool = sorted(
+            formation.rider_pool(season=season), key=lambda r: (formation.rider_price(r), r.pk)
+        )
+        taken = set(season.teams.exclude(pk=team.pk).values_list("members__rider_id", flat=True))
+        picks, real_teams = [], set()
+        for rider in pool:
+            if rider.pk not in taken and rider.team_id not in real_teams:
+                picks.append(rider.pk)
+                real_teams.add(rider.team_id)
+            if len(picks) == 4:
+                break
+        formation.team_select(team=team, rider_ids=picks)
+
+    # Stage 1 opens and resolves with the eight riders alone: no computer team.
+    page.goto(base + "/seasons/small-tour/stages/1/")
+    page.click("text=Open orders")
+    page.wait_for_load_state()
+    assert not SeasonTeam.objects.filter(season=season, owner__isnull=True).exists()
+    page.click("text=Resolve now")
+    page.click("button:has-text('Resolve stage 1 now')")
+    page.wait_for_load_state()
+    page.wait_for_selector("table.data tbody tr", timeout=60000)
+    first = Stage.objects.get(race=season.race, number=1)
+    assert StageResult.objects.filter(stage=first).count() == 8
+    assert page.locator("table.data").first.locator("tbody tr").count() == 8
+    _shots(page, screenshot, "small-field-stage-1", parts=["table.data"])
+    page.goto(base + "/seasons/small-tour/organise/")
+    _shots(page, screenshot, "small-field-dashboard", parts=["#formation"])
+    assert page.console_errors == []
