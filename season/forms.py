@@ -18,6 +18,7 @@ from races.course_generation import route_problems
 from races.models import Race
 from season.formation import Candidate
 from season.leagues import (
+    FORMATION_FIELDS,
     CalendarInvalid,
     SeasonSettings,
     league_race_slug,
@@ -168,14 +169,8 @@ class SeasonSettingsForm(forms.Form):
         "intermediate_sprint_bonuses",
         "time_cut_enabled",
     )
-    FORMATION_FIELDS: ClassVar = (
-        "ruleset",
-        "roster_size",
-        "formation_mode",
-        "budget",
-        "max_per_real_team",
-        "peloton",
-    )
+    # The fields the service fixes once teams start forming (season.leagues).
+    FORMATION_FIELDS: ClassVar = FORMATION_FIELDS
 
     FIELDSETS: ClassVar = (
         (_("The season"), ("name", "slug", "template", "ruleset", "is_public", "auto_publish")),

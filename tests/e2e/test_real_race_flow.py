@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from races.models import Race, RaceEntry, Stage, StageResult
 from season.models import Season, SeasonTeam
+from tests.e2e.helpers import log_in
 from tests.factories import UserFactory
 
 TDF2022 = Path(__file__).resolve().parents[1] / "data" / "tdf2022"
@@ -134,11 +135,7 @@ def test_an_organiser_races_the_players_riders_only(live_server, page, screensho
     alice = UserFactory(username="alice-small")
 
     page.set_viewport_size({"width": WIDTHS["desktop"], "height": 900})
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", "olivia-small")
-    page.fill("#id_password", "olivia-secret")
-    page.click("form[action='/accounts/login/'] button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, base, "olivia-small", "olivia-secret")
 
     # The organiser chooses a smaller field: the players' riders only.
     page.goto(base + "/my/new-season/")

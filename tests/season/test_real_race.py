@@ -42,13 +42,14 @@ def _cheapest_of_distinct_teams(season, count, taken=()):
     raise AssertionError("not enough riders")
 
 
-def _budget_league(organiser, template, *players):
+def _budget_league(organiser, template, *players, **settings):
     season = league(
         organiser=organiser,
         template=template,
         roster_size=ROSTER,
         formation_mode=Season.FormationMode.BUDGET,
         max_per_real_team=1,
+        **settings,
     )
     taken = []
     for team in joined(season, *players):
@@ -203,19 +204,8 @@ def test_resolution_refuses_an_invalid_course_before_the_engine(tour2022, alice,
 
 
 def test_a_season_of_the_players_riders_only_races_them_alone(tour2022, alice, bob):
-    season = league(
-        organiser=alice,
-        template=tour2022,
-        roster_size=ROSTER,
-        formation_mode=Season.FormationMode.BUDGET,
-        max_per_real_team=1,
-        peloton=Season.Peloton.PLAYERS,
-    )
-    taken: list[int] = []
-    for team in joined(season, alice, bob):
-        riders = _cheapest_of_distinct_teams(season, ROSTER, taken)
-        formation.team_select(team=team, rider_ids=[r.pk for r in riders])
-        taken += [r.pk for r in riders]
+    season = _budget_league(alice, tour2022, alice, bob, peloton=Season.Peloton.PLAYERS)
+    taken = set(SeasonTeamRider.objects.filter(season=season).values_list("rider_id", flat=True))
 
     lifecycle.round_open(round=stage(season, 1))
     assert not SeasonTeam.objects.filter(season=season, owner__isnull=True).exists()
@@ -224,4 +214,5 @@ def test_a_season_of_the_players_riders_only_races_them_alone(tour2022, alice, b
     resolved = resolution.round_resolve(round_id=stage(season, 1).pk)
     assert resolved.status == Round.Status.RESOLVED
     raced = set(StageResult.objects.filter(stage=resolved.stage).values_list("rider_id", flat=True))
-    assert raced == set(taken)
+    assert raced == taken
+    assert len(raced) == 2 * ROSTER
