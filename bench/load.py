@@ -258,6 +258,8 @@ def main() -> int:
         "warning",
         "--pythonpath",
         static_root,
+        # No control socket (gunicorn 25+): another gunicorn of this user may hold its path.
+        "--no-control-socket",
     ]
     print(" ".join(["gunicorn", *command[1:]]) + f"  (DEBUG=0, REDIS_URL={redis_url})")
     log_path = Path(static_root) / "gunicorn.log"

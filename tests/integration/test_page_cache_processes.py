@@ -76,6 +76,9 @@ def test_two_processes_show_a_change_made_in_a_third_at_once(tmp_path, settings)
                 "1",
                 "--bind",
                 f"127.0.0.1:{port}",
+                # Both servers would share (and race to create) ~/.gunicorn/gunicorn.ctl, the
+                # control socket of gunicorn 25+, and log an error.
+                "--no-control-socket",
             )
             bases.append(f"http://127.0.0.1:{port}")
             logs.append(log)
