@@ -210,7 +210,6 @@ class Race:
         "free",
         "full",
         "gc_leaders",
-        "group_front",
         "gruppetto",
         "ids",
         "lane",
@@ -246,6 +245,7 @@ class Race:
         "rid",
         "riding",
         "road_group",
+        "row_front",
         "seq",
         "settings",
         "sit_up",
@@ -373,9 +373,9 @@ class Race:
             [r for r in range(n) if given[r] is None] if kind in ai.EASY_STAGES else []
         )
         self.easy = [False] * n
-        #: The front row of each rider's group on the road at the start of the turn (rows
-        #: chain while each holds a rider).
-        self.group_front = [0] * n
+        #: The front row of the group of each row index holding a rider at the start of the
+        #: turn (rows chain while each holds a rider; stage.chase_flags).
+        self.row_front: dict[int, int] = {}
         #: The riders the chasers work for (§4.6 [D]): sprinters on a flat stage, else GC
         #: leaders; how far a breakaway may go before their teams chase, by stage type.
         protected = "sprinter" if kind == "flat" else "gc_leader"
@@ -576,10 +576,10 @@ class Race:
         far = bisect_right(cum, base + cap, ri0 + 1) - 2
         masks: list[int] = []
         append = masks.append
-        for ri in range(ri0 + 1, far + 1):
-            m = spread[m] & free[ri]
+        for row in free[ri0 + 1 : far + 1]:
+            m = spread[m] & row
             if not m:
-                return ri - 1, masks, lat
+                return ri0 + len(masks), masks, lat
             append(m)
         return (far if far > ri0 else ri0), masks, lat
 

@@ -55,7 +55,8 @@ def _rows_cost(race: Race, ri: int, pace: str) -> int:
 
 def _window(race: Race, r: int, o: RiderOrders, modes: tuple[str, ...]) -> int:
     """Index of the active attack window for ``r`` (mode in ``modes``), or -1."""
-    row = race.pos[r] - race.off
+    row_i = race.pos[r]
+    row = row_i - race.off
     pe_pct = 100 * race.pe(r)
     used = race.attacks_used[r]
     for k, a in enumerate(o.attacks):
@@ -64,7 +65,7 @@ def _window(race: Race, r: int, o: RiderOrders, modes: tuple[str, ...]) -> int:
             and a.mode in modes
             and used[k] < a.max
             and pe_pct >= a.min_pe_pct * race.pe_max[r]
-            and (a.near_front is None or race.group_front[r] - race.pos[r] <= a.near_front)
+            and (a.near_front is None or race.row_front.get(row_i, 0) - row_i <= a.near_front)
         ):
             return k
     return -1
@@ -803,15 +804,15 @@ def road_groups(race: Race, on_road: list[int]) -> None:
 
 
 def chase_flags(race: Race) -> None:
-    """§4.6 [D] "chase" and "easy", and each rider's ``group_front``: with a breakaway up the
-    road (the head of the race more than ``BREAK_GAP`` rows ahead of the front of a protected
-    rider's group), the default-AI domestiques of that rider's group chase for his team
-    (sprinter on a flat stage, else GC leader) while the breakaway's lead is beyond what the
-    team allows with the rows left (``CHASE_RATIO`` % of them by stage type, at least
-    ``CHASE_GAP``, at most ``CHASE_MAX_GAP``); every other default-AI rider of a group behind
-    the breakaway that nobody chases in rides easy: the bunch lets the break go. Fixed for the
-    whole turn, so bids stay cacheable."""
-    chase, easy = race.chase, race.easy
+    """§4.6 [D] "chase" and "easy", and the front row of each occupied row's group
+    (``row_front``): with a breakaway up the road (the head of the race more than
+    ``BREAK_GAP`` rows ahead of the front of a protected rider's group), the default-AI
+    domestiques of that rider's group chase for his team (sprinter on a flat stage, else GC
+    leader) while the breakaway's lead is beyond what the team allows with the rows left
+    (``CHASE_RATIO`` % of them by stage type, at least ``CHASE_GAP``, at most
+    ``CHASE_MAX_GAP``); every other default-AI rider of a group behind the breakaway that
+    nobody chases in rides easy: the bunch lets the break go. Fixed for the whole turn, so
+    bids stay cacheable."""
     if race.time_trial:
         return
     status, pos, team = race.status, race.pos, race.team
@@ -820,13 +821,21 @@ def chase_flags(race: Race) -> None:
         return
     front = rows[0]
     # The front row of the group each occupied row belongs to (consecutive rows chain).
-    group_front: dict[int, int] = {}
-    head = prev = rows[0]
+    group_front = race.row_front = {}
+    head = prev = front
     for p in rows:
         if prev - p > 1:
             head = p
         group_front[p] = head
         prev = p
+    # Flags are set below only where they hold; with the field in one group, none does.
+    chase, easy = race.chase, race.easy
+    if any(chase):
+        chase[:] = [False] * race.n
+    if any(easy):
+        easy[:] = [False] * race.n
+    if head == front:
+        return
     best: dict[int, int] = {}
     for r in race.protected:
         if status[r] == ACTIVE:
@@ -843,25 +852,26 @@ def chase_flags(race: Race) -> None:
         g = group_front[p]
         if front - g > max(ai.BREAK_GAP, allowed):
             chasing[t] = g
-    for t, riders in race.chasers_by_team:
-        g = chasing.get(t, -1)
-        for r in riders:
-            chase[r] = (
-                g >= 0
-                and status[r] == ACTIVE
-                and group_front[pos[r]] == g
-                and 100 * (pe_max[r] - consumed[r]) >= min_pe * pe_max[r]
-            )
+    if chasing:
+        for t, riders in race.chasers_by_team:
+            g = chasing.get(t, -1)
+            if g < 0:
+                continue
+            for r in riders:
+                if (
+                    status[r] == ACTIVE
+                    and group_front[pos[r]] == g
+                    and 100 * (pe_max[r] - consumed[r]) >= min_pe * pe_max[r]
+                ):
+                    chase[r] = True
     # A group that chases rides its pace; the others let the break go.
     chased = set(chasing.values())
-    fronts = race.group_front
-    for r in race.riding:
-        if status[r] == ACTIVE:
-            fronts[r] = group_front[pos[r]]
+    gap = ai.BREAK_GAP
     for r in race.easy_riders:
-        easy[r] = (
-            status[r] == ACTIVE and front - fronts[r] > ai.BREAK_GAP and fronts[r] not in chased
-        )
+        if status[r] == ACTIVE:
+            g = group_front[pos[r]]
+            if front - g > gap and g not in chased:
+                easy[r] = True
 
 
 def sit_up_flags(race: Race) -> None:
