@@ -57,7 +57,7 @@ def _window(race: Race, r: int, o: RiderOrders, modes: tuple[str, ...]) -> int:
     """Index of the active attack window for ``r`` (mode in ``modes``), or -1."""
     row_i = race.pos[r]
     row = row_i - race.off
-    pe_pct = 100 * race.pe(r)
+    pe_pct = 100 * (race.pe_max[r] - race.consumed[r])  # race.pe(r)
     used = race.attacks_used[r]
     for k, a in enumerate(o.attacks):
         if (
@@ -87,16 +87,20 @@ def cap_for(race: Race, r: int, pace: str, ri_first: int, b: int, *, final: bool
     """§4.2 with the energy guard and R-A2: the largest ``cd`` rider ``r`` bids."""
     terrain = race.terr[ri_first]
     pi = race.pi(r, ri_first)
-    pe = race.pe(r)
-    o = race.orders[r]
+    pe_max = race.pe_max[r]
+    # race.pe(r), and no min/max below: a Python call or builtin costs more than the rest of
+    # this path, taken once a leader and a turn.
+    pe = pe_max - race.consumed[r]
     if not final:
-        floor = (o.floor_pct * race.pe_max[r] + 99) // 100
+        floor = (race.orders[r].floor_pct * pe_max + 99) // 100
         if pe - floor < pi:
             pace = "free"
     rows = _rows_cost(race, race.pos[r], pace) if pace.startswith("rows:") else 0
     cap = pace_cap(pace, terrain, pi, b, rows)
     if terrain != DESCENT:
-        cap = min(cap, max(pe, 2))
+        guard = pe if pe > 2 else 2  # cap = min(cap, max(pe, 2))
+        if cap > guard:
+            cap = guard
     return cap
 
 
@@ -134,7 +138,9 @@ def bid_bound(race: Race, r: int, cap: int) -> int:
     his on any board goes further (used to skip re-bids that cannot win, R-A3)."""
     ri = race.pos[r]
     k = bisect_right(race.cum, race.cum[ri + 1] + cap) - 2
-    k = min(k, race.size - 1)
+    last = race.size - 1
+    if k > last:
+        k = last
     return k if k > ri else ri
 
 
@@ -165,7 +171,9 @@ def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Pl
     if wheel and win < 0 and far > ri and not lateral and not race.sit_up[r]:
         target = _wheel_target(race, r, wheel, ri, far, masks)
         if target >= 0:
-            ahead, wl = divmod(target, race.W)
+            W = race.W
+            ahead = target // W
+            wl = target - ahead * W
             return (ri + ahead, r, True, -1, ri, lane, wl, masks, lat)
     return (far, r, bool(wheel), win, ri, lane, -1, masks, lat)
 
@@ -546,10 +554,11 @@ def relays(race: Race, leaders: list[int]) -> None:
     t = race.turn
     margin = race.settings.relay_pe_margin
     terr = race.terr
+    pe_max, consumed = race.pe_max, race.consumed
     for lead in leaders:
         if race.fol[lead] < 0 or race.relayed[lead] == t:
             continue
-        lpe = race.pe(lead)
+        lpe = pe_max[lead] - consumed[lead]  # race.pe(lead)
         chain: list[int] = []
         f = race.fol[lead]
         lri = race.pos[lead]
@@ -560,7 +569,7 @@ def relays(race: Race, leaders: list[int]) -> None:
                 break
             if (
                 race.relayed[f] != t
-                and race.pe(f) >= lpe + margin
+                and pe_max[f] - consumed[f] >= lpe + margin
                 and all(_consents(race, c, lead, f) for c in (lead, *chain, f))
             ):
                 _swap(race, lead, f)
