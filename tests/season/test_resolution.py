@@ -251,18 +251,19 @@ def test_a_stage_locked_early_waits_for_its_deadline(demo):
     assert lifecycle.rounds_lock_due(now=target.orders_deadline) == [target.pk]
 
 
-def test_the_jury_keeps_a_field_behind_a_tight_cut_and_the_stage_replays_identically(demo):
+def test_riders_the_jury_keeps_are_kept_again_by_the_replay(demo):
+    """The jury's share at 0 %: whoever misses the 1 % cut is kept (how many miss it depends
+    on the round's seed, drawn when it opened; at least one does, as below)."""
     from season.models import Season
 
     tight = {t: 1.0 for t in ("flat", "hilly", "mountain", "ITT", "TTT")}
     Season.objects.filter(pk=demo.pk).update(
-        rule_settings=demo.rules.to_data() | {"time_cut_pct": tight}
+        rule_settings=demo.rules.to_data() | {"time_cut_pct": tight, "time_cut_max_out_pct": 0.0}
     )
     resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
     results = StageResult.objects.filter(stage=resolved.stage)
     assert not results.filter(status="otl").exists()
-    kept = results.filter(status_reason__startswith="kept by the jury")
-    assert kept.count() * 100 > 20 * results.count()
+    assert results.filter(status_reason__startswith="kept by the jury").exists()
     assert stage_replay(round=stage(demo, 1)) == []
 
 
