@@ -22,6 +22,7 @@ from races.services import race_copy_for_league
 from riders.models import RATING_AXES, Rating, Rider, Team
 from riders.names import team_key
 from season.models import Membership, Round, Season, SeasonTeam, SeasonTeamRider
+from season.services.lifecycle import round_open
 
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures" / "demo"
 DEMO_SLUG = "demo"
@@ -167,7 +168,7 @@ def demo_load(*, fixtures_dir: Path = FIXTURES_DIR, today: date | None = None) -
             orders_deadline=datetime.combine(
                 first_day + timedelta(days=stage.number - 1), DEADLINE_TIME, tzinfo=tz
             ),
-            status=Round.Status.OPEN if stage.number == 1 else Round.Status.SCHEDULED,
+            status=Round.Status.SCHEDULED,
         )
         for stage in race.stages.order_by("number")
     )
@@ -199,6 +200,8 @@ def demo_load(*, fixtures_dir: Path = FIXTURES_DIR, today: date | None = None) -
         )
         for entry in riders
     )
+    # Stage 1 opens through the lifecycle, which draws and commits its seed.
+    round_open(round=season.rounds.get(number=1))
     return season
 
 
@@ -271,5 +274,5 @@ def motor_demo_load(*, today: date | None = None) -> Season:
             for entry in [e for e in entries if e.constructor.slug == constructor]:
                 car_pick(season=season, team=team, entry=entry, user=users[username])
         computer_cars_fill(season=season)
-        season.rounds.filter(number=1).update(status=Round.Status.OPEN)
+        round_open(round=season.rounds.get(number=1))
     return season

@@ -34,6 +34,7 @@ from season.models import (
     WishListEntry,
 )
 from season.orders import default_roles
+from season.services.lifecycle import round_open
 
 # --- prices -----------------------------------------------------------------------------
 
@@ -434,10 +435,11 @@ def draft_start(*, season: Season, rng: random.Random | None = None) -> list[Sea
 def _stage_one_open(season: Season) -> None:
     # Teams are formed: stage 1 opens for orders (the organiser may also open it by hand), and
     # the riders of the start list no player took ride for computer teams.
-    Round.objects.filter(season=season, number=1, status=Round.Status.SCHEDULED).update(
-        status=Round.Status.OPEN
-    )
-    computer_teams_fill(season=season)
+    first = Round.objects.filter(season=season, number=1, status=Round.Status.SCHEDULED).first()
+    if first is not None:
+        round_open(round=first)
+    else:
+        computer_teams_fill(season=season)
 
 
 def _add_pick(

@@ -13,7 +13,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from motor.models import Championship, ChampionshipKind, PointsSystem
-from plugins import MOTOR, adapter_for, ruleset_choices
+from plugins import CYCLING, MOTOR, adapter_for, ruleset_choices
 from races.course_generation import route_problems
 from races.models import Race
 from season.formation import Candidate
@@ -96,7 +96,9 @@ class SeasonSettingsForm(forms.Form):
     """The season's settings: the create form adds the slug, the route and the calendar."""
 
     name = forms.CharField(label=_("Name"), max_length=120, validators=[validate_display_name])
-    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=ruleset_choices)
+    ruleset = forms.ChoiceField(
+        label=_("Ruleset"), choices=lambda: ruleset_choices(discipline=CYCLING)
+    )
     is_public = forms.BooleanField(
         label=_("Public"),
         required=False,

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from motor.models import Championship, Entry, GrandPrix, PointsSystem
-from plugins import adapter_for, adapter_names, ruleset_choices
+from plugins import CYCLING, MOTOR, adapter_for, adapter_names, discipline_of, ruleset_choices
 from races.models import Race, Stage
 from riders.models import Rider
 from season.rule_settings import RuleSettings, default_rule_settings
@@ -213,6 +213,7 @@ class Season(models.Model):
         return self.championship.points_system if self.championship is not None else None
 
     def clean(self) -> None:
+        self._ruleset_event_check()
         try:
             rules = RuleSettings.from_data(self.rule_settings)
             if self.ruleset in adapter_names():
@@ -220,6 +221,31 @@ class Season(models.Model):
                 adapter_for(self.ruleset).engine_settings(rules)
         except (ValueError, TypeError) as error:
             raise ValidationError({"rule_settings": str(error)}) from error
+
+    def _ruleset_event_check(self) -> None:
+        # A stage race is raced by a cycling game, a championship by a motor one: the ruleset's
+        # adapter names its discipline, the event its own.
+        if self.ruleset not in adapter_names():
+            return
+        event = self.race if self.race_id is not None else self.championship
+        if event is None:
+            return
+        wanted = CYCLING if self.race_id is not None else MOTOR
+        adapter = adapter_for(self.ruleset)
+        if discipline_of(adapter) != wanted:
+            raise ValidationError(
+                {
+                    "ruleset": _(
+                        "The ruleset %(ruleset)s does not race %(event)s: "
+                        "choose one of %(choices)s."
+                    )
+                    % {
+                        "ruleset": adapter.label,
+                        "event": event,
+                        "choices": ", ".join(str(label) for _n, label in ruleset_choices(wanted)),
+                    }
+                }
+            )
 
     @property
     def race_pk(self) -> int:

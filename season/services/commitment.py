@@ -27,11 +27,16 @@ def new_nonce() -> str:
 
 def round_seed_commit(*, round: Round) -> str:
     """Draw the round's seed and store its commitment, once (a conditional update: a second
-    call, in this process or another, keeps the first seed). Returns the commitment."""
+    call, in this process or another, keeps the first seed). Returns the commitment.
+
+    Every round is committed before anyone can act on its dice: as it opens, and at the latest
+    as it is locked or claimed for resolution. A round not yet resolved that holds a seed but no
+    commitment (drawn before commitments existed) gets a new, committed seed: a plain seed is
+    never raced."""
     if round.commitment:
         return round.commitment
     seed = secrets.randbits(SEED_BITS)
-    Round.objects.filter(pk=round.pk, commitment="", seed__isnull=True).update(
+    Round.objects.filter(pk=round.pk, commitment="").exclude(status__in=DONE_STATUSES).update(
         seed=seed, commitment=commitment_of(seed)
     )
     round.refresh_from_db(fields=["seed", "commitment"])

@@ -52,6 +52,7 @@ def round_open(*, round: Round) -> Round:
 
 
 def round_lock(*, round: Round) -> Round:
+    round_seed_commit(round=round)
     return _round_move(
         round,
         source=LOCKS_FROM,
@@ -77,6 +78,7 @@ def rounds_lock_due(*, now: datetime | None = None) -> list[int]:
     now = now or timezone.now()
     due = Round.objects.filter(status=Round.Status.OPEN, orders_deadline__lte=now)
     for pk, season_id in due.values_list("pk", "season_id"):
+        round_seed_commit(round=Round.objects.get(pk=pk))
         if Round.objects.filter(pk=pk, status=Round.Status.OPEN).update(status=Round.Status.LOCKED):
             season_changed(Season.objects.only("slug").get(pk=season_id))
     ready = []
@@ -111,6 +113,7 @@ def rounds_force_lock(*, season: Season, numbers: list[int]) -> list[Round]:
             )
         for stage in stages:
             if stage.status in (Round.Status.SCHEDULED, Round.Status.OPEN):
+                round_seed_commit(round=stage)
                 stage.status = Round.Status.LOCKED
                 stage.save(update_fields=["status"])
         season_changed(season)

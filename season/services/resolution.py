@@ -2,7 +2,6 @@
 and every row written in one transaction (STYLE "Stage resolution")."""
 
 import logging
-import secrets
 import time
 from datetime import timedelta
 from typing import Any
@@ -157,11 +156,11 @@ def round_resolve(
                     % {"number": stage.number, "status": stage.get_status_display()}
                 )
             previous_resolved_check(stage)
-            if stage.seed is None:
-                stage.seed = secrets.randbits(62)
+            # Never a plain seed: a round that reached here uncommitted is committed now.
+            round_seed_commit(round=stage)
             stage.status = Round.Status.RESOLVING
             stage.attempts += 1
-            stage.save(update_fields=["seed", "status", "attempts"])
+            stage.save(update_fields=["status", "attempts"])
     except RoundError as error:
         job_failed(job_id, failure=Job.Failure.STAGE, error=error)
         raise

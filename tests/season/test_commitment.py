@@ -43,14 +43,41 @@ def test_the_dice_seed_is_sha256_of_the_seed_and_the_nonces_in_order():
 
 def test_the_commitment_is_published_before_any_orders_are_accepted(demo):
     round = stage(demo, 1)
-    assert round.commitment == ""  # opened by the demo's formation, not shown to anybody yet
-    team = alice_team(demo)
-    orders_submit(team=team, round=round, orders=team_orders(team), user=team.owner)
-    round.refresh_from_db()
+    # The demo opens stage 1 through the lifecycle, which commits its seed.
     assert round.seed is not None
     assert round.commitment == commitment.commitment_of(round.seed)
+    team = alice_team(demo)
+    orders_submit(team=team, round=round, orders=team_orders(team), user=team.owner)
     saved = Orders.objects.get(team=team, round=round)
     assert len(saved.nonce) == 32
+    round.refresh_from_db()
+    assert round.commitment == commitment.commitment_of(round.seed)
+
+
+@pytest.mark.parametrize("slug", ["demo", "demo-f1"])
+def test_every_round_simulate_season_resolves_verifies(slug, capsys):
+    from season.demo import demo_load, motor_demo_load
+
+    (demo_load if slug == "demo" else motor_demo_load)()
+    call_command("simulate_season", slug, "--stages", "1-2", "--in-process")
+    for number in (1, 2):
+        call_command("verify_round", slug, str(number))
+        assert f"Round {number} of {slug} verifies" in capsys.readouterr().out
+
+
+def test_a_round_locked_uncommitted_is_committed_before_the_lock(demo):
+    round = stage(demo, 1)
+    Round.objects.filter(pk=round.pk).update(seed=None, commitment="")
+    locked = lifecycle.round_lock(round=stage(demo, 1))
+    assert locked.status == Round.Status.LOCKED
+    assert locked.commitment == commitment.commitment_of(locked.seed)
+
+
+def test_the_organisers_early_lock_commits_a_scheduled_round(demo):
+    (locked,) = lifecycle.rounds_force_lock(season=demo, numbers=[2])
+    locked.refresh_from_db()
+    assert locked.status == Round.Status.LOCKED
+    assert locked.commitment == commitment.commitment_of(locked.seed)
 
 
 def test_opening_a_round_commits_its_seed(demo):
@@ -109,12 +136,22 @@ def test_verify_round_checks_the_commitment_and_the_replay(demo, capsys):
     assert "is not SHA-256 of the seed" in capsys.readouterr().err
 
 
-def test_a_round_resolved_without_a_commitment_draws_from_its_seed(demo):
+def test_a_round_never_resolves_on_a_plain_seed(demo):
+    # A seed drawn before commitments (or none at all): the claim commits a new one.
+    Round.objects.filter(pk=stage(demo, 1).pk).update(seed=12345, commitment="")
     resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
-    assert resolved.commitment == ""
+    assert resolved.seed != 12345
+    assert resolved.commitment == commitment.commitment_of(resolved.seed)
+    assert commitment.round_verify(round=resolved) == []
+
+
+def test_a_round_resolved_before_commitments_draws_from_its_seed(demo):
+    resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
+    Round.objects.filter(pk=resolved.pk).update(commitment="")
+    resolved.refresh_from_db()
     assert commitment.dice_seed_of(resolved) == resolved.seed
-    assert stage_replay(round=resolved) == []
     assert commitment.round_reveal(round=resolved) is None
+    assert "before commitments" in commitment.round_verify(round=resolved)[0]
 
 
 def test_the_stage_page_shows_the_commitment_then_the_reveal(demo, client):

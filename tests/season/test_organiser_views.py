@@ -80,6 +80,29 @@ def test_a_field_that_is_not_offered_is_refused_by_name(client, charlie):
     assert not Season.objects.filter(slug="amis").exists()
 
 
+def test_a_motor_ruleset_on_a_stage_race_is_refused_and_nothing_created(client, charlie):
+    client.force_login(charlie)
+    data = create_data(template_race(stages=3), ruleset="grandprix")
+    response = client.post(reverse("season-create"), data)
+    assert response.status_code == 200
+    assert "ruleset" in response.context["form"].errors
+    assert not Season.objects.exists()
+    assert not Race.objects.filter(kind=Race.Kind.LEAGUE).exists()
+
+
+def test_the_season_model_refuses_a_ruleset_of_another_discipline_naming_both(charlie):
+    from django.core.exceptions import ValidationError
+
+    season = league(organiser=charlie, slug="amis")
+    season.ruleset = "grandprix"
+    with pytest.raises(ValidationError) as refused:
+        season.full_clean()
+    message = " ".join(refused.value.message_dict["ruleset"])
+    assert "Grand Prix" in message
+    assert season.race.name in message
+    assert "Moréno" in message or "Moreno" in message
+
+
 def test_a_season_address_is_taken_once(client, alice, charlie):
     league(organiser=alice, slug="amis")
     client.force_login(charlie)
