@@ -22,6 +22,7 @@ from django import forms
 from django.db import transaction
 from django.utils.translation import gettext_lazy
 
+from engine import commitment
 from engine.motor import CarEntry, DataDocument, EntryError
 from engine.odds import TOP, RunLine
 from engine.registry import motor_ruleset
@@ -104,6 +105,21 @@ class MotorAdapter:
     rounds_noun = "Grands Prix"
     #: The league's own defaults where they differ from the engine's (none).
     season_defaults: Mapping[str, Any] = MappingProxyType({})
+
+    # --- the dice's commitment (the league's protocol; the engine's replay derives the same) --
+
+    #: Bits of a round's seed.
+    seed_bits = commitment.SEED_BITS
+
+    @staticmethod
+    def commitment_of(seed: int) -> str:
+        """The commitment published before orders: SHA-256 of the seed."""
+        return commitment.commitment_of(seed)
+
+    @staticmethod
+    def dice_seed(seed: int, nonces: Sequence[str]) -> int:
+        """The seed the dice are drawn from: the committed seed and the nonces in team order."""
+        return commitment.dice_seed(seed, nonces)
 
     # --- the ruleset -------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy, gettext_noop
 
-from engine import get_ruleset, simulate
+from engine import commitment, get_ruleset, simulate
 from engine.cycling.course import Course, Segment
 from engine.cycling.hooks import CyclingHooks
 from engine.cycling.inputs import Entrant, StageInputs
@@ -122,6 +122,21 @@ class CyclingAdapter:
     #: own gap scale overrides it per stage type.
     gap_scale: Mapping[str, float] = UNSCALED_GAPS
     gap_scale_after_s: int = 0
+
+    # --- the dice's commitment (the league's protocol; the engine's replay derives the same) --
+
+    #: Bits of a round's seed.
+    seed_bits = commitment.SEED_BITS
+
+    @staticmethod
+    def commitment_of(seed: int) -> str:
+        """The commitment published before orders: SHA-256 of the seed."""
+        return commitment.commitment_of(seed)
+
+    @staticmethod
+    def dice_seed(seed: int, nonces: Sequence[str]) -> int:
+        """The seed the dice are drawn from: the committed seed and the nonces in team order."""
+        return commitment.dice_seed(seed, nonces)
 
     # --- the ruleset -------------------------------------------------------------------
 

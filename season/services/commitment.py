@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
-from engine.commitment import SEED_BITS
-from engine.commitment import commitment_of as commitment_of
-from engine.commitment import dice_seed as dice_seed
-from season.models import DONE_STATUSES, Orders, Round
+from plugins import adapter_for
+from season.models import DONE_STATUSES, Orders, Round, Season
+
+
+def _protocol(season: Season) -> Any:
+    # The commitment's hash and the dice seed's derivation come with the season's game adapter,
+    # which shares them with the engine's replay (one definition, no exception to the boundary).
+    return adapter_for(season.ruleset)
 
 
 def new_nonce() -> str:
@@ -35,9 +40,10 @@ def round_seed_commit(*, round: Round) -> str:
     never raced."""
     if round.commitment:
         return round.commitment
-    seed = secrets.randbits(SEED_BITS)
+    protocol = _protocol(round.season)
+    seed = secrets.randbits(protocol.seed_bits)
     Round.objects.filter(pk=round.pk, commitment="").exclude(status__in=DONE_STATUSES).update(
-        seed=seed, commitment=commitment_of(seed)
+        seed=seed, commitment=protocol.commitment_of(seed)
     )
     round.refresh_from_db(fields=["seed", "commitment"])
     return round.commitment
@@ -60,7 +66,8 @@ def dice_seed_of(round: Round) -> int:
     assert round.seed is not None
     if not round.commitment:
         return round.seed
-    return dice_seed(round.seed, [nonce for _team, _name, nonce in round_nonces(round=round)])
+    nonces = [nonce for _team, _name, nonce in round_nonces(round=round)]
+    return int(_protocol(round.season).dice_seed(round.seed, nonces))
 
 
 @dataclass(frozen=True)
@@ -94,7 +101,7 @@ def round_verify(*, round: Round) -> list[str]:
     if not round.commitment:
         return [f"Round {round.number} was resolved before commitments: no commitment to check."]
     problems = []
-    if commitment_of(round.seed) != round.commitment:
+    if _protocol(round.season).commitment_of(round.seed) != round.commitment:
         problems.append(
             f"The commitment {round.commitment} is not SHA-256 of the seed {round.seed}."
         )
