@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint check bench clean-db accelerate accelerate-clean
+.PHONY: run test test-fast lint check bench clean-db accelerate accelerate-clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -20,12 +20,21 @@ run: $(STAMP)
 	$(PY) manage.py load_demo --if-empty
 	$(PY) scripts/run_local.py
 
-lint: $(STAMP)
+# The fast loop while you work: `make check` (lint, format, import contracts, types) and
+# `make test-fast` (the engines and the pure modules: no database, no worker, no browser).
+check: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy config accounts engine svg plugins specforms tableexport riders races motor season
+
+lint: check
 	DJANGO_SETTINGS_MODULE=config.settings_test $(PY) manage.py makemigrations --check --dry-run
+
+FAST_TESTS := tests/engine tests/races tests/test_i18n.py
+test-fast: $(STAMP)
+	$(PY) -m pytest -n auto -q -m "not django_db and not postgres and not redis and not worker and not browser" \
+		--ignore=tests/engine/test_compiled.py $(FAST_TESTS) $(PYTEST_ARGS)
 
 test: lint
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)
