@@ -432,9 +432,9 @@ def draft_start(*, season: Season, rng: random.Random | None = None) -> list[Sea
     return teams
 
 
-def _stage_one_open(season: Season) -> None:
-    # Teams are formed: stage 1 opens for orders (the organiser may also open it by hand), and
-    # the riders of the start list no player took ride for computer teams.
+def round_one_open(season: Season) -> None:
+    """Teams are formed: round 1 opens for orders (the organiser may also open it by hand),
+    and the riders or cars no player took race for computer teams."""
     first = Round.objects.filter(season=season, number=1, status=Round.Status.SCHEDULED).first()
     if first is not None:
         round_open(round=first)
@@ -467,7 +467,7 @@ def _add_pick(
     if team.members.count() >= season.roster_size:
         _team_complete(season=season, team=team)
     if status.picks_made + 1 >= status.picks_total:
-        _stage_one_open(season)
+        round_one_open(season)
     return pick
 
 

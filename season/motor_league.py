@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from motor.models import Championship, ChampionshipKind, Entry, GrandPrix, PointsSystem, Track
 from plugins import MOTOR, adapter_for, discipline_of
-from season.formation import FormationError, snake_team_index
+from season.formation import FormationError, round_one_open, snake_team_index
 from season.leagues import LeagueError, SeasonSettings, _model_fields, stage_deadlines
 from season.models import (
     CARS_PER_TEAM,
@@ -288,6 +288,11 @@ def car_pick(*, season: Season, team: SeasonTeam, entry: Entry, user: Any = None
                 raise FormationError(_("The draft has not started yet."))
             if status.on_turn is None or status.on_turn.pk != team.pk:
                 raise FormationError(_("It is not your turn to pick."))
+            car = _seat_car(locked, team, entry)
+            if status.picks_made + 1 >= status.picks_total:
+                # The last pick of the draft: round 1 opens, computer teams take the empty seats.
+                round_one_open(locked)
+            return car
         else:
             spent = sum(car_price(car.entry) for car in team.cars.select_related("entry"))
             price = car_price(entry)

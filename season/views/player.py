@@ -10,7 +10,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -32,7 +31,7 @@ from season.forms import (
     orders_form_class,
     orders_summary,
 )
-from season.models import DraftPick, Orders, RiderRole, Season, SeasonTeam
+from season.models import Orders, RiderRole, Round, Season, SeasonTeam
 from season.orders import ROLE_LIMITS, default_roles, role_count_text
 from season.services import draft_clock
 from season.services.motor_rounds import is_motor
@@ -78,7 +77,9 @@ def own_team(request: HttpRequest, slug: str, team_id: int) -> SeasonTeam:
 
 
 def _drafts_running(seasons: list[Season]) -> set[int]:
-    """The seasons whose draft has started and is not over (two queries, or none)."""
+    """The seasons whose draft has started and is not over (one query, or none). The draft is
+    over when round 1 opens, which it does by itself at the last pick (riders and cars alike),
+    or by the organiser's hand."""
     ids = [
         s.pk
         for s in seasons
@@ -86,20 +87,11 @@ def _drafts_running(seasons: list[Season]) -> set[int]:
     ]
     if not ids:
         return set()
-    picks = dict(
-        DraftPick.objects.filter(season_id__in=ids)
-        .values("season_id")
-        .annotate(n=Count("id"))
-        .values_list("season_id", "n")
+    return set(
+        Round.objects.filter(
+            season_id__in=ids, number=1, status=Round.Status.SCHEDULED
+        ).values_list("season_id", flat=True)
     )
-    drafting = dict(
-        SeasonTeam.objects.filter(season_id__in=ids, draft_position__isnull=False)
-        .values("season_id")
-        .annotate(n=Count("id"))
-        .values_list("season_id", "n")
-    )
-    sizes = {s.pk: s.roster_size for s in seasons}
-    return {pk for pk in ids if picks.get(pk, 0) < drafting.get(pk, 0) * sizes[pk]}
 
 
 @login_required

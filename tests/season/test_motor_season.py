@@ -108,8 +108,14 @@ def test_a_draft_goes_in_turns(alice, bob, charlie):
     with pytest.raises(FormationError, match="not your turn"):
         car_pick(season=season, team=second, entry=free_entries(season=season)[0])
     for team in (first, second, second, first):  # the snake order
+        assert season.rounds.get(number=1).status == Round.Status.SCHEDULED
         car_pick(season=season, team=team, entry=free_entries(season=season)[0])
     assert {bob_team.cars.count(), charlie_team.cars.count()} == {2}
+    # The last pick ends the draft: round 1 opens, committed, and computer cars fill the grid.
+    opened = season.rounds.get(number=1)
+    assert opened.status == Round.Status.OPEN
+    assert opened.commitment
+    assert SeasonTeamCar.objects.filter(season=season).count() == 12
 
 
 def test_computer_teams_fill_the_grid_to_twelve_cars(alice, bob):

@@ -193,6 +193,23 @@ def test_my_seasons_links_to_the_draft_while_it_runs(client, alice, bob, charlie
     assert draft_link not in client.get(reverse("my-seasons")).content.decode()
 
 
+def test_my_seasons_says_the_motor_draft_is_over_once_every_car_is_picked(
+    client, alice, bob, charlie
+):
+    from season.motor_league import car_draft_start, car_pick, free_entries
+    from tests.season import motor_builders
+
+    season = motor_builders.motor_league(organiser=charlie, formation_mode="draft")
+    motor_builders.joined(season, alice, bob)
+    client.force_login(alice)
+    draft_link = "The draft is on: go to the draft"
+    first, second = car_draft_start(season=season)
+    assert draft_link in client.get(reverse("my-seasons")).content.decode()
+    for team in (first, second, second, first):
+        car_pick(season=season, team=team, entry=free_entries(season=season)[0])
+    assert draft_link not in client.get(reverse("my-seasons")).content.decode()
+
+
 def test_an_invitation_read_while_logged_out_explains_the_season(client, charlie):
     season = league(organiser=charlie, is_public=False)
     link = reverse("season-join", args=[season.invite_code])
