@@ -648,6 +648,11 @@ class ChampionshipSeasonCreateForm(forms.Form):
         initial=True,
         help_text=_("Anybody can read a public season; a private one only its members."),
     )
+    auto_publish = forms.BooleanField(
+        label=capfirst(Season._meta.get_field("auto_publish").verbose_name),
+        required=False,
+        help_text=Season._meta.get_field("auto_publish").help_text,
+    )
     time_zone = forms.ChoiceField(
         label=_("Time zone"), help_text=_("Deadlines are entered and shown in this time zone.")
     )
@@ -678,7 +683,15 @@ class ChampionshipSeasonCreateForm(forms.Form):
     FIELDSETS: ClassVar = (
         (
             _("The season"),
-            ("name", "slug", "championship", "ruleset", "points_system", "is_public"),
+            (
+                "name",
+                "slug",
+                "championship",
+                "ruleset",
+                "points_system",
+                "is_public",
+                "auto_publish",
+            ),
         ),
         (_("Calendar"), ("time_zone", "first_deadline", "hours_between")),
         (_("Teams of two cars"), ("formation_mode", "budget")),
@@ -740,6 +753,7 @@ class ChampionshipSeasonCreateForm(forms.Form):
             budget=data["budget"],
             max_per_real_team=None,
             time_zone=data["time_zone"],
+            auto_publish=data["auto_publish"],
         )
 
 

@@ -63,6 +63,14 @@ def test_the_organiser_creates_a_season_of_grands_prix(client, alice):
     assert "Monza Grand Prix" in dashboard.content.decode()
 
 
+def test_the_organiser_chooses_to_publish_each_grand_prix_when_resolved(client, alice):
+    real = real_championship()
+    client.force_login(alice)
+    data = _form(championship=str(real.pk), auto_publish="on")
+    assert client.post(reverse("season-create-championship"), data).status_code == 302
+    assert Season.objects.get(slug="sunday-drivers").auto_publish
+
+
 def test_a_cycling_ruleset_is_refused_for_a_championship(client, alice):
     real = real_championship()
     client.force_login(alice)
