@@ -171,8 +171,18 @@ class CyclingAdapter:
 
     def orders_errors(self, *, orders: Mapping[int, Mapping[str, Any]], stage: Stage) -> list[str]:
         """The engine's own check of a team's orders on the stage's course, as readable
-        messages naming the rider and the field."""
-        errors = self.hooks.orders_errors(orders, course_from_stage(stage))
+        messages naming the rider and the field; then the checks across one rider's fields
+        (``rider_clean``), which the orders form also shows by its field, so that no path to
+        the service (the admin, a command, another view) stores what the form refuses."""
+        errors = {
+            who: dict(fields)
+            for who, fields in self.hooks.orders_errors(orders, course_from_stage(stage)).items()
+        }
+        distance = float(stage.distance_km) if stage.distance_km else None
+        labels = {f.name: f.label for f in self.orders_spec}
+        for who, order in orders.items():
+            for name, message in self.rider_clean(order, distance_km=distance).items():
+                errors.setdefault(str(who), {}).setdefault(labels.get(name, name), message)
         names = {
             str(pk): name
             for pk, name in Rider.objects.filter(pk__in=orders).values_list("pk", "name")

@@ -9,7 +9,7 @@ from django.urls import reverse
 from races.models import StageResult
 from season import selectors
 from season.demo import demo_load
-from season.models import Round, Season
+from season.models import Orders, Round, Season
 from season.replay import stage_replay
 from season.services import resolution
 from season.services.orders import OrdersInvalid, orders_submit
@@ -77,6 +77,15 @@ def test_an_attack_window_past_the_finish_is_refused_with_the_rule(league):
     name = team.members.get(rider_id=leader).rider.name
     with pytest.raises(OrdersInvalid, match=f"{name}, attack window .*past the line"):
         orders_submit(team=team, round=stage(league, 1), orders=orders, user=team.owner)
+
+
+def test_the_service_refuses_an_attack_window_with_one_end_as_the_form_does(league):
+    team = league.teams.get(owner__username="alice")
+    orders, leader = alice_orders(team, attack_from_km=50.0, attack_to_km=None)
+    name = team.members.get(rider_id=leader).rider.name
+    with pytest.raises(OrdersInvalid, match=f"{name}, .*Give both ends of the attack window"):
+        orders_submit(team=team, round=stage(league, 1), orders=orders, user=team.owner)
+    assert not Orders.objects.filter(team=team).exists()
 
 
 def test_the_orders_page_asks_for_the_cyclosim_orders(client, league):
