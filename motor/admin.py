@@ -16,6 +16,7 @@ from motor.models import (
     Track,
 )
 from motor.track_files import TrackFaults, track_store
+from riders.readonly_admin import ReadOnlyAdmin
 
 
 @admin.register(Driver)
@@ -128,14 +129,14 @@ class EntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(Result)
-class ResultAdmin(admin.ModelAdmin):
+class ResultAdmin(ReadOnlyAdmin):
     list_display = ["grand_prix", "entry", "grid", "position", "status", "reason", "points"]
     list_filter = ["grand_prix__championship", "status"]
     list_select_related = ["grand_prix__championship", "entry__driver", "entry__constructor"]
 
 
 @admin.register(Standing)
-class StandingAdmin(admin.ModelAdmin):
+class StandingAdmin(ReadOnlyAdmin):
     list_display = [
         "grand_prix",
         "table",

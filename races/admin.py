@@ -27,6 +27,7 @@ from races.importing.matching import (
 from races.models import Race, RaceEntry, RaceEvent, Stage, StageResult, Standing
 from races.profile_derivation import profiles_derive
 from riders.models import RiderMatch, TeamMatch
+from riders.readonly_admin import ReadOnlyAdmin
 
 SHOWN_ERRORS = 500
 SHOWN_NOTES = 300
@@ -286,22 +287,6 @@ class StageAdmin(admin.ModelAdmin):
             preview = stored_course_preview(stage=form.instance)
         context.update(segment_formset=form.segment_formset, preview=preview)
         return super().render_change_form(request, context, *args, **kwargs)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows written only by a service that keeps what depends on them right: results and events
-    by a resolution or an import (which recompute the standings), standings by
-    races.standings.standings_update. Staff read them here; a correction goes through an import
-    (or the organiser's reinstating), never an edit that would leave the standings stale."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(StageResult)
