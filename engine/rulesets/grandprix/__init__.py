@@ -24,7 +24,8 @@ from engine.rulesets.grandprix.track import Track
 
 NAME = "grandprix"
 #: Bumped whenever the same inputs and seed give another outcome (rules, [D] values).
-VERSION = 2  # 2: the risk levels weigh green end squares (policy.GREEN_BIAS)
+VERSION = 3  # 2: the risk levels weigh green end squares (policy.GREEN_BIAS); 3: each
+# fuel-saving card held saves one out-of-fuel (a second one overwrote the first), races of 4+ laps
 DESCRIPTION = "Grand Prix: F1 dice game on a track file, qualifying, gears, corners, incidents"
 
 

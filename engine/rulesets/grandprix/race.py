@@ -87,7 +87,9 @@ class GrandPrixRace:
         self.gear_locked = [False] * k
         self.line = [0] * k
         self.cards: list[list[int]] = [[] for _ in range(k)]  # speed cards: lap * 10 + grade
-        self.fuel_saving = [0] * k  # pile number of a held FUEL_SAVING, 0 if none
+        # The pile number of each FUEL_SAVING card a car holds (pile 2's and pile 3's: a car
+        # may hold both, and each one saves it from one OUT_OF_FUEL).
+        self.fuel_saving: list[list[int]] = [[] for _ in range(k)]
         self.tyre_wear = [False] * k
         self.pit_stops: list[list[int]] = [[] for _ in range(k)]
         self.track_exits: list[list[str]] = [[] for _ in range(k)]
@@ -141,6 +143,15 @@ class GrandPrixRace:
     def lap_of(self, i: int) -> int:
         """GP-1.4: ``clamp(crossings, 1, laps)``."""
         return min(max(self.crossings[i], 1), self.laps)
+
+    def pile_of(self, lap: int) -> int:
+        """The pile a car on ``lap`` draws from and discards to. The game has three piles, for
+        its three laps; a longer race (up to 20 laps) draws from pile 1 on its first lap,
+        pile 3 on its last and pile 2 on every lap between (docs/rules-choices.md), so that
+        the start's and the finish's cards stay where the game puts them."""
+        if self.laps <= 3:
+            return lap
+        return 1 if lap == 1 else 3 if lap == self.laps else 2
 
     def running(self) -> list[int]:
         """Cars still RUNNING."""
@@ -398,7 +409,7 @@ class GrandPrixRace:
         if card is not None:
             card_code, move = card
             self.cards[i].remove(card_code)
-            self.discards[self.lap_of(i)].append(card_code % 10)
+            self.discards[self.pile_of(self.lap_of(i))].append(card_code % 10)
             self.log.append((self.phase, self.round, i, "card", (move.m,), C.SPEED))
         else:
             dice = self.throw(i, "throw", "GP-5.1")
@@ -605,26 +616,27 @@ class GrandPrixRace:
     def draw(self, i: int) -> None:
         """GP-9.1/9.2: top card of ``pile[lap(car)]``, reshuffling the discard when empty."""
         lap = self.lap_of(i)
-        pile = self.piles[lap]
+        number = self.pile_of(lap)
+        pile = self.piles[number]
         if not pile:
-            discard = self.discards[lap]
+            discard = self.discards[number]
             if not discard or not self.settings.reshuffle:
                 return
             pile.extend(discard)
             discard.clear()
-            self.source.shuffle(pile, lap)
-            self.log.append((self.phase, self.round, i, "shuffle", (lap,), ""))
+            self.source.shuffle(pile, number)
+            self.log.append((self.phase, self.round, i, "shuffle", (number,), ""))
         card = pile.pop()
-        self.log.append((self.phase, self.round, i, "draw", (lap,), C.card_name(card)))
+        self.log.append((self.phase, self.round, i, "draw", (number,), C.card_name(card)))
         if card < 10:
             self.cards[i].append(lap * 10 + card)
             return
         self.event("incident", i, card=C.INCIDENTS[card], lap=lap)
-        self.resolve_incident(i, card, lap)
+        self.resolve_incident(i, card, number)
 
-    def resolve_incident(self, i: int, card: int, lap: int) -> None:
-        """GP-10.1 .. GP-10.10."""
-        discard = self.discards[lap]
+    def resolve_incident(self, i: int, card: int, pile: int) -> None:
+        """GP-10.1 .. GP-10.10 (``pile``: the pile the card was drawn from)."""
+        discard = self.discards[pile]
         if card == C.YELLOW_FLAG:
             others = sum(1 for j in range(self.k) if j != i and self.status[j] == RUNNING)
             self.yellow_left = max(self.yellow_left, others)
@@ -657,12 +669,11 @@ class GrandPrixRace:
             if self.status[i] == RUNNING:
                 self.must_pit[i] = True
         elif card == C.FUEL_SAVING:
-            self.fuel_saving[i] = lap
+            self.fuel_saving[i].append(pile)
         elif card == C.OUT_OF_FUEL:
             discard.append(card)
             if self.fuel_saving[i]:
-                self.discards[self.fuel_saving[i]].append(C.FUEL_SAVING)
-                self.fuel_saving[i] = 0
+                self.discards[self.fuel_saving[i].pop(0)].append(C.FUEL_SAVING)
             else:
                 self.retire(i, OUT_OF_FUEL)
         elif card == C.PUNCTURE:

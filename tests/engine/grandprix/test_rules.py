@@ -11,7 +11,7 @@ from engine.motor import TrackError, parse_document
 from engine.rulesets.grandprix import cards as C
 from engine.rulesets.grandprix.orders import OrdersError, orders_from_dict
 from engine.rulesets.grandprix.policy import RISK_TABLE, dice_sums
-from engine.rulesets.grandprix.race import OUT_OF_FUEL, PUNCTURE, RETIRED, RUNNING
+from engine.rulesets.grandprix.race import FINISHED, OUT_OF_FUEL, PUNCTURE, RETIRED, RUNNING
 from engine.rulesets.grandprix.track import load_track
 from tests.engine.grandprix.kit import GV_PATH, placed
 
@@ -50,14 +50,48 @@ def test_a_yellow_lasts_the_turns_of_the_other_running_cars() -> None:
 
 def test_out_of_fuel_retires_unless_fuel_saving_is_held() -> None:
     race, car = placed({"x": ("A40", 3, 3), "y": ("A60", 3, 3)})
-    race.fuel_saving[car["x"]] = 3
+    race.fuel_saving[car["x"]] = [3]
     race.piles[3] = [C.OUT_OF_FUEL, C.OUT_OF_FUEL]
     race.draw(car["x"])
     race.draw(car["y"])
     assert race.status[car["x"]] == RUNNING
-    assert race.fuel_saving[car["x"]] == 0
+    assert race.fuel_saving[car["x"]] == []
     assert sorted(race.discards[3]) == [C.FUEL_SAVING, C.OUT_OF_FUEL, C.OUT_OF_FUEL]
     assert race.reason[car["y"]] == OUT_OF_FUEL
+
+
+def test_each_fuel_saving_card_held_saves_the_car_from_one_out_of_fuel() -> None:
+    race, car = placed({"x": ("A40", 3, 3)})
+    race.piles[2] = [C.FUEL_SAVING]
+    race.crossings[car["x"]] = 2
+    race.draw(car["x"])
+    race.crossings[car["x"]] = 3
+    race.piles[3] = [C.OUT_OF_FUEL, C.OUT_OF_FUEL, C.FUEL_SAVING]
+    race.draw(car["x"])  # the second fuel-saving card, pile 3's
+    assert race.fuel_saving[car["x"]] == [2, 3]
+    race.draw(car["x"])
+    race.draw(car["x"])
+    assert race.status[car["x"]] == RUNNING  # two cards held, two out-of-fuel cards survived
+    assert sorted(race.discards[3]) == [C.FUEL_SAVING, C.OUT_OF_FUEL, C.OUT_OF_FUEL]
+    assert race.discards[2] == [C.FUEL_SAVING]  # each card back to the pile it came from
+
+
+@pytest.mark.parametrize("laps", [4, 5, 20])
+def test_a_race_of_more_than_three_laps_runs_to_the_flag(laps: int) -> None:
+    from engine.rulesets.grandprix import GrandPrixInputs, simulate
+    from tests.engine.grandprix.kit import FIELD, GV
+
+    outcome = simulate(GrandPrixInputs(track=GV, cars=FIELD[:6], laps=laps), seed=7)
+    assert outcome.laps == laps
+    assert any(line.status == FINISHED for line in outcome.results)
+
+
+def test_a_long_race_draws_pile_one_on_the_first_lap_three_on_the_last_two_between() -> None:
+    race, _car = placed({"x": ("A40", 1, 3)})
+    race.laps = 6
+    assert [race.pile_of(lap) for lap in range(1, 7)] == [1, 2, 2, 2, 2, 3]
+    race.laps = 3
+    assert [race.pile_of(lap) for lap in (1, 2, 3)] == [1, 2, 3]
 
 
 def test_a_puncture_spares_a_car_that_stopped_on_lap_two_or_later() -> None:
