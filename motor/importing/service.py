@@ -34,6 +34,8 @@ from motor.points_presets import presets_ensure, system_for_year
 STATUSES = {"DNF", "NC", "DSQ", "DNS", "DNQ", "DNPQ", "DNP"}
 _TIME = re.compile(r"^(?:(\d+):)?(?:(\d+):)?(\d+)(?:\.(\d{1,3}))?$")
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_DIGITS = re.compile(r"^[0-9]+$")  # ASCII only: str.isdigit() is also true for "²", int() fails
+MAX_RACE_MS = 10 * 3600 * 1000  # no Grand Prix lasts ten hours
 
 
 class TableLike(Protocol):
@@ -56,6 +58,7 @@ class MotorOutcome:
     created: Counter[str] = field(default_factory=Counter)
     updated: Counter[str] = field(default_factory=Counter)
     unchanged: Counter[str] = field(default_factory=Counter)
+    deleted: Counter[str] = field(default_factory=Counter)
     written: bool = False
 
 
@@ -92,7 +95,7 @@ class _Row:
             if required:
                 self.error(column, "required")
             return None
-        if not value.isdigit() or int(value) < minimum or int(value) > 1_000_000:
+        if not _DIGITS.match(value) or int(value) < minimum or int(value) > 1_000_000:
             self.error(column, f"{value!r} is not a whole number from {minimum}")
             return None
         return int(value)
@@ -130,9 +133,10 @@ def time_ms(text: str) -> int | None:
     hours, minutes = (int(a), int(b)) if b is not None else (0, int(a or 0))
     if int(seconds) >= 60 or (b is not None and minutes >= 60):
         return None
-    return ((hours * 60 + minutes) * 60 + int(seconds)) * 1000 + int(
+    total = ((hours * 60 + minutes) * 60 + int(seconds)) * 1000 + int(
         (fraction or "0").ljust(3, "0")
     )
+    return total if total <= MAX_RACE_MS else None
 
 
 @dataclass
@@ -214,7 +218,7 @@ def _parse(tables: Sequence[TableLike], outcome: MotorOutcome) -> _Plan:
             raw_position = row.text("position", required=True, max_length=8)
             position: int | None = None
             reason = row.text("reason_retired", max_length=80)
-            if raw_position.isdigit() and int(raw_position) >= 1:
+            if _DIGITS.match(raw_position) and int(raw_position) >= 1:
                 position = int(raw_position)
                 status = ResultStatus.DNF if reason else ResultStatus.FINISHED
             elif raw_position.upper() in STATUSES:
@@ -230,7 +234,9 @@ def _parse(tables: Sequence[TableLike], outcome: MotorOutcome) -> _Plan:
             time_text = row.text("time", max_length=20)
             milliseconds = time_ms(time_text) if time_text else None
             if time_text and milliseconds is None:
-                row.error("time", f"{time_text!r} is not a race time (h:mm:ss.sss)")
+                row.error(
+                    "time", f"{time_text!r} is not a race time (h:mm:ss.sss, under 10 hours)"
+                )
             fields = {
                 "number": row.integer("number", required=False),
                 "driver": driver,
@@ -396,9 +402,11 @@ def _write(plan: _Plan, outcome: MotorOutcome) -> None:
                         values,
                     ).pk
                 )
+            if (year, number) not in plan.results:
+                continue  # no result of this race in the upload: its stored results stay
             stale = Result.objects.filter(grand_prix=grand_prix).exclude(pk__in=kept)
             if stale.exists():
-                outcome.updated["results"] += stale.count()
+                outcome.deleted["results"] += stale.count()
                 stale.delete()
         if standings.championship_standings_write(championship):
             outcome.updated["standings"] += 1

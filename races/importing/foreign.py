@@ -47,4 +47,5 @@ def foreign_import(
     report.doubts.extend(MatchDoubt(*doubt) for doubt in outcome.doubts)
     report.created.update(outcome.created)
     report.updated.update(outcome.updated)
+    report.deleted.update(outcome.deleted)
     report.unchanged.update(outcome.unchanged)
