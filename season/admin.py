@@ -4,6 +4,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from season.models import (
+    DONE_STATUSES,
     Comment,
     DiceLog,
     Membership,
@@ -24,26 +25,43 @@ ROUND_READ_ONLY = [
     "stage",
     "number",
     "status",
-    "seed",
+    "seed_shown",
     "resolved_at",
     "attempts",
     "last_error",
-    "engine_inputs",
+    "engine_inputs_shown",
     "orders_opened_notified_at",
     "reminder_sent_at",
     "results_notified_at",
 ]
 
 
+HIDDEN = _("hidden until the deadline")
+
+
+def _round_done(round: Round | None) -> bool:
+    return round is not None and round.status in DONE_STATUSES
+
+
+def _seed_shown(obj: Round) -> object:
+    # The seed decides the dice: nobody, staff included, reads it before the round is resolved
+    # (with the nonces, `python -m engine` would tell the dice of orders not yet given).
+    return obj.seed if _round_done(obj) else HIDDEN
+
+
 class RoundInline(admin.TabularInline):
     model = Round
-    fields = ["number", "stage", "orders_deadline", "status", "seed"]
-    readonly_fields = ["number", "stage", "status", "seed"]
+    fields = ["number", "stage", "orders_deadline", "status", "seed_shown"]
+    readonly_fields = ["number", "stage", "status", "seed_shown"]
     extra = 0
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+    @admin.display(description=_("seed"))
+    def seed_shown(self, obj: Round) -> object:
+        return _seed_shown(obj)
 
 
 class MembershipInline(admin.TabularInline):
@@ -63,11 +81,22 @@ class SeasonAdmin(admin.ModelAdmin):
 
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
-    list_display = ["season", "number", "orders_deadline", "status", "seed", "attempts"]
+    list_display = ["season", "number", "orders_deadline", "status", "seed_shown", "attempts"]
     list_filter = ["status", "season"]
     search_fields = ["season__name"]
     list_select_related = ["season"]
     readonly_fields = ROUND_READ_ONLY
+    # Shown through seed_shown / engine_inputs_shown, which hide them until the round is resolved.
+    exclude = ["seed", "engine_inputs"]
+
+    @admin.display(description=_("seed"))
+    def seed_shown(self, obj: Round) -> object:
+        return _seed_shown(obj)
+
+    @admin.display(description=_("engine inputs"))
+    def engine_inputs_shown(self, obj: Round) -> object:
+        return obj.engine_inputs if _round_done(obj) else HIDDEN
+
     actions = ["open_orders", "lock_orders", "resolve_now", "publish_results"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -154,6 +183,13 @@ class OrdersAdmin(admin.ModelAdmin):
     list_filter = ["round__season"]
     search_fields = ["team__name"]
     list_select_related = ["team", "round__season", "submitted_by"]
+    # The nonce, with the seed, decides the round's dice: hidden until the round is resolved.
+    exclude = ["nonce"]
+    readonly_fields = ["nonce_shown"]
+
+    @admin.display(description=_("nonce"))
+    def nonce_shown(self, obj: Orders) -> object:
+        return obj.nonce if _round_done(obj.round) else HIDDEN
 
 
 @admin.register(DiceLog)

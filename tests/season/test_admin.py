@@ -64,3 +64,37 @@ def test_results_are_read_only_in_the_admin(staff, demo):
     result.refresh_from_db()
     assert result.rank != 999
     assert staff.get(reverse("admin:races_stageresult_add")).status_code == 403
+
+
+def test_an_open_rounds_seed_and_nonces_are_hidden_from_staff(staff, demo):
+    from season.models import Orders, SeasonTeam
+    from season.services import commitment, lifecycle
+
+    target = Round.objects.get(season=demo, number=2)
+    lifecycle.round_open(round=target)
+    commitment.round_seed_commit(round=target)
+    target.refresh_from_db()
+    assert target.seed is not None
+    team = SeasonTeam.objects.filter(season=demo).first()
+    nonce = "feedc0ffee1234567890abcdefabcdef"
+    orders, _ = Orders.objects.get_or_create(team=team, round=target)
+    Orders.objects.filter(pk=orders.pk).update(nonce=nonce)
+    seed = str(target.seed)
+    pages = [
+        reverse("admin:season_round_change", args=[target.pk]),
+        reverse("admin:season_round_changelist"),
+        reverse("admin:season_season_change", args=[demo.pk]),
+        reverse("admin:season_orders_change", args=[orders.pk]),
+        reverse("admin:season_orders_changelist"),
+    ]
+    for url in pages:
+        html = staff.get(url).content.decode()
+        assert seed not in html, url
+        assert nonce not in html, url
+    assert "hidden until the deadline" in staff.get(pages[0]).content.decode()
+    # Searching by the seed's prefix does not tell it either.
+    found = staff.get(pages[1], {"q": seed[:6]}).context["cl"].result_count
+    assert found == 0
+    # Once resolved, the seed is revealed.
+    Round.objects.filter(pk=target.pk).update(status=Round.Status.RESOLVED)
+    assert seed in staff.get(pages[0]).content.decode()
