@@ -1,7 +1,11 @@
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from accounts.rate_limits import Limit, rate_take
 
 
 class SignupForm(UserCreationForm):
@@ -17,4 +21,37 @@ class SignupForm(UserCreationForm):
         email = self.cleaned_data["email"].strip().lower()
         if get_user_model().objects.filter(email__iexact=email).exists():
             raise forms.ValidationError(_("An account already uses this email address."))
+        return email
+
+
+#: Password-reset e-mails asked for one address, and from one client address, in an hour.
+RESETS_PER_ADDRESS = Limit(count=3, seconds=3600)
+RESETS_PER_CLIENT = Limit(count=10, seconds=3600)
+
+
+class LimitedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, counted per address and per client: beyond the limit it says when
+    to try again and sends nothing. It counts every address asked for, an account's or not,
+    so its answer tells nobody which addresses have an account."""
+
+    def __init__(self, *args: object, client: str = "", **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.client = client
+
+    def clean_email(self) -> str:
+        email = str(self.cleaned_data["email"]).strip().lower()
+        now = timezone.now()
+        for bucket, limit in (
+            (f"reset-client:{self.client}", RESETS_PER_CLIENT),
+            (f"reset-address:{email}", RESETS_PER_ADDRESS),
+        ):
+            again = rate_take(bucket, limit, now=now)
+            if again is not None:
+                raise forms.ValidationError(
+                    gettext(
+                        "Too many password-reset e-mails asked for in an hour: "
+                        "try again after %(time)s."
+                    )
+                    % {"time": timezone.localtime(again).strftime("%H:%M")}
+                )
         return email

@@ -1,5 +1,8 @@
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -7,7 +10,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.i18n import set_language as django_set_language
 
-from accounts.forms import SignupForm
+from accounts.forms import LimitedPasswordResetForm, SignupForm
 from accounts.models import Profile
 
 
@@ -47,3 +50,12 @@ def favicon(request: HttpRequest) -> HttpResponse:
     per request, not when the URLs are imported, so that a command run before collectstatic
     (with the manifest storage of production) does not fail."""
     return redirect(static("favicon.svg"), permanent=True)
+
+
+class LimitedPasswordResetView(PasswordResetView):
+    """The password-reset page, its e-mails counted per address and per client."""
+
+    form_class = LimitedPasswordResetForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return super().get_form_kwargs() | {"client": self.request.META.get("REMOTE_ADDR", "")}

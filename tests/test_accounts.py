@@ -50,6 +50,32 @@ def test_password_reset_sends_a_link_by_email(client, alice):
     assert mail.outbox[0].subject == "Grand Tour: choose a new password"
 
 
+def test_password_reset_emails_are_limited_per_address_alike_for_any_address(client, alice):
+    from accounts.forms import RESETS_PER_ADDRESS
+
+    url = reverse("password_reset")
+    answers = []
+    for email in (alice.email, "nobody.here@example.org"):
+        for _ in range(RESETS_PER_ADDRESS.count):
+            assert client.post(url, {"email": email}).status_code == 302
+        refused = client.post(url, {"email": email})
+        assert refused.status_code == 200
+        answers.append(refused.content.decode().count("try again after"))
+    assert answers == [1, 1]  # the same answer, an account's address or not
+    assert len(mail.outbox) == RESETS_PER_ADDRESS.count  # alice's three, none beyond
+
+
+def test_password_reset_emails_are_limited_per_client(client, alice):
+    from accounts.forms import RESETS_PER_CLIENT
+
+    url = reverse("password_reset")
+    for n in range(RESETS_PER_CLIENT.count):
+        assert client.post(url, {"email": f"someone{n}@example.org"}).status_code == 302
+    refused = client.post(url, {"email": alice.email})
+    assert "try again after" in refused.content.decode()
+    assert not mail.outbox
+
+
 def test_logging_in_from_a_french_browser_keeps_french_for_emails(client, alice):
     client.post(
         reverse("login"),

@@ -2,6 +2,7 @@
 (built from SITE_URL). Nothing is stored: the link is the season's, and joining checks the rest."""
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -9,9 +10,10 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.rate_limits import Limit, rate_take
 from season.leagues import join_closed_reason
 from season.models import Membership, Season
 
@@ -22,16 +24,26 @@ class InvitationRefused(Exception):
 
 @dataclass(frozen=True)
 class Invitation:
-    email: str
-    username: str | None
+    #: What the organiser typed: the answer names nothing else.
+    to: str
 
 
 def invitation_link(season: Season) -> str:
     return settings.SITE_URL.rstrip("/") + reverse("season-join", args=[season.invite_code])
 
 
-def invitation_send(*, season: Season, to: str, sender: object) -> Invitation:
-    """E-mail the invitation link to a user (by username) or to an address."""
+#: Invitations an organiser may send for one season in an hour.
+INVITATIONS_PER_HOUR = Limit(count=20, seconds=3600)
+
+
+def invitation_send(
+    *, season: Season, to: str, sender: object, now: datetime | None = None
+) -> Invitation:
+    """E-mail the invitation link to a user (by username) or to an address.
+
+    The answer never tells whether an account has that username or address, nor shows the
+    username of an address (signup promises e-mails are never shown to others): the organiser
+    reads back what he typed, and a person without an address to write to gets nothing."""
     to = to.strip()
     if not to:
         raise InvitationRefused(_("Give a username or an e-mail address."))
@@ -40,30 +52,47 @@ def invitation_send(*, season: Season, to: str, sender: object) -> Invitation:
     closed = join_closed_reason(season)
     if closed:
         raise InvitationRefused(closed)
-    users = get_user_model().objects
-    user = users.filter(username__iexact=to).first() or (
-        users.filter(email__iexact=to).first() if "@" in to else None
-    )
-    if user is not None:
-        if Membership.objects.filter(season=season, user=user).exists():
-            raise InvitationRefused(
-                _("%(name)s already plays in this season.") % {"name": user.username}
-            )
-        if not user.email:
-            raise InvitationRefused(
-                _("%(name)s has no e-mail address: send him the link.") % {"name": user.username}
-            )
-        email, language = user.email, getattr(getattr(user, "profile", None), "language", "")
-    else:
-        if "@" not in to:
-            raise InvitationRefused(_("Nobody has the username %(name)s.") % {"name": to})
+    if "@" in to:
         try:
             validate_email(to)
         except ValidationError:
             raise InvitationRefused(
                 _("%(email)s is not an e-mail address.") % {"email": to}
             ) from None
+    now = now or timezone.now()
+    again = rate_take(
+        f"invite:{getattr(sender, 'pk', '')}:{season.pk}", INVITATIONS_PER_HOUR, now=now
+    )
+    if again is not None:
+        raise InvitationRefused(
+            _(
+                "You have sent %(count)s invitations for this season in an hour: "
+                "send more after %(time)s."
+            )
+            % {
+                "count": INVITATIONS_PER_HOUR.count,
+                "time": timezone.localtime(again, season.tz).strftime("%H:%M"),
+            }
+        )
+    users = get_user_model().objects
+    user = users.filter(username__iexact=to).first() or (
+        users.filter(email__iexact=to).first() if "@" in to else None
+    )
+    sent = Invitation(to=to)
+    if user is not None:
+        member = Membership.objects.filter(season=season, user=user).exists()
+        if member and user.username.lower() == to.lower():
+            # The organiser sees his season's players by username already.
+            raise InvitationRefused(
+                _("%(name)s already plays in this season.") % {"name": user.username}
+            )
+        if member or not user.email:
+            return sent  # nothing to send; the answer is the same as for anyone else
+        email, language = user.email, getattr(getattr(user, "profile", None), "language", "")
+    elif "@" in to:
         email, language = to, ""
+    else:
+        return sent  # no such username: the same answer
     with translation.override(language or settings.LANGUAGE_CODE):
         values = {
             "season": season.name,
@@ -81,4 +110,4 @@ def invitation_send(*, season: Season, to: str, sender: object) -> Invitation:
             settings.DEFAULT_FROM_EMAIL,
             [email],
         )
-    return Invitation(email=email, username=user.username if user is not None else None)
+    return sent

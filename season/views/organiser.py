@@ -375,7 +375,11 @@ def invite_send(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(
                 request,
-                _("The invitation is sent to %(who)s.") % {"who": sent.username or sent.email},
+                _(
+                    "If %(who)s has an account with an e-mail address, or is one, the "
+                    "invitation is on its way."
+                )
+                % {"who": sent.to},
             )
     return redirect(reverse("organiser-season", kwargs={"slug": season.slug}) + "#invitation")
 
