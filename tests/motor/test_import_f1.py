@@ -149,3 +149,65 @@ def test_command_import_then_table(db, tmp_path):
     with pytest.raises(CommandError, match="No points system 'nope'"):
         call_command("championship_table", "formula-1-1981", "--points-system", "nope")
     assert Standing.objects.filter(points__gt=Decimal(0)).exists()
+
+
+def test_races_alone_with_a_renamed_circuit_keeps_every_result_and_standing(season_1981):
+    results, standings = Result.objects.count(), Standing.objects.count()
+    assert (results, standings) == (448, 799)
+    races = (
+        (DATA / "races.csv").read_bytes().replace(b",Long Beach,long-beach,", b",LB,long-beach,")
+    )
+    preview = results_import(files=[ImportFile("races.csv", races)], dry_run=True)
+    assert preview.ok, preview.lines()
+    assert not any("delete" in line for line in preview.lines()), preview.lines()
+    report = results_import(files=[ImportFile("races.csv", races)])
+    assert report.ok, report.lines()
+    assert (Result.objects.count(), Standing.objects.count()) == (results, standings)
+
+
+def test_a_replaced_result_is_shown_as_a_deletion(season_1981):
+    # One result row of round 1 left out of a full upload: the stored row is replaced away.
+    rows = (DATA / "results.csv").read_bytes().splitlines(keepends=True)
+    kept = b"".join(row for row in rows if not row.startswith(b"1981,1,2,2,"))
+    preview = results_import(files=f1_files(**{"results.csv": kept}), dry_run=True)
+    assert any("delete" in line and "1" in line for line in preview.lines()), preview.lines()
+    assert Result.objects.count() == 448  # a preview writes nothing
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field"),
+    [
+        (
+            b"1981,1,1,1,alan-jones,williams,ford,2,",
+            b"1981,1,\xc2\xb2,1,alan-jones,williams,ford,2,",
+            "position",
+        ),
+        (
+            b"1981,1,1,1,alan-jones,williams,ford,2,",
+            b"1981,1,1,1,alan-jones,williams,ford,\xc2\xb2,",
+            "grid",
+        ),
+        (b",ford,2,80,1:50:41.330,", b",ford,2,80,99999999999999:00,", "time"),
+    ],
+)
+def test_a_hostile_cell_is_a_row_error_naming_its_field(db, old, new, field):
+    results = (DATA / "results.csv").read_bytes()
+    assert old in results
+    report = results_import(files=f1_files(**{"results.csv": results.replace(old, new, 1)}))
+    assert not report.ok
+    assert any(str(e).startswith(f"results.csv:2 [{field}]") for e in report.errors), [
+        str(e) for e in report.errors
+    ]
+    assert not Championship.objects.exists()
+
+
+def test_the_command_names_a_superscript_digit_without_a_traceback(db, tmp_path):
+    for source in DATA.glob("*.csv"):
+        (tmp_path / source.name).write_bytes(source.read_bytes())
+    results = tmp_path / "results.csv"
+    results.write_bytes(results.read_bytes().replace(b"1981,1,1,1,", "1981,1,²,1,".encode(), 1))
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_results", str(tmp_path), stdout=out, stderr=err)
+    assert "results.csv:2 [position]: '²'" in out.getvalue() + err.getvalue()
+    assert not Championship.objects.exists()
