@@ -80,15 +80,77 @@ def _file_fault(name: str, message: str, line: int | None) -> TrackError:
     return TrackError(name, (Fault("FILE", "", "", message, line),))
 
 
+#: Bounds of a track file before anything is built from it: the shipped tracks are under 20 kB
+#: and 6 levels deep, and need no alias, tag or key that is not a name.
+MAX_BYTES = 512 * 1024
+MAX_DEPTH = 12
+_STR_TAG = "tag:yaml.org,2002:str"
+_RESOLVER = yaml.resolver.Resolver()
+
+
+def _shape_fault(text: str, name: str) -> TrackError | None:
+    """The first thing a track file may not hold, read from the parser's events (which build
+    nothing, so a small file cannot make them slow or deep): an alias (a 558-byte file of
+    aliases expands to billions of values), nesting deeper than MAX_DEPTH, an explicit tag
+    (``!!set``, ``!!python/...``), a mapping key that is not a plain name."""
+    depth = 0
+    # In each open collection: whether its next node is a key (None in a sequence).
+    expect_key: list[bool | None] = []
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        line = event.start_mark.line + 1 if event.start_mark is not None else None
+        is_node = isinstance(event, (yaml.NodeEvent, yaml.CollectionStartEvent))
+        if isinstance(event, yaml.AliasEvent):
+            return _file_fault(name, "aliases (*name) are not allowed in a track file", line)
+        parent = expect_key[-1] if expect_key else None
+        as_key = is_node and parent is True
+        if is_node and parent is not None:
+            expect_key[-1] = not parent
+        tag = getattr(event, "tag", None)
+        if is_node and tag is not None and tag != "!":
+            return _file_fault(name, f"tags ({tag}) are not allowed in a track file", line)
+        if as_key and not (isinstance(event, yaml.ScalarEvent) and _resolves_to_str(event)):
+            return _file_fault(name, "every key of a mapping must be a name (text)", line)
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return _file_fault(name, f"nested more than {MAX_DEPTH} levels deep", line)
+            expect_key.append(True if isinstance(event, yaml.MappingStartEvent) else None)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+            expect_key.pop()
+    return None
+
+
+def _resolves_to_str(event: yaml.ScalarEvent) -> bool:
+    if event.style is not None and event.style in "'\"":
+        return True  # a quoted key is text
+    resolved = _RESOLVER.resolve(yaml.ScalarNode, event.value, (True, False))  # type: ignore[no-untyped-call]
+    return bool(resolved == _STR_TAG)
+
+
 def parse_document(
     text: str, name: str = "track.yaml", *, json_format: bool = False
 ) -> DataDocument:
     """Parse ``text`` as YAML (``safe_load``), or as JSON when ``json_format``; lines from
     ``yaml.compose`` (JSON is read by :mod:`json`, its lines by the YAML composer, which reads
-    JSON's flow style). :class:`TrackError` with a ``FILE`` fault on a syntax error."""
+    JSON's flow style). :class:`TrackError` with a ``FILE`` fault on a syntax error, and on a
+    file beyond the bounds of a track file (size, aliases, depth, tags, keys)."""
+    size = len(text.encode("utf-8"))
+    if size > MAX_BYTES:
+        raise _file_fault(name, f"{size} bytes: a track file has at most {MAX_BYTES}", None)
+    try:
+        fault = _shape_fault(text, name)
+    except yaml.MarkedYAMLError as exc:
+        fault = None if json_format else _syntax_fault(name, exc)
+    except yaml.YAMLError as exc:
+        fault = None if json_format else _file_fault(name, f"invalid YAML ({exc})", None)
+    if fault is not None:
+        raise fault
     if json_format:
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise _file_fault(name, f"nested more than {MAX_DEPTH} levels deep", None) from None
         except json.JSONDecodeError as exc:
             raise _file_fault(
                 name, f"invalid JSON ({exc.msg}, column {exc.colno})", exc.lineno
@@ -101,9 +163,7 @@ def parse_document(
         if json_format:
             # Valid JSON that the YAML composer refuses (rare, e.g. tabs): no lines, same data.
             return DataDocument(name, data, {})
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        raise _file_fault(name, f"invalid YAML ({exc.problem or exc.context})", line) from None
+        raise _syntax_fault(name, exc) from None
     except yaml.YAMLError as exc:
         raise _file_fault(name, f"invalid YAML ({exc})", None) from None
     lines: dict[tuple[PathKey, ...], int] = {}
@@ -114,6 +174,12 @@ def parse_document(
             raise _file_fault(name, f"key {key!r} appears twice in one mapping", line)
         lines = dict(_walk(node, ()))
     return DataDocument(name, data, lines)
+
+
+def _syntax_fault(name: str, exc: yaml.MarkedYAMLError) -> TrackError:
+    mark = exc.problem_mark or exc.context_mark
+    line = mark.line + 1 if mark is not None else None
+    return _file_fault(name, f"invalid YAML ({exc.problem or exc.context})", line)
 
 
 def load_document(path: str | Path) -> DataDocument:
