@@ -7,13 +7,16 @@ import pytest
 from engine.motor import TrackError, parse_document
 from engine.motor.trackfile import MAX_BYTES, MAX_DEPTH
 
-ALIAS_BOMB = "\n".join(
-    ["a: &a [x, x, x, x, x, x, x, x, x]"]
-    + [
-        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]"
-        for i in range(8)
-    ]
-)
+def _alias_bomb() -> str:
+    # Nine aliases of the level before on each of eight levels: 9**9 values once expanded.
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x]"]
+    for level in range(8):
+        before, name = chr(97 + level), chr(98 + level)
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{before}"] * 9) + "]")
+    return "\n".join(lines)
+
+
+ALIAS_BOMB = _alias_bomb()
 
 
 def refusal(text: str, *, json_format: bool = False) -> str:
