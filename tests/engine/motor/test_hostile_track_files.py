@@ -7,6 +7,7 @@ import pytest
 from engine.motor import TrackError, parse_document
 from engine.motor.trackfile import MAX_BYTES, MAX_DEPTH
 
+
 def _alias_bomb() -> str:
     # Nine aliases of the level before on each of eight levels: 9**9 values once expanded.
     lines = ["a: &a [x, x, x, x, x, x, x, x, x]"]
