@@ -31,6 +31,7 @@ gets a 304.
 """
 
 import hashlib
+import logging
 import re
 import time
 import uuid
@@ -64,6 +65,37 @@ from season.services.notices import unread_count
 
 STATE_PREFIX = "gt:season:"
 PAGE_PREFIX = "gt:page:"
+
+
+logger = logging.getLogger(__name__)
+_cache_down_logged = False
+
+
+def _cache_failed(error: Exception) -> None:
+    """The cache (Redis) failed: pages are served uncached and changes still commit; said once
+    in the log until the cache answers again."""
+    global _cache_down_logged
+    if not _cache_down_logged:
+        logger.warning("Page cache unavailable, serving uncached: %r", error)
+        _cache_down_logged = True
+
+
+def _cache_get(key: str) -> Any:
+    global _cache_down_logged
+    try:
+        value = cache.get(key)
+    except Exception as error:  # any cache backend error
+        _cache_failed(error)
+        return None
+    _cache_down_logged = False
+    return value
+
+
+def _cache_set(key: str, value: Any, timeout: float | None) -> None:
+    try:
+        cache.set(key, value, timeout)
+    except Exception as error:  # any cache backend error
+        _cache_failed(error)
 
 
 @dataclass(frozen=True)
@@ -165,12 +197,12 @@ def season_state(slug: str) -> SeasonState | None:
     of a change). A request that read the rows just before a change commits and kept its
     state just after would otherwise show the old pages for PAGE_CACHE_STATE_SECONDS."""
     key = _state_key(slug)
-    held = cache.get(key)
+    held = _cache_get(key)
     if isinstance(held, SeasonState):
         return held
     state = _state_build(slug)
-    if state is not None and cache.get(key) == held:
-        cache.set(key, state, settings.PAGE_CACHE_STATE_SECONDS)
+    if state is not None and _cache_get(key) == held:
+        _cache_set(key, state, settings.PAGE_CACHE_STATE_SECONDS)
     return state
 
 
@@ -191,8 +223,8 @@ def season_changed(season: Season) -> None:
     # Now (for this process, and where the change is never committed in a test) and again once
     # committed: a state built meanwhile, from the rows before the commit, is not kept.
     # The mark outlives any build of a state (a minute).
-    cache.set(key, Changed(uuid.uuid4().hex), 60)
-    transaction.on_commit(lambda: cache.set(key, Changed(uuid.uuid4().hex), 60))
+    _cache_set(key, Changed(uuid.uuid4().hex), 60)
+    transaction.on_commit(lambda: _cache_set(key, Changed(uuid.uuid4().hex), 60))
 
 
 @dataclass(frozen=True)
@@ -240,10 +272,10 @@ def page_parts(
 ) -> dict[str, str]:
     """The page's shared parts (rendered HTML by name): from the cache, or built and kept."""
     key = page_key(request, access, page)
-    parts = cache.get(key)
+    parts = _cache_get(key)
     if parts is None:
         parts = build()
-        cache.set(key, parts, settings.PAGE_CACHE_SECONDS)
+        _cache_set(key, parts, settings.PAGE_CACHE_SECONDS)
     return parts
 
 
@@ -344,13 +376,13 @@ def cached_page(
     if unchanged is not None:
         return unchanged
     key = page_key(request, access, page)
-    parts = cache.get(key)
+    parts = _cache_get(key)
     if parts is None:
         built = build()
         if isinstance(built, HttpResponse):
             return built
         parts = built.blocks(request)
-        cache.set(key, parts, settings.PAGE_CACHE_SECONDS)
+        _cache_set(key, parts, settings.PAGE_CACHE_SECONDS)
     if live is not None:
         content = parts["content"]
         for name, html in live().items():
@@ -492,7 +524,7 @@ def anonymous_response(request: HttpRequest) -> HttpResponse | None:
         return None
     kept = _kept_here(key, state.version)
     if kept is None:
-        kept = cache.get(key)
+        kept = _cache_get(key)
         if kept is None or kept.version != state.version:
             return None
         _keep_here(key, kept)
@@ -553,7 +585,7 @@ def anonymous_keep(request: HttpRequest, response: HttpResponse) -> None:
         body=body,
     )
     key = _response_key(request, language)
-    cache.set(key, kept, settings.PAGE_CACHE_SECONDS)
+    _cache_set(key, kept, settings.PAGE_CACHE_SECONDS)
     _keep_here(key, kept)
     if len(_SLUGS) > 10_000:
         _SLUGS.clear()

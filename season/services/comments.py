@@ -17,21 +17,21 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.rate_limits import Limit, rate_take
 from season.cache import season_changed
 from season.models import COMMENT_MAX_LENGTH, Comment, Membership, Round, Season
 
 #: At most this many comments per user in one minute (Django's cache counts them).
 RATE_LIMIT = 5
 RATE_WINDOW_SECONDS = 60
+COMMENTS_PER_MINUTE = Limit(count=RATE_LIMIT, seconds=RATE_WINDOW_SECONDS)
 #: How long an author may withdraw his own comment.
 WITHDRAW_MINUTES = 10
-RATE_PREFIX = "gt:comments:rate:"
 
 #: What a comment may not hold: control characters (but line breaks and tabs), surrogates,
 #: private use, line and paragraph separators, and the invisible formatting characters (the
@@ -113,18 +113,11 @@ def comment_can_hide(
 
 
 def _rate_check(user_id: int, now: datetime) -> None:
-    """At most RATE_LIMIT comments per user in each minute of the clock (a counter in the
-    cache, atomic on Redis and in memory)."""
-    window = int(now.timestamp()) // RATE_WINDOW_SECONDS
-    key = f"{RATE_PREFIX}{user_id}:{window}"
-    cache.add(key, 0, RATE_WINDOW_SECONDS * 2)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, RATE_WINDOW_SECONDS * 2)
-        count = 1
-    if count > RATE_LIMIT:
-        wait = (window + 1) * RATE_WINDOW_SECONDS - int(now.timestamp())
+    """At most RATE_LIMIT comments per user in each minute of the clock (the one rate counter,
+    accounts.rate_limits: a cache that does not answer lets the comment through)."""
+    again = rate_take(f"comments:{user_id}", COMMENTS_PER_MINUTE, now=now)
+    if again is not None:
+        wait = int((again - now).total_seconds())
         raise CommentRefused(
             _(
                 "Comment: you have posted %(limit)s comments in a minute; "
