@@ -234,9 +234,7 @@ def _parse(tables: Sequence[TableLike], outcome: MotorOutcome) -> _Plan:
             time_text = row.text("time", max_length=20)
             milliseconds = time_ms(time_text) if time_text else None
             if time_text and milliseconds is None:
-                row.error(
-                    "time", f"{time_text!r} is not a race time (h:mm:ss.sss, under 10 hours)"
-                )
+                row.error("time", f"{time_text!r} is not a race time (h:mm:ss.sss, under 10 hours)")
             fields = {
                 "number": row.integer("number", required=False),
                 "driver": driver,
