@@ -3,6 +3,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from riders.readonly_admin import ReadOnlyAdmin
 from season.models import (
     DONE_STATUSES,
     Comment,
@@ -193,7 +194,7 @@ class OrdersAdmin(admin.ModelAdmin):
 
 
 @admin.register(DiceLog)
-class DiceLogAdmin(admin.ModelAdmin):
+class DiceLogAdmin(ReadOnlyAdmin):
     """Written once by the round's resolution; staff read it here (the dice page shows the
     rolls), nobody edits it: a replay compares against it."""
 
@@ -202,15 +203,6 @@ class DiceLogAdmin(admin.ModelAdmin):
     search_fields = ["round__season__name", "sha256"]
     list_select_related = ["round__season"]
     exclude = ["rolls"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(Comment)

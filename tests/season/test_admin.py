@@ -98,3 +98,20 @@ def test_an_open_rounds_seed_and_nonces_are_hidden_from_staff(staff, demo):
     # Once resolved, the seed is revealed.
     Round.objects.filter(pk=target.pk).update(status=Round.Status.RESOLVED)
     assert seed in staff.get(pages[0]).content.decode()
+
+
+def test_the_dice_log_is_read_only_for_staff(client):
+    from django.contrib.auth import get_user_model
+
+    from season.demo import demo_load
+    from season.models import DiceLog, Round
+    from season.services.resolution import round_resolve
+
+    round_resolve(round_id=Round.objects.get(season=demo_load(), number=1).pk)
+    log = DiceLog.objects.get()
+    client.force_login(get_user_model().objects.create_superuser("root2", "r2@example.org", "pw"))
+    assert client.get(reverse("admin:season_dicelog_add")).status_code == 403
+    page = client.get(reverse("admin:season_dicelog_change", args=[log.pk]))
+    assert page.status_code == 200
+    assert 'name="_save"' not in page.content.decode()
+    assert client.post(reverse("admin:season_dicelog_delete", args=[log.pk])).status_code == 403
