@@ -27,6 +27,7 @@ from season.models import (
     Round,
     SeasonTeamRider,
 )
+from season.round_names import round_name_start
 from season.selectors import carried_states, previous_standing, riders_out_of_race
 from season.services.commitment import dice_seed_of, round_seed_commit
 from season.services.dice import dice_log_write
@@ -152,8 +153,11 @@ def round_resolve(
                 return stage
             if stage.status not in RESOLVABLE_STATUSES:
                 raise RoundError(
-                    _("Stage %(number)s is %(status)s.")
-                    % {"number": stage.number, "status": stage.get_status_display()}
+                    _("%(round)s is %(status)s.")
+                    % {
+                        "round": round_name_start(stage.season, stage.number),
+                        "status": stage.get_status_display(),
+                    }
                 )
             previous_resolved_check(stage)
             # Never a plain seed: a round that reached here uncommitted is committed now.
