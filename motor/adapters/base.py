@@ -161,7 +161,7 @@ class MotorAdapter:
         defaults = self.orders_spec.defaults()
         return {name: order.get(name, defaults[name]) for name in self.orders_spec.names}
 
-    def orders_errors(self, *, orders: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    def orders_errors(self, *, orders: Mapping[Any, Mapping[str, Any]], round: Any) -> list[str]:
         """The spec's and the engine's checks of a team's orders, ``{car id: orders}``, as
         messages naming the car and the field."""
         errors = []
@@ -192,7 +192,7 @@ class MotorAdapter:
         """A stored order in the engine's §7.1 shape (the spec's fields are the engine's)."""
         return dict(order)
 
-    def car_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
+    def order_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
         """One car's row of the orders form, generated from the orders spec."""
         return car_fields_from_spec(self.orders_spec, given)
 
@@ -369,7 +369,7 @@ class MotorAdapter:
         }
 
     def odds_runner(
-        self, inputs_data: Mapping[str, Any], *, grand_prix: GrandPrix, rules: Any
+        self, inputs_data: Mapping[str, Any], *, round: Any, rules: Any
     ) -> Callable[[int], list[RunLine]]:
         """One run of a round's stored inputs with a given seed, as the odds count it: each
         car's place (None unless classified), retired (or eliminated) or not, a points finish
@@ -377,6 +377,7 @@ class MotorAdapter:
         none), and minus its driver's points after the round (his points before, plus the
         place's and the pole's, as :meth:`outcome_write` scores them; best-N results and the
         countback are not applied: a tie goes to the better place in the round)."""
+        grand_prix: GrandPrix = round.grand_prix
         scoring = grand_prix.championship.points_system.scoring()
         scored = len(scoring.table) or TOP
         before = self.points_before(grand_prix=grand_prix)

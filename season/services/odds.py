@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.odds import OddsCounts, OddsRow, RunLine, chunks, count_runs, merge_all, odds_rows
-from plugins import adapter_for
+from plugins import adapter_for, cycling_adapter
 from season.models import Round, Season, SeasonTeam, SeasonTeamCar, SeasonTeamRider
 from season.orders import orders_errors
 from season.rule_settings import ODDS_RUNS_DEFAULT, ODDS_RUNS_MAX, ODDS_RUNS_MIN
@@ -132,7 +132,7 @@ def draft_orders_check(
     saved."""
     if is_motor(team.season):
         cars, problems = car_orders_errors(
-            adapter=adapter_for(team.season.ruleset), team=team, orders=dict(orders)
+            adapter=adapter_for(team.season.ruleset), team=team, round=round, orders=dict(orders)
         )
         if problems:
             raise OrdersInvalid(problems)
@@ -144,9 +144,7 @@ def draft_orders_check(
         str(rider_id): adapter.orders_stored(order) for rider_id, order in sorted(orders.items())
     }
     if not errors:
-        errors = adapter.orders_errors(
-            orders={int(k): v for k, v in data.items()}, stage=round.stage
-        )
+        errors = adapter.orders_errors(orders={int(k): v for k, v in data.items()}, round=round)
     if errors:
         raise OrdersInvalid(errors)
     return data
@@ -219,7 +217,7 @@ def _stage_inputs(
     """A stage's inputs as stored, with the orders given so far (``team``'s ``draft`` in place
     of its saved orders)."""
     season = round.season
-    adapter = adapter_for(season.ruleset)
+    adapter = cycling_adapter(season.ruleset)
     entrants, yellow, green = round_entrants(round=round)
     if team is not None and draft is not None:
         roles = dict(
@@ -253,9 +251,8 @@ def runner_for(round: Round, inputs_data: Mapping[str, Any]) -> Callable[[int], 
     """One run of the round's stored inputs with a given seed, as the odds count it: the
     game's adapter reads the outcome (places, outs, gaps, the standing after the round)."""
     adapter = adapter_for(round.season.ruleset)
-    where = {"grand_prix": round.grand_prix} if round.grand_prix_id else {"stage": round.stage}
     runner: Callable[[int], list[RunLine]] = adapter.odds_runner(
-        inputs_data, rules=round.season.rules, **where
+        inputs_data, rules=round.season.rules, round=round
     )
     return runner
 

@@ -60,7 +60,7 @@ def orders_submit(
         if is_motor(team.season):
             # Per car of the team ({car number: fields}), checked by the ruleset's adapter.
             data, errors = car_orders_errors(
-                adapter=adapter_for(team.season.ruleset), team=team, orders=orders
+                adapter=adapter_for(team.season.ruleset), team=team, round=locked, orders=orders
             )
             if errors:
                 raise OrdersInvalid(errors)
@@ -81,7 +81,7 @@ def orders_submit(
         }
         if not errors:
             errors = adapter.orders_errors(
-                orders={int(k): v for k, v in data.items()}, stage=locked.stage
+                orders={int(k): v for k, v in data.items()}, round=locked
             )
         if errors:
             raise OrdersInvalid(errors)

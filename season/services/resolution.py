@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from plugins import adapter_for
+from plugins import adapter_for, cycling_adapter
 from races.adapters.base import EntrantSpec
 from races.course_validation import stage_course_errors
 from races.models import Classification, StageResult
@@ -182,7 +182,7 @@ def round_resolve(
         if is_motor(stage.season):
             return _motor_round_finish(stage, job_id=job_id)
         rules = stage.season.rules
-        adapter = adapter_for(stage.season.ruleset)
+        adapter = cycling_adapter(stage.season.ruleset)
         entrants, yellow, green = round_entrants(round=stage)
         inputs = adapter.inputs_build(
             stage=stage.stage,
