@@ -90,7 +90,7 @@ def _status(engine_status: str) -> str:
     return ResultStatus.DNF  # retired (Grand Prix), eliminated (Ludicitude)
 
 
-class MotorAdapter:
+class MotorAdapter(commitment.DiceCommitment):
     """A motor ruleset's adapter (discipline ``motor``). A subclass sets ``name``, ``label``
     and ``how_it_works``, and overrides :meth:`run` when its engine takes more than the
     command line's ``simulate(track, cars, orders, seed, laps)`` (settings, standings)."""
@@ -105,21 +105,6 @@ class MotorAdapter:
     rounds_noun = "Grands Prix"
     #: The league's own defaults where they differ from the engine's (none).
     season_defaults: Mapping[str, Any] = MappingProxyType({})
-
-    # --- the dice's commitment (the league's protocol; the engine's replay derives the same) --
-
-    #: Bits of a round's seed.
-    seed_bits = commitment.SEED_BITS
-
-    @staticmethod
-    def commitment_of(seed: int) -> str:
-        """The commitment published before orders: SHA-256 of the seed."""
-        return commitment.commitment_of(seed)
-
-    @staticmethod
-    def dice_seed(seed: int, nonces: Sequence[str]) -> int:
-        """The seed the dice are drawn from: the committed seed and the nonces in team order."""
-        return commitment.dice_seed(seed, nonces)
 
     # --- the ruleset -------------------------------------------------------------------
 

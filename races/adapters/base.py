@@ -99,7 +99,7 @@ def _case_of(event: Event) -> int | None:
     return case if type(case) is int else None
 
 
-class CyclingAdapter:
+class CyclingAdapter(commitment.DiceCommitment):
     """A cycling ruleset's adapter. A subclass sets ``name``, ``label``, ``how_it_works`` and
     overrides what its ruleset does differently (the orders form's cross-field checks, the
     settings the season's rules already hold, the gap scale)."""
@@ -123,21 +123,6 @@ class CyclingAdapter:
     #: own gap scale overrides it per stage type.
     gap_scale: Mapping[str, float] = UNSCALED_GAPS
     gap_scale_after_s: int = 0
-
-    # --- the dice's commitment (the league's protocol; the engine's replay derives the same) --
-
-    #: Bits of a round's seed.
-    seed_bits = commitment.SEED_BITS
-
-    @staticmethod
-    def commitment_of(seed: int) -> str:
-        """The commitment published before orders: SHA-256 of the seed."""
-        return commitment.commitment_of(seed)
-
-    @staticmethod
-    def dice_seed(seed: int, nonces: Sequence[str]) -> int:
-        """The seed the dice are drawn from: the committed seed and the nonces in team order."""
-        return commitment.dice_seed(seed, nonces)
 
     # --- the ruleset -------------------------------------------------------------------
 
