@@ -92,6 +92,18 @@ def _bonuses(text: str) -> tuple[int, ...]:
     return values
 
 
+def pick_minutes_field() -> forms.IntegerField:
+    """The draft's pick clock, for riders and cars alike (season.services.draft_clock)."""
+    return forms.IntegerField(
+        label=_("Minutes per pick"),
+        min_value=0,
+        max_value=PICK_MINUTES_MAX,
+        required=False,
+        initial=0,
+        help_text=Season._meta.get_field("draft_pick_minutes").help_text,
+    )
+
+
 class SeasonSettingsForm(forms.Form):
     """The season's settings: the create form adds the slug, the route and the calendar."""
 
@@ -140,14 +152,7 @@ class SeasonSettingsForm(forms.Form):
         initial=Season.Peloton.START_LIST,
         help_text=Season._meta.get_field("peloton").help_text,
     )
-    draft_pick_minutes = forms.IntegerField(
-        label=_("Minutes per pick"),
-        min_value=0,
-        max_value=PICK_MINUTES_MAX,
-        required=False,
-        initial=0,
-        help_text=Season._meta.get_field("draft_pick_minutes").help_text,
-    )
+    draft_pick_minutes = pick_minutes_field()
     same_group_same_time = forms.BooleanField(
         label=_("Riders finishing in the same group get the same time"),
         required=False,
@@ -679,6 +684,7 @@ class ChampionshipSeasonCreateForm(forms.Form):
             "plus the points its driver scored in the real championship)."
         ),
     )
+    draft_pick_minutes = pick_minutes_field()
 
     FIELDSETS: ClassVar = (
         (
@@ -694,7 +700,7 @@ class ChampionshipSeasonCreateForm(forms.Form):
             ),
         ),
         (_("Calendar"), ("time_zone", "first_deadline", "hours_between")),
-        (_("Teams of two cars"), ("formation_mode", "budget")),
+        (_("Teams of two cars"), ("formation_mode", "budget", "draft_pick_minutes")),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -754,6 +760,7 @@ class ChampionshipSeasonCreateForm(forms.Form):
             max_per_real_team=None,
             time_zone=data["time_zone"],
             auto_publish=data["auto_publish"],
+            draft_pick_minutes=data["draft_pick_minutes"] or 0,
         )
 
 
@@ -763,9 +770,8 @@ class MotorSeasonSettingsForm(SeasonSettingsForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # The pick clock times the draft of riders only (season.services.draft_clock).
         # A grid's empty seats always go to computer cars (season.motor_league).
-        names = ("roster_size", "max_per_real_team", "draft_pick_minutes", "peloton")
+        names = ("roster_size", "max_per_real_team", "peloton")
         for name in (*names, *self.RULE_FIELDS):
             del self.fields[name]
         self.fields["ruleset"].disabled = True
@@ -787,6 +793,7 @@ class MotorSeasonSettingsForm(SeasonSettingsForm):
             max_per_real_team=None,
             time_zone=data["time_zone"],
             auto_publish=data["auto_publish"],
+            draft_pick_minutes=data["draft_pick_minutes"] or 0,
         )
 
 

@@ -146,7 +146,7 @@ class Season(models.Model):
         validators=[MaxValueValidator(PICK_MINUTES_MAX)],
         help_text=_(
             "The draft's pick clock: when a team's time runs out, its pick is made for it "
-            "(its wish list first). 0: no clock."
+            "(a rider from its wish list first; the dearest free car). 0: no clock."
         ),
     )
     auto_publish = models.BooleanField(
@@ -623,8 +623,22 @@ class DraftPick(models.Model):
     team = models.ForeignKey(
         SeasonTeam, on_delete=models.CASCADE, related_name="draft_picks", verbose_name=_("team")
     )
+    # A pick is a rider (a stage race) or a car (a championship's entry), exactly one.
     rider = models.ForeignKey(
-        Rider, on_delete=models.PROTECT, related_name="+", verbose_name=_("rider")
+        Rider,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("rider"),
+        null=True,
+        blank=True,
+    )
+    entry = models.ForeignKey(
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("car"),
+        null=True,
+        blank=True,
     )
     picked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -649,6 +663,12 @@ class DraftPick(models.Model):
             # Two players pressing "pick" at once: only one can take the n-th pick.
             models.UniqueConstraint(fields=["season", "number"], name="draft_pick_unique_number"),
             models.UniqueConstraint(fields=["season", "rider"], name="draft_pick_rider_once"),
+            models.UniqueConstraint(fields=["season", "entry"], name="draft_pick_car_once"),
+            models.CheckConstraint(
+                condition=models.Q(rider__isnull=False, entry__isnull=True)
+                | models.Q(rider__isnull=True, entry__isnull=False),
+                name="draft_pick_rider_or_car",
+            ),
             models.CheckConstraint(
                 condition=models.Q(source__in=[c.value for c in PickSource]),
                 name="draft_pick_source_valid",
@@ -659,9 +679,16 @@ class DraftPick(models.Model):
         return _("%(season)s pick %(number)s: %(rider)s (%(team)s)") % {
             "season": self.season,
             "number": self.number,
-            "rider": self.rider,
+            "rider": self.picked_name,
             "team": self.team,
         }
+
+    @property
+    def picked_name(self) -> str:
+        """The rider's name, or the driver's of the car."""
+        if self.rider is not None:
+            return self.rider.name
+        return self.entry.driver.name if self.entry is not None else ""
 
 
 class JobStatus(models.TextChoices):

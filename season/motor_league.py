@@ -9,7 +9,6 @@ a ruleset: the adapter gives the game's grid, laps and track files.
 """
 
 import random
-from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -21,13 +20,15 @@ from django.utils.translation import gettext as _
 
 from motor.models import Championship, ChampionshipKind, Entry, GrandPrix, PointsSystem, Track
 from plugins import MOTOR, adapter_for, discipline_of
-from season.formation import FormationError, round_one_open, snake_team_index
+from season.formation import DraftStatus, FormationError, round_one_open, snake_team_index
 from season.leagues import LeagueError, SeasonSettings, _model_fields, stage_deadlines
 from season.models import (
     CARS_PER_TEAM,
     DONE_STATUSES,
     GRID_MAX,
+    DraftPick,
     Membership,
+    PickSource,
     Round,
     Season,
     SeasonTeam,
@@ -190,16 +191,9 @@ def free_entries(*, season: Season) -> list[Entry]:
     ]
 
 
-@dataclass(frozen=True)
-class CarDraftStatus:
-    started: bool
-    order: list[SeasonTeam]
-    picks_made: int
-    picks_total: int
-    on_turn: SeasonTeam | None
-
-
-def car_draft_status(*, season: Season) -> CarDraftStatus:
+def car_draft_status(*, season: Season) -> DraftStatus:
+    """Where a draft of cars stands, in the shape of cycling's (season.formation.DraftStatus):
+    the same pick clock times both (season.services.draft_clock)."""
     order = list(
         season.teams.filter(owner__isnull=False, draft_position__isnull=False).order_by(
             "draft_position"
@@ -210,8 +204,16 @@ def car_draft_status(*, season: Season) -> CarDraftStatus:
     on_turn = None
     if season.draft_started_at is not None and order and picks_made < picks_total:
         on_turn = order[snake_team_index(picks_made + 1, len(order))]
-    return CarDraftStatus(
-        season.draft_started_at is not None, order, picks_made, picks_total, on_turn
+    last_pick_at = (
+        season.draft_picks.order_by("-number").values_list("picked_at", flat=True).first()
+    )
+    return DraftStatus(
+        started=season.draft_started_at is not None,
+        order=order,
+        picks_made=picks_made,
+        picks_total=picks_total,
+        on_turn=on_turn,
+        turn_started_at=(last_pick_at or season.draft_started_at) if on_turn else None,
     )
 
 
@@ -276,7 +278,15 @@ def _pick_check(season: Season, team: SeasonTeam, entry: Entry) -> None:
         raise FormationError(_("A team has two cars."))
 
 
-def car_pick(*, season: Season, team: SeasonTeam, entry: Entry, user: Any = None) -> SeasonTeamCar:
+def car_pick(
+    *,
+    season: Season,
+    team: SeasonTeam,
+    entry: Entry,
+    user: Any = None,
+    source: str = PickSource.PLAYER,
+    now: datetime | None = None,
+) -> SeasonTeamCar:
     """A player's team takes a car: in a draft, when on turn; with a budget, while the team's
     cars cost at most the budget."""
     with transaction.atomic():
@@ -289,6 +299,16 @@ def car_pick(*, season: Season, team: SeasonTeam, entry: Entry, user: Any = None
             if status.on_turn is None or status.on_turn.pk != team.pk:
                 raise FormationError(_("It is not your turn to pick."))
             car = _seat_car(locked, team, entry)
+            # The pick as cycling's draft records it: the next team's clock starts now.
+            DraftPick.objects.create(
+                season=locked,
+                number=status.next_pick,
+                team=team,
+                entry=entry,
+                picked_by=user if getattr(user, "pk", None) else None,
+                picked_at=now or timezone.now(),
+                source=source,
+            )
             if status.picks_made + 1 >= status.picks_total:
                 # The last pick of the draft: round 1 opens, computer teams take the empty seats.
                 round_one_open(locked)
@@ -341,9 +361,16 @@ def computer_cars_fill(*, season: Season) -> list[SeasonTeam]:
     return teams
 
 
-def car_autopick(*, season: Season, user: Any = None) -> SeasonTeamCar:
-    """The organiser picks for the team on turn in a draft: the dearest free car (then the
-    lowest car number), as cycling's autopick takes the dearest rider that fits."""
+def car_autopick(
+    *,
+    season: Season,
+    user: Any = None,
+    source: str = PickSource.ORGANISER,
+    now: datetime | None = None,
+) -> SeasonTeamCar:
+    """The automatic pick for the team on turn in a draft (the organiser's, or the pick
+    clock's): the dearest free car (then the lowest car number), as cycling's autopick takes
+    the dearest rider that fits."""
     status = car_draft_status(season=season)
     if not status.started or status.on_turn is None:
         raise FormationError(_("No team is on turn."))
@@ -351,7 +378,9 @@ def car_autopick(*, season: Season, user: Any = None) -> SeasonTeamCar:
     if not free:
         raise FormationError(_("No car is left to pick."))
     entry = min(free, key=lambda e: (-car_price(e), e.number or 0, e.pk))
-    return car_pick(season=season, team=status.on_turn, entry=entry, user=user)
+    return car_pick(
+        season=season, team=status.on_turn, entry=entry, user=user, source=source, now=now
+    )
 
 
 def grand_prix_laps_update(*, season: Season) -> int:

@@ -12,8 +12,9 @@ from django.db import transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
-from season import formation
+from season import formation, motor_league
 from season.models import DraftPick, PickSource, Season
+from season.round_names import is_championship
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +27,29 @@ def pick_deadline(*, season: Season, status: formation.DraftStatus) -> datetime 
     return status.turn_started_at + timedelta(minutes=season.draft_pick_minutes)
 
 
+def clock_text(seconds: int) -> str:
+    """A pick clock as "4:05" or "1:04:05" (the draft page's countdown starts from it)."""
+    seconds = max(0, seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+def clock_shown(
+    *, season: Season, status: formation.DraftStatus, now: datetime | None = None
+) -> dict[str, object]:
+    """What a draft page shows of the clock (templates/season/_pick_clock.html), for riders
+    and cars alike: the turn's deadline, the seconds left and their text."""
+    deadline = pick_deadline(season=season, status=status)
+    now = now or timezone.now()
+    seconds_left = max(0, int((deadline - now).total_seconds())) if deadline is not None else None
+    return {
+        "pick_deadline": deadline,
+        "seconds_left": seconds_left,
+        "clock_text": clock_text(seconds_left) if seconds_left is not None else "",
+    }
+
+
 def draft_clock_pick(*, season: Season, now: datetime | None = None) -> DraftPick | None:
     """The automatic pick for the team on turn if its clock has run out at `now`, else None.
 
@@ -36,21 +60,29 @@ def draft_clock_pick(*, season: Season, now: datetime | None = None) -> DraftPic
     now = now or timezone.now()
     with transaction.atomic():
         locked = formation.season_lock(season)
-        status = formation.draft_status(season=locked)
+        championship = is_championship(locked)
+        status = (
+            motor_league.car_draft_status(season=locked)
+            if championship
+            else formation.draft_status(season=locked)
+        )
         deadline = pick_deadline(season=locked, status=status)
         if deadline is None or now < deadline:
             return None
+        if championship:
+            # A draft of cars: the dearest free car, as the organiser's automatic pick.
+            motor_league.car_autopick(season=locked, source=PickSource.CLOCK, now=now)
+            return locked.draft_picks.select_related("team").order_by("-number").first()
         return formation.autopick_locked(
             season=locked, status=status, source=PickSource.CLOCK, user=None, now=now
         )
 
 
 def drafts_on_the_clock() -> list[Season]:
-    """The cycling seasons whose draft runs with a pick clock (one query)."""
+    """The seasons whose draft (of riders or of cars) runs with a pick clock (one query)."""
     return list(
         Season.objects.filter(
             formation_mode=Season.FormationMode.DRAFT,
-            race__isnull=False,
             draft_started_at__isnull=False,
             draft_pick_minutes__gt=0,
         )

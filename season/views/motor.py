@@ -52,7 +52,7 @@ from season.motor_league import (
     season_create_from_championship,
 )
 from season.permissions import results_view, round_results_visible, status_visible, visible_upto
-from season.services import lifecycle
+from season.services import draft_clock, lifecycle
 from season.services.motor_rounds import team_cars
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.services.orders_status import orders_count, orders_status
@@ -254,6 +254,7 @@ def team_page(request: HttpRequest, team: SeasonTeam) -> HttpResponse:
             "started": started,
             "next_round": next_round,
             "grid": motor_adapter(season.ruleset).max_cars,
+            **(draft_clock.clock_shown(season=season, status=draft) if draft else {}),
         },
     )
 

@@ -308,7 +308,7 @@ def draft_autopick(request: HttpRequest, slug: str) -> HttpResponse:
         messages.success(
             request,
             _("Pick %(number)d: %(rider)s for %(team)s.")
-            % {"number": pick.number, "rider": pick.rider.name, "team": pick.team.name},
+            % {"number": pick.number, "rider": pick.picked_name, "team": pick.team.name},
         )
     return redirect("organiser-season", slug=season.slug)
 

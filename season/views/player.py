@@ -316,14 +316,6 @@ def _budget_summary(season: Season, riders: list[Rider]) -> dict[str, object]:
 SPECIALITY_RATING = 3
 
 
-def clock_text(seconds: int) -> str:
-    """A pick clock as "4:05" or "1:04:05" (the draft page's countdown starts from it)."""
-    seconds = max(0, seconds)
-    hours, rest = divmod(seconds, 3600)
-    minutes, seconds = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
-
-
 def _board_rows(
     request: HttpRequest, season: Season, team: SeasonTeam, wished: set[int]
 ) -> tuple[list[dict[str, object]], dict[str, str]]:
@@ -378,8 +370,8 @@ def _history_rows(season: Season, status: formation.DraftStatus) -> list[dict[st
             "round": (pick.number - 1) // teams + 1,
             "team": pick.team.name,
             "player": pick.team.owner.username if pick.team.owner else "",
-            "rider": pick.rider.name,
-            "real_team": pick.rider.team.name if pick.rider.team else "",
+            "rider": pick.picked_name,
+            "real_team": pick.rider.team.name if pick.rider and pick.rider.team else "",
             "picked_at": pick.picked_at,
             "source": pick.source,
             "source_label": pick.get_source_display(),
@@ -414,11 +406,7 @@ def _draft_context(
         if status.started
         else None
     )
-    deadline = draft_clock.pick_deadline(season=season, status=status)
-    seconds_left = (
-        max(0, int((deadline - timezone.now()).total_seconds())) if deadline is not None else None
-    )
-    return {
+    return draft_clock.clock_shown(season=season, status=status) | {
         "draft": status,
         "my_turn": my_turn,
         "board": board,
@@ -428,9 +416,6 @@ def _draft_context(
         "query": filters["q"],
         "speciality": filters["speciality"],
         "specialities": [(axis, labels[axis]) for axis in RATING_AXES],
-        "pick_deadline": deadline,
-        "seconds_left": seconds_left,
-        "clock_text": clock_text(seconds_left) if seconds_left is not None else "",
     }
 
 

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.db.models import F
+from django.urls import reverse
 
 from season import formation
 from season.models import DraftPick, PickSource, Season
@@ -208,3 +209,84 @@ def test_the_turn_starts_at_the_last_pick_even_if_a_clock_ran_behind(clocked):
     assert draft_clock.pick_deadline(season=season, status=status) == behind + timedelta(
         minutes=MINUTES
     )
+
+
+# --- a draft of cars: the same clock (issue 27: one team formation for both disciplines) ----
+
+
+@pytest.fixture
+def clocked_cars(alice, bob, charlie):
+    """A motor draft of two teams of two cars, five minutes per pick, started a moment ago."""
+    from season.motor_league import car_draft_start
+    from tests.season.motor_builders import joined as joined_cars
+    from tests.season.motor_builders import motor_league
+
+    season = motor_league(
+        organiser=charlie, formation_mode=Season.FormationMode.DRAFT, draft_pick_minutes=MINUTES
+    )
+    joined_cars(season, alice, bob)
+    car_draft_start(season=season, rng=random.Random(1))
+    season.refresh_from_db()
+    return season
+
+
+@pytest.mark.django_db
+def test_a_draft_of_cars_runs_on_the_same_clock(clocked_cars):
+    from season.motor_league import car_draft_status, car_price, free_entries
+
+    season = clocked_cars
+    status = car_draft_status(season=season)
+    first = status.on_turn
+    deadline = draft_clock.pick_deadline(season=season, status=status)
+    assert deadline == season.draft_started_at + timedelta(minutes=MINUTES)
+    assert draft_clock.draft_clock_pick(season=season, now=deadline - timedelta(seconds=1)) is None
+    dearest = max(car_price(entry) for entry in free_entries(season=season))
+    pick = draft_clock.draft_clock_pick(season=season, now=deadline)
+    assert (pick.number, pick.team, pick.source) == (1, first, PickSource.CLOCK)
+    assert car_price(pick.entry) == dearest
+    assert first.cars.get().entry == pick.entry
+    # The next team's five minutes start from the automatic pick.
+    after = car_draft_status(season=season)
+    assert after.on_turn != first
+    assert draft_clock.pick_deadline(season=season, status=after) == deadline + timedelta(
+        minutes=MINUTES
+    )
+    # The beat's check finds it among the drafts on the clock.
+    assert season in draft_clock.drafts_on_the_clock()
+
+
+@pytest.mark.django_db
+def test_the_clock_finishes_a_draft_of_cars_and_opens_round_1(clocked_cars):
+    from season.models import Round
+
+    season = clocked_cars
+    at = season.draft_started_at
+    for _ in range(4):
+        at += timedelta(minutes=MINUTES)
+        assert draft_clock.draft_clocks_expire(now=at)
+    assert season.rounds.get(number=1).status == Round.Status.OPEN
+    assert season not in draft_clock.drafts_on_the_clock()
+    assert list(DraftPick.objects.filter(season=season).values_list("number", flat=True)) == [
+        1,
+        2,
+        3,
+        4,
+    ]
+
+
+@pytest.mark.django_db
+def test_the_team_page_of_a_draft_of_cars_shows_the_time_left(clocked_cars, client):
+    from season.motor_league import car_draft_status
+
+    season = clocked_cars
+    status = car_draft_status(season=season)
+    waiting = next(team for team in status.order if team != status.on_turn)
+    client.force_login(waiting.owner)
+    page = client.get(reverse("player-team", args=[season.slug, waiting.pk])).content.decode()
+    assert f"Time left for {status.on_turn.name}:" in page
+    assert "data-pick-clock" in page
+    assert "the dearest free car is picked automatically" in page
+    client.force_login(status.on_turn.owner)
+    on_turn = reverse("player-team", args=[season.slug, status.on_turn.pk])
+    page = client.get(on_turn).content.decode()
+    assert "Your time left:" in page

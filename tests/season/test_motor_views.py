@@ -71,6 +71,17 @@ def test_the_organiser_chooses_to_publish_each_grand_prix_when_resolved(client, 
     assert Season.objects.get(slug="sunday-drivers").auto_publish
 
 
+def test_the_organiser_sets_a_pick_clock_for_a_draft_of_cars(client, alice):
+    real = real_championship()
+    client.force_login(alice)
+    data = _form(championship=str(real.pk), formation_mode="draft", draft_pick_minutes="30")
+    assert client.post(reverse("season-create-championship"), data).status_code == 302
+    season = Season.objects.get(slug="sunday-drivers")
+    assert (season.formation_mode, season.draft_pick_minutes) == ("draft", 30)
+    settings_page = client.get(reverse("organiser-settings", args=[season.slug]))
+    assert 'name="draft_pick_minutes"' in settings_page.content.decode()
+
+
 def test_a_cycling_ruleset_is_refused_for_a_championship(client, alice):
     real = real_championship()
     client.force_login(alice)
