@@ -21,6 +21,7 @@ from season.leagues import (
     FORMATION_FIELDS,
     CalendarInvalid,
     SeasonSettings,
+    first_deadline_check,
     league_race_slug,
     stage_deadlines,
     template_races,
@@ -90,6 +91,15 @@ def _bonuses(text: str) -> tuple[int, ...]:
             _("A bonus is at most %(seconds)d seconds.") % {"seconds": BONUS_SECONDS_MAX}
         )
     return values
+
+
+def first_deadline_problem(first: datetime) -> str:
+    """The service's refusal of a first deadline (leagues.first_deadline_check), or ""."""
+    try:
+        first_deadline_check(first)
+    except CalendarInvalid as error:
+        return error.errors[0]
+    return ""
 
 
 def pick_minutes_field() -> forms.IntegerField:
@@ -328,8 +338,8 @@ class SeasonCreateForm(SeasonSettingsForm):
         first, zone = data.get("first_deadline"), data.get("time_zone")
         if first and zone:
             aware = timezone.make_aware(first, zoneinfo.ZoneInfo(zone))
-            if aware <= timezone.now():
-                self.add_error("first_deadline", _("The first deadline must be in the future."))
+            if past := first_deadline_problem(aware):
+                self.add_error("first_deadline", past)
             elif template and not self._calendar_fits(aware, data, template):
                 self.add_error(
                     "first_deadline",
@@ -733,8 +743,8 @@ class ChampionshipSeasonCreateForm(forms.Form):
         first, zone = data.get("first_deadline"), data.get("time_zone")
         if first and zone:
             aware = timezone.make_aware(first, zoneinfo.ZoneInfo(zone))
-            if aware <= timezone.now():
-                self.add_error("first_deadline", _("The first deadline must be in the future."))
+            if past := first_deadline_problem(aware):
+                self.add_error("first_deadline", past)
             elif championship is not None:
                 try:
                     stage_deadlines(

@@ -84,6 +84,16 @@ def stage_deadlines(*, first: datetime, hours_between: int, count: int) -> list[
     return deadlines
 
 
+FIRST_DEADLINE_PAST = _("The first deadline must be in the future.")
+
+
+def first_deadline_check(first: datetime, *, now: datetime | None = None) -> None:
+    """CalendarInvalid unless the season's first deadline is still to come (the create forms
+    show this under their field; the services refuse it whoever calls them)."""
+    if first <= (now or timezone.now()):
+        raise CalendarInvalid([str(FIRST_DEADLINE_PAST)])
+
+
 def league_race_slug(*, slug: str, template: Race) -> str:
     return f"{slug}-{template.slug}"
 
@@ -137,6 +147,7 @@ def season_create(
     A route with a stage that cannot be raced (`route_problems`) is refused before anything is
     written (RouteInvalid); stages the template left without a course get the generated one in
     the league's copy (docs/import.md "Generated courses")."""
+    first_deadline_check(first_deadline)
     stages = list(template.stages.order_by("number"))
     problems = route_problems(stages) if stages else [_("The route has no stage.")]
     if problems:

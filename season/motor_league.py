@@ -21,7 +21,13 @@ from django.utils.translation import gettext as _
 from motor.models import Championship, ChampionshipKind, Entry, GrandPrix, PointsSystem, Track
 from plugins import MOTOR, adapter_for, discipline_of
 from season.formation import DraftStatus, FormationError, round_one_open, snake_team_index
-from season.leagues import LeagueError, SeasonSettings, _model_fields, stage_deadlines
+from season.leagues import (
+    LeagueError,
+    SeasonSettings,
+    _model_fields,
+    first_deadline_check,
+    stage_deadlines,
+)
 from season.models import (
     CARS_PER_TEAM,
     DONE_STATUSES,
@@ -82,6 +88,7 @@ def season_create_from_championship(
     deadline; the creator organises it. A Grand Prix without a track of the game is refused
     before anything is written (LeagueError naming it)."""
     adapter = motor_adapter(settings.ruleset)
+    first_deadline_check(first_deadline)
     sources = list(championship.grands_prix.select_related("track").order_by("round"))
     if not sources:
         raise LeagueError(_("The championship has no Grand Prix."))

@@ -9,7 +9,7 @@ translated sentence serves both disciplines ("Les ordres de %(round)s sont clos"
 from __future__ import annotations
 
 from django.utils.text import capfirst
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from plugins import MOTOR, adapter_for, discipline_of
 from season.models import Season
@@ -29,6 +29,30 @@ def round_name(season: Season, number: int) -> str:
     return pgettext("a stage of a stage race, in a sentence", "stage %(number)s") % {
         "number": number
     }
+
+
+def picks_text(season: Season, teams: int) -> str:
+    """What each team picks in a draft: "Each team picks 2 cars, 8 picks in all." (the seats
+    of a team are the season's roster size: riders in a stage race, cars in a championship)."""
+    size = season.roster_size
+    values = {"size": size, "picks": size * teams}
+    if is_championship(season):
+        return (
+            ngettext(
+                "Each team picks %(size)d car, %(picks)d picks in all.",
+                "Each team picks %(size)d cars, %(picks)d picks in all.",
+                size,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "Each team picks %(size)d rider, %(picks)d picks in all.",
+            "Each team picks %(size)d riders, %(picks)d picks in all.",
+            size,
+        )
+        % values
+    )
 
 
 def round_name_start(season: Season, number: int) -> str:

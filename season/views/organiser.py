@@ -29,6 +29,7 @@ from season.forms import (
     SeasonSettingsForm,
 )
 from season.models import Membership, Round, Season
+from season.round_names import picks_text
 from season.services import deadlines, draft_clock, game_settings, invitations, lifecycle
 from season.services.motor_rounds import is_motor
 from season.services.orders_status import orders_count, orders_status
@@ -228,7 +229,6 @@ def invite_regenerate_confirm(request: HttpRequest, slug: str) -> HttpResponse:
 def draft_start_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     season = managed_season(request, slug)
     teams = season.teams.filter(owner__isnull=False).count()
-    motor_season = is_motor(season)
     if season.formation_mode != Season.FormationMode.DRAFT or season.draft_started_at:
         messages.info(request, _("There is no draft to start."))
         return redirect("organiser-season", slug=season.slug)
@@ -245,14 +245,7 @@ def draft_start_confirm(request: HttpRequest, slug: str) -> HttpResponse:
         details=[
             _("The pick order is drawn at random."),
             _("Joining closes: nobody else can join the season."),
-            _("Each team picks two cars, %(picks)d picks in all.") % {"picks": 2 * teams}
-            if motor_season
-            else ngettext(
-                "Each team picks %(size)d rider, %(picks)d picks in all.",
-                "Each team picks %(size)d riders, %(picks)d picks in all.",
-                season.roster_size,
-            )
-            % {"size": season.roster_size, "picks": season.roster_size * teams},
+            picks_text(season, teams),
         ],
         action_url=reverse("organiser-draft-start", kwargs={"slug": season.slug}),
         confirm_label=_("Start the draft"),

@@ -233,3 +233,24 @@ def test_orders_are_given_for_the_first_stage_not_resolved(charlie):
     Round.objects.filter(season=season).update(status=Round.Status.RESOLVED)
     window = leagues.orders_window(season=season)
     assert (window.stage, window.is_open) == (None, False)
+
+
+@pytest.mark.parametrize("discipline", ["cycling", "motor"])
+def test_the_service_refuses_a_first_deadline_in_the_past_and_creates_nothing(alice, discipline):
+    from motor.models import Championship
+    from tests.season.motor_builders import motor_league, real_championship
+
+    yesterday = timezone.now() - timedelta(days=1)
+    if discipline == "cycling":
+        template = template_race()
+        races = Race.objects.count()
+        with pytest.raises(leagues.CalendarInvalid, match="first deadline must be in the future"):
+            league(organiser=alice, template=template, first_deadline=yesterday)
+        assert Race.objects.count() == races
+    else:
+        real = real_championship()
+        championships = Championship.objects.count()
+        with pytest.raises(leagues.CalendarInvalid, match="first deadline must be in the future"):
+            motor_league(organiser=alice, championship=real, first_deadline=yesterday)
+        assert Championship.objects.count() == championships
+    assert not Season.objects.exists()

@@ -52,3 +52,15 @@ def test_a_stage_race_still_says_stage():
     second = season.rounds.get(number=2)
     with pytest.raises(lifecycle.RoundError, match=r"^Stage 2 is not open: it cannot be locked"):
         lifecycle.round_lock(round=second)
+
+
+def test_a_draft_of_cars_is_announced_in_cars_and_one_of_riders_in_riders(alice, charlie):
+    from season.round_names import picks_text
+    from tests.season.builders import league
+
+    cars = motor_league(organiser=alice)
+    riders = league(organiser=charlie, roster_size=3)
+    assert picks_text(cars, 4) == "Each team picks 2 cars, 8 picks in all."
+    assert picks_text(riders, 4) == "Each team picks 3 riders, 12 picks in all."
+    with translation.override("fr"):
+        assert "2 voitures" in picks_text(cars, 4)
