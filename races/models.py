@@ -172,6 +172,9 @@ class StageResult(models.Model):
         verbose_name=_("crashes"),
     )
     status_reason = models.CharField(max_length=120, blank=True, verbose_name=_("reason"))
+    #: Kept in the race by the organiser after finishing outside the time limit
+    #: (season.services.reinstate): the replay's timing keeps him too.
+    reinstated = models.BooleanField(_("reinstated by the organiser"), default=False)
     state = models.JSONField(
         default=dict,
         blank=True,
@@ -198,6 +201,11 @@ class StageResult(models.Model):
             models.CheckConstraint(
                 condition=models.Q(status__in=[c.value for c in ResultStatus]),
                 name="result_status_valid",
+            ),
+            # A reinstated rider finished the stage: he is in the race.
+            models.CheckConstraint(
+                condition=models.Q(reinstated=False) | models.Q(status=ResultStatus.FINISHED),
+                name="result_reinstated_finished",
             ),
         ]
 

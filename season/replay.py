@@ -4,7 +4,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from plugins import cycling_adapter
-from races.adapters.base import REINSTATED_REASON
 from races.models import RaceEvent, StageResult
 from season.models import DONE_STATUSES, DiceLog, Round
 from season.services.commitment import dice_seed_of
@@ -35,9 +34,7 @@ def stage_replay(*, round: Round) -> list[str]:
     stored = {r.rider_id: r for r in StageResult.objects.filter(stage_id=round.stage_pk)}
     # The riders the organiser kept in the race after the time cut: the same timing as the
     # resolution, with them reinstated.
-    reinstated = {
-        rider_id for rider_id, row in stored.items() if row.status_reason == REINSTATED_REASON
-    }
+    reinstated = {rider_id for rider_id, row in stored.items() if row.reinstated}
     timed = adapter.stage_times(
         stage=round.stage, outcome=outcome, rules=round.season.rules, reinstated=reinstated
     )

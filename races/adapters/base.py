@@ -45,7 +45,7 @@ from riders.models import RATING_AXES, Rider
 ENGINE_VERSION_KEY = "engine_version"
 
 #: The status reason of a rider the organiser kept in the race after the time cut (R-T3); the
-#: timing reads ``reinstated`` riders, the replay finds them by this reason.
+#: StageResult.reinstated marks him (the timing and the replay read the field, not this text).
 REINSTATED_REASON = gettext_noop("reinstated by the organiser")
 
 

@@ -39,7 +39,8 @@ def rider_reinstate(*, round: Round, rider_id: int) -> StageResult:
             )
         result.status = StageResult.Status.FINISHED
         result.status_reason = REINSTATED_REASON
-        result.save(update_fields=["status", "status_reason"])
+        result.reinstated = True
+        result.save(update_fields=["status", "status_reason", "reinstated"])
         standings_update(stage=locked.stage)
         season_changed(locked.season)
     return result
