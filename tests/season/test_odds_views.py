@@ -176,3 +176,25 @@ def test_a_player_cannot_set_the_runs_of_the_odds(demo, client):
     assert response.status_code in (403, 404)
     demo.refresh_from_db()
     assert odds.runs_of(demo) == RUNS
+
+
+def test_a_player_beyond_his_budget_reads_when_to_try_again(demo, client, settings, monkeypatch):
+    settings.ODDS_MEMBER_RUNS_PER_HOUR = RUNS
+    sent = []
+    monkeypatch.setattr(odds, "odds_send", sent.append)
+    login(client, "alice")
+    client.post(odds_url(demo))
+    Season.objects.filter(pk=demo.pk).update(
+        rule_settings=demo.rules.to_data() | {"odds_runs": RUNS + 1}
+    )
+    refused = client.post(odds_url(demo), follow=True)
+    assert re.search(r"try again in \d+ minutes?\.", refused.content.decode())
+    assert len(sent) == 1
+
+
+def test_another_player_cannot_read_my_odds_with_my_saved_orders(demo, client):
+    login(client, "alice")
+    mine = client.post(odds_url(demo))["Location"].split("run=")[1]
+    client.logout()
+    login(client, "bob")
+    assert client.get(odds_url(demo) + f"?run={mine}").status_code == 404
