@@ -1,12 +1,17 @@
 """The odds of an open round: its inputs simulated K times over the workers, the counts merged.
 
-A request builds the round's inputs once, with the orders given so far (the defaults for the
-others, or a player's draft of his own in their place), and keys them by a hash of those inputs:
+A request builds the round's inputs once, as the asker may know them (his own orders, or his
+draft in their place, and the default orders for every other team; the defaults for everyone
+without a team), and keys them by a hash of those inputs:
 the same orders give the same key, so a table already counted is read back, and a change of
 orders gives a new key and new counts. The inputs go to the odds cache (Redis, or files in the
 embedded default: every worker reads them), then a chord of chunk tasks each counts its runs
 (engine.odds, a seed per run from the round's odds seed base) and the chord's callback merges the
 partial counts and stores the table. Progress is the number of chunks whose mark is in the cache.
+
+The chunks go to a queue of their own (config.celery.task_route), a request's runs come out of
+an hourly budget of its member and its season (odds_budget_take), and a newer request of the
+same asker cancels his running one (odds_supersede): docs/odds.md, issue 28.
 
 Nothing here writes to the database: odds change no round, no orders and no standings.
 """
