@@ -35,6 +35,19 @@ def dice_seed(seed: int, nonces: Sequence[str]) -> int:
     return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
 
 
+class DiceCommitment:
+    """The commitment's three members as a game's adapter gives them (plugins.GameAdapter):
+    both disciplines' base adapters inherit them, so the league and the replay share one
+    protocol."""
+
+    #: Bits of a round's seed.
+    seed_bits = SEED_BITS
+    #: The commitment published before orders: SHA-256 of the seed.
+    commitment_of = staticmethod(commitment_of)
+    #: The seed the dice are drawn from: the committed seed and the nonces in team order.
+    dice_seed = staticmethod(dice_seed)
+
+
 def dice_log_sha256(rows: Sequence[Sequence[Any]]) -> str:
     """SHA-256 of a dice log's rows as the league stores them (compact JSON)."""
     return hashlib.sha256(json.dumps(list(rows), separators=(",", ":")).encode()).hexdigest()

@@ -7,13 +7,17 @@ else, so it names no game and a new one needs no edit of it. This package is pla
 imports no app, so every app can reach it without reaching another (import-linter).
 """
 
+from plugins.protocol import GameAdapter
 from plugins.registry import (
     CYCLING,
     MOTOR,
     UnknownRuleset,
+    WrongDiscipline,
     adapter_for,
     adapter_names,
+    cycling_adapter,
     discipline_of,
+    motor_adapter,
     register,
     ruleset_choices,
     unregister,
@@ -22,10 +26,14 @@ from plugins.registry import (
 __all__ = [
     "CYCLING",
     "MOTOR",
+    "GameAdapter",
     "UnknownRuleset",
+    "WrongDiscipline",
     "adapter_for",
     "adapter_names",
+    "cycling_adapter",
     "discipline_of",
+    "motor_adapter",
     "register",
     "ruleset_choices",
     "unregister",

@@ -3,7 +3,9 @@ variants)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
+
+from plugins.protocol import GameAdapter
 
 
 class UnknownRuleset(LookupError):
@@ -17,15 +19,19 @@ class UnknownRuleset(LookupError):
         )
 
 
-_ADAPTERS: dict[str, Any] = {}
+_ADAPTERS: dict[str, GameAdapter] = {}
 
 
 def register(adapter: Any) -> Any:
     """Register ``adapter`` under its ``name`` (once: a second adapter of that name is a
-    mistake); returns it."""
-    name = adapter.name
+    mistake); returns it. An adapter that lacks a member of :class:`GameAdapter` is refused,
+    naming what it lacks."""
+    name = getattr(adapter, "name", None)
     if not isinstance(name, str) or not name:
         raise ValueError(f"an adapter needs a name, got {name!r}")
+    missing = protocol_missing(adapter)
+    if missing:
+        raise TypeError(f"adapter {name!r} lacks {', '.join(missing)} (plugins.protocol)")
     if _ADAPTERS.get(name, adapter) is not adapter:
         raise ValueError(f"an adapter is already registered for ruleset {name!r}")
     _ADAPTERS[name] = adapter
@@ -37,12 +43,54 @@ def unregister(name: str) -> None:
     _ADAPTERS.pop(name, None)
 
 
-def adapter_for(name: str) -> Any:
+#: Every member a GameAdapter has: its attributes and its methods and properties.
+PROTOCOL_MEMBERS = sorted(
+    set(GameAdapter.__annotations__)
+    | {
+        name
+        for name, value in vars(GameAdapter).items()
+        if not name.startswith("_") and (callable(value) or isinstance(value, property))
+    }
+)
+
+
+def protocol_missing(adapter: Any) -> list[str]:
+    """The members of :class:`GameAdapter` that ``adapter`` does not have."""
+    return [member for member in PROTOCOL_MEMBERS if not hasattr(adapter, member)]
+
+
+def adapter_for(name: str) -> GameAdapter:
     """The adapter of ruleset ``name``; :class:`UnknownRuleset` names the known ones."""
     try:
         return _ADAPTERS[name]
     except KeyError:
         raise UnknownRuleset(name, adapter_names()) from None
+
+
+class WrongDiscipline(TypeError):
+    """A discipline's member asked of another discipline's adapter."""
+
+
+def cycling_adapter(name: str) -> Any:
+    """The adapter of a cycling ruleset, for what only riders on stages have (the inputs of a
+    stage, its times); WrongDiscipline for a motor one. Typed ``Any`` until the last of these
+    members moves behind :class:`GameAdapter`: each call is a place where the season layer
+    still tells the disciplines apart."""
+    return _discipline_adapter(name, CYCLING)
+
+
+def motor_adapter(name: str) -> Any:
+    """The adapter of a motor ruleset (cars on Grands Prix: laps, tracks, standings)."""
+    return _discipline_adapter(name, MOTOR)
+
+
+def _discipline_adapter(name: str, discipline: str) -> Any:
+    adapter = adapter_for(name)
+    if adapter.discipline != discipline:
+        raise WrongDiscipline(
+            f"Ruleset {name!r} is a {adapter.discipline} game, not a {discipline} one."
+        )
+    return cast(Any, adapter)
 
 
 def adapter_names() -> tuple[str, ...]:
@@ -64,7 +112,7 @@ def ruleset_choices(discipline: str | None = None) -> list[tuple[str, Any]]:
     ]
 
 
-def discipline_of(adapter: Any) -> str:
-    """The discipline of an adapter (an adapter that names none is a cycling one, as the
-    first adapters were)."""
-    return str(getattr(adapter, "discipline", CYCLING))
+def discipline_of(adapter: GameAdapter) -> str:
+    """The discipline of an adapter: "cycling" (riders on stages) or "motor" (cars on Grands
+    Prix)."""
+    return adapter.discipline

@@ -470,7 +470,7 @@ class TeamOrdersForm(forms.Form):
     def rider_fields(
         self, member: SeasonTeamRider, given: dict[str, Any]
     ) -> dict[str, forms.Field]:
-        return dict(self.adapter.rider_fields(given))
+        return dict(self.adapter.order_fields(given))
 
     def clean(self) -> dict[str, Any]:
         """The ruleset's checks across one rider's fields (e.g. an attack window's ends)."""
@@ -829,7 +829,7 @@ class CarOrdersForm(forms.Form):
         self.fields["stage"].initial = round_number
         for car in self.cars:
             given = current.get(str(car.number)) or {}
-            for key, field in adapter.car_fields(given).items():
+            for key, field in adapter.order_fields(given).items():
                 self.fields[f"{car.number}-{key}"] = field
 
     def rows(self) -> list[tuple[Any, list[forms.BoundField]]]:

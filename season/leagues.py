@@ -23,6 +23,7 @@ from races.services import race_copy_for_league
 from season.cache import season_changed
 from season.formation import formation_started, race_started, team_capacity
 from season.models import DONE_STATUSES, Membership, Round, Season, SeasonTeam
+from season.round_names import is_championship, round_name
 from season.rule_settings import RuleSettings
 
 INVITE_CODE_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
@@ -424,24 +425,32 @@ def orders_window(*, season: Season, now: datetime | None = None) -> OrdersWindo
         .first()
     )
     if stage is None:
-        return OrdersWindow(None, False, _("The race is over: every stage has been resolved."))
+        return OrdersWindow(
+            None,
+            False,
+            _("The championship is over: every round has been resolved.")
+            if is_championship(season)
+            else _("The race is over: every stage has been resolved."),
+        )
     if stage.status == Round.Status.SCHEDULED:
         return OrdersWindow(
             stage,
             False,
-            _("Orders for stage %(number)d are not open yet.") % {"number": stage.number},
+            _("Orders for %(round)s are not open yet.")
+            % {"round": round_name(season, stage.number)},
         )
     if stage.status != Round.Status.OPEN:
         return OrdersWindow(
             stage,
             False,
-            _("Orders for stage %(number)d are closed: the stage is %(status)s.")
-            % {"number": stage.number, "status": stage.get_status_display()},
+            _("Orders for %(round)s are closed: it is %(status)s.")
+            % {"round": round_name(season, stage.number), "status": stage.get_status_display()},
         )
     if stage.orders_deadline and now >= stage.orders_deadline:
         return OrdersWindow(
             stage,
             False,
-            _("Orders for stage %(number)d closed at the deadline.") % {"number": stage.number},
+            _("Orders for %(round)s closed at the deadline.")
+            % {"round": round_name(season, stage.number)},
         )
     return OrdersWindow(stage, True, "")

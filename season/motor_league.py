@@ -308,7 +308,7 @@ def computer_cars_fill(*, season: Season) -> list[SeasonTeam]:
     """Fill the grid's empty seats (up to the game's cars) with computer teams of two cars:
     the real constructors' cars that no player took, in entry order, each team named after
     its constructor ("(computer)" after a name a player's team took). Idempotent."""
-    adapter = adapter_for(season.ruleset)
+    adapter = motor_adapter(season.ruleset)
     grid = min(adapter.max_cars, GRID_MAX)
     with transaction.atomic():
         locked = _lock(season)

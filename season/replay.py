@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 from typing import Any
 
-from plugins import adapter_for
+from plugins import cycling_adapter
 from races.adapters.base import REINSTATED_REASON
 from races.models import RaceEvent, StageResult
 from season.models import DONE_STATUSES, DiceLog, Round
@@ -18,7 +18,7 @@ def stage_replay(*, round: Round) -> list[str]:
         return motor_round_replay(round=round)
     if round.status not in DONE_STATUSES or round.engine_inputs is None or round.seed is None:
         return [f"Stage {round.number} is not resolved: nothing to replay."]
-    adapter = adapter_for(round.season.ruleset)
+    adapter = cycling_adapter(round.season.ruleset)
     inputs = adapter.inputs_from_data(round.engine_inputs)
     outcome = adapter.simulate(inputs, seed=dice_seed_of(round))
     differences = []

@@ -9,7 +9,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from plugins import adapter_for
+from plugins import cycling_adapter
 from races.models import Classification, RaceEvent, StageResult, Standing
 from riders.models import Rider
 from season.models import DONE_STATUSES, Round, Season, SeasonTeam, SeasonTeamRider
@@ -267,6 +267,6 @@ def team_energy(*, round: Round, starters: Sequence[SeasonTeamRider]) -> dict[in
     """Each starter's energy at the start of the stage, ``(left, max)``, after the night's
     recovery, for a ruleset that counts one (empty otherwise)."""
     season = round.season
-    return adapter_for(season.ruleset).team_energy(
+    return cycling_adapter(season.ruleset).team_energy(
         rules=season.rules, starters=starters, carried=carried_states(round)
     )

@@ -90,7 +90,7 @@ def _status(engine_status: str) -> str:
     return ResultStatus.DNF  # retired (Grand Prix), eliminated (Ludicitude)
 
 
-class MotorAdapter:
+class MotorAdapter(commitment.DiceCommitment):
     """A motor ruleset's adapter (discipline ``motor``). A subclass sets ``name``, ``label``
     and ``how_it_works``, and overrides :meth:`run` when its engine takes more than the
     command line's ``simulate(track, cars, orders, seed, laps)`` (settings, standings)."""
@@ -105,21 +105,6 @@ class MotorAdapter:
     rounds_noun = "Grands Prix"
     #: The league's own defaults where they differ from the engine's (none).
     season_defaults: Mapping[str, Any] = MappingProxyType({})
-
-    # --- the dice's commitment (the league's protocol; the engine's replay derives the same) --
-
-    #: Bits of a round's seed.
-    seed_bits = commitment.SEED_BITS
-
-    @staticmethod
-    def commitment_of(seed: int) -> str:
-        """The commitment published before orders: SHA-256 of the seed."""
-        return commitment.commitment_of(seed)
-
-    @staticmethod
-    def dice_seed(seed: int, nonces: Sequence[str]) -> int:
-        """The seed the dice are drawn from: the committed seed and the nonces in team order."""
-        return commitment.dice_seed(seed, nonces)
 
     # --- the ruleset -------------------------------------------------------------------
 
@@ -161,7 +146,7 @@ class MotorAdapter:
         defaults = self.orders_spec.defaults()
         return {name: order.get(name, defaults[name]) for name in self.orders_spec.names}
 
-    def orders_errors(self, *, orders: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    def orders_errors(self, *, orders: Mapping[Any, Mapping[str, Any]], round: Any) -> list[str]:
         """The spec's and the engine's checks of a team's orders, ``{car id: orders}``, as
         messages naming the car and the field."""
         errors = []
@@ -192,7 +177,7 @@ class MotorAdapter:
         """A stored order in the engine's §7.1 shape (the spec's fields are the engine's)."""
         return dict(order)
 
-    def car_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
+    def order_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
         """One car's row of the orders form, generated from the orders spec."""
         return car_fields_from_spec(self.orders_spec, given)
 
@@ -369,7 +354,7 @@ class MotorAdapter:
         }
 
     def odds_runner(
-        self, inputs_data: Mapping[str, Any], *, grand_prix: GrandPrix, rules: Any
+        self, inputs_data: Mapping[str, Any], *, round: Any, rules: Any
     ) -> Callable[[int], list[RunLine]]:
         """One run of a round's stored inputs with a given seed, as the odds count it: each
         car's place (None unless classified), retired (or eliminated) or not, a points finish
@@ -377,6 +362,7 @@ class MotorAdapter:
         none), and minus its driver's points after the round (his points before, plus the
         place's and the pole's, as :meth:`outcome_write` scores them; best-N results and the
         countback are not applied: a tie goes to the better place in the round)."""
+        grand_prix: GrandPrix = round.grand_prix
         scoring = grand_prix.championship.points_system.scoring()
         scored = len(scoring.table) or TOP
         before = self.points_before(grand_prix=grand_prix)

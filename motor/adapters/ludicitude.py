@@ -34,10 +34,10 @@ class LudicitudeAdapter(MotorAdapter):
         "car's risk and its top speed."
     )
 
-    def car_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
+    def order_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
         """A league's cars are driven by the default driver: no "interactive" mode (the
         stored orders keep the spec's default, auto)."""
-        fields = super().car_fields(given)
+        fields = super().order_fields(given)
         fields.pop("mode", None)
         return fields
 

@@ -27,7 +27,7 @@ from engine.cycling.profile import Profile
 from engine.odds import RunLine
 from engine.outcome import Event
 from engine.registry import cycling_ruleset
-from engine.ruleset import Ruleset
+from engine.ruleset import CYCLING, Ruleset
 from engine.spec import Spec
 from races.adapters.spec_forms import rider_fields_from_spec, settings_fields_from_spec
 from races.models import RaceEvent, Stage, StageResult
@@ -99,12 +99,13 @@ def _case_of(event: Event) -> int | None:
     return case if type(case) is int else None
 
 
-class CyclingAdapter:
+class CyclingAdapter(commitment.DiceCommitment):
     """A cycling ruleset's adapter. A subclass sets ``name``, ``label``, ``how_it_works`` and
     overrides what its ruleset does differently (the orders form's cross-field checks, the
     settings the season's rules already hold, the gap scale)."""
 
     name: str = ""
+    discipline = CYCLING
     #: The ruleset as the season's settings form offers it (translated lazily).
     label: Any = ""
     #: One paragraph for the "how it works" page.
@@ -122,21 +123,6 @@ class CyclingAdapter:
     #: own gap scale overrides it per stage type.
     gap_scale: Mapping[str, float] = UNSCALED_GAPS
     gap_scale_after_s: int = 0
-
-    # --- the dice's commitment (the league's protocol; the engine's replay derives the same) --
-
-    #: Bits of a round's seed.
-    seed_bits = commitment.SEED_BITS
-
-    @staticmethod
-    def commitment_of(seed: int) -> str:
-        """The commitment published before orders: SHA-256 of the seed."""
-        return commitment.commitment_of(seed)
-
-    @staticmethod
-    def dice_seed(seed: int, nonces: Sequence[str]) -> int:
-        """The seed the dice are drawn from: the committed seed and the nonces in team order."""
-        return commitment.dice_seed(seed, nonces)
 
     # --- the ruleset -------------------------------------------------------------------
 
@@ -169,11 +155,12 @@ class CyclingAdapter:
         defaults = self.orders_spec.defaults()
         return {name: order.get(name, defaults[name]) for name in self.orders_spec.names}
 
-    def orders_errors(self, *, orders: Mapping[int, Mapping[str, Any]], stage: Stage) -> list[str]:
+    def orders_errors(self, *, orders: Mapping[Any, Mapping[str, Any]], round: Any) -> list[str]:
         """The engine's own check of a team's orders on the stage's course, as readable
         messages naming the rider and the field; then the checks across one rider's fields
         (``rider_clean``), which the orders form also shows by its field, so that no path to
         the service (the admin, a command, another view) stores what the form refuses."""
+        stage: Stage = round.stage
         errors = {
             who: dict(fields)
             for who, fields in self.hooks.orders_errors(orders, course_from_stage(stage)).items()
@@ -193,7 +180,7 @@ class CyclingAdapter:
             for name, message in sorted(fields.items())
         ]
 
-    def rider_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
+    def order_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
         """One rider's row of the orders form, generated from the orders spec."""
         return rider_fields_from_spec(self.orders_spec, given)
 
@@ -402,12 +389,13 @@ class CyclingAdapter:
     )
 
     def odds_runner(
-        self, inputs_data: Mapping[str, Any], *, stage: Stage, rules: Any
+        self, inputs_data: Mapping[str, Any], *, round: Any, rules: Any
     ) -> Callable[[int], list[RunLine]]:
         """One run of a stage's stored inputs with a given seed, as the odds count it: each
         rider's place, out or not (after the time cut: the resolution's timing), gap, and time
         in the general classification after the stage (his time before, plus the stage's, less
         its bonuses; no penalties, no tie-break beyond the stage place)."""
+        stage: Stage = round.stage
         inputs = self.inputs_from_data(inputs_data)
         before = {e.rider_id: e.gc_time_before for e in inputs.entrants}
 

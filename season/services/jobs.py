@@ -15,6 +15,7 @@ from django.utils.translation import gettext_noop
 from kombu.exceptions import OperationalError as BrokerError
 
 from season.models import DONE_STATUSES, RESOLVABLE_STATUSES, Job, Round
+from season.round_names import round_name_start
 from season.services.lifecycle import RoundError, previous_resolved_check, rounds_lock_due
 
 logger = logging.getLogger(__name__)
@@ -61,14 +62,20 @@ def round_resolve_request(*, round: Round, user: Any = None) -> Job:
     with transaction.atomic():
         locked = Round.objects.select_for_update().get(pk=round.pk)
         if locked.status in DONE_STATUSES:
-            raise RoundError(_("Stage %(number)s is already resolved.") % {"number": locked.number})
+            raise RoundError(
+                _("%(round)s is already resolved.")
+                % {"round": round_name_start(locked.season, locked.number)}
+            )
         job = locked.jobs.first()
         if job is not None and job.active and not job.silent:
             return job
         if locked.status not in RESOLVABLE_STATUSES:
             raise RoundError(
-                _("Stage %(number)s is %(status)s.")
-                % {"number": locked.number, "status": locked.get_status_display()}
+                _("%(round)s is %(status)s.")
+                % {
+                    "round": round_name_start(locked.season, locked.number),
+                    "status": locked.get_status_display(),
+                }
             )
         previous_resolved_check(locked)
         before = locked.status

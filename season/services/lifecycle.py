@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from season.cache import season_changed
 from season.computer_teams import computer_teams_fill
 from season.models import DONE_STATUSES, RESOLVABLE_STATUSES, Job, Round, Season
+from season.round_names import round_name, round_name_start
 from season.services.commitment import round_seed_commit
 
 # The status each organiser's transition starts from: the checks below and the conditional
@@ -29,7 +30,7 @@ def _round_move(round: Round, *, source: str, target: str, refusal: str) -> Roun
     # A conditional update: zero rows means the stage was not (or no longer) in `source`.
     updated = Round.objects.filter(pk=round.pk, status=source).update(status=target)
     if not updated:
-        raise RoundError(refusal % {"number": round.number})
+        raise RoundError(refusal % {"round": round_name_start(round.season, round.number)})
     round.refresh_from_db()
     season_changed(round.season)
     return round
@@ -42,7 +43,7 @@ def round_open(*, round: Round) -> Round:
         round,
         source=OPENS_FROM,
         target=Round.Status.OPEN,
-        refusal=_("Stage %(number)s is not scheduled: it cannot be opened."),
+        refusal=_("%(round)s is not scheduled: it cannot be opened."),
     )
     if opened.number == 1:
         computer_teams_fill(season=opened.season)
@@ -57,7 +58,7 @@ def round_lock(*, round: Round) -> Round:
         round,
         source=LOCKS_FROM,
         target=Round.Status.LOCKED,
-        refusal=_("Stage %(number)s is not open: it cannot be locked."),
+        refusal=_("%(round)s is not open: it cannot be locked."),
     )
 
 
@@ -67,7 +68,7 @@ def round_publish(*, round: Round) -> Round:
         round,
         source=PUBLISHES_FROM,
         target=Round.Status.PUBLISHED,
-        refusal=_("Stage %(number)s is not resolved: nothing to publish."),
+        refusal=_("%(round)s is not resolved: nothing to publish."),
     )
 
 
@@ -108,8 +109,8 @@ def rounds_force_lock(*, season: Season, numbers: list[int]) -> list[Round]:
         missing = sorted(set(numbers) - {s.number for s in stages})
         if missing:
             raise RoundError(
-                _("Season %(slug)s has no stage %(number)s.")
-                % {"slug": season.slug, "number": missing[0]}
+                _("Season %(slug)s has no %(round)s.")
+                % {"slug": season.slug, "round": round_name(season, missing[0])}
             )
         for stage in stages:
             if stage.status in (Round.Status.SCHEDULED, Round.Status.OPEN):
@@ -124,8 +125,11 @@ def previous_resolved_check(round: Round) -> None:
     previous = earlier_round_pending(round)
     if previous is not None:
         raise RoundError(
-            _("Stage %(number)s cannot be resolved before stage %(previous)s.")
-            % {"number": round.number, "previous": previous.number}
+            _("%(round)s cannot be resolved before %(previous)s.")
+            % {
+                "round": round_name_start(round.season, round.number),
+                "previous": round_name(round.season, previous.number),
+            }
         )
 
 

@@ -11,16 +11,16 @@ from django.utils.translation import gettext as _
 
 from motor.adapters.base import CarEntrantSpec, MotorRun
 from motor.models import Standing
-from plugins import MOTOR, adapter_for, discipline_of
+from plugins import motor_adapter
 from season.cache import season_changed
-from season.models import DiceLog, Orders, Round, Season, SeasonTeam, SeasonTeamCar
+from season.models import DiceLog, Orders, Round, SeasonTeam, SeasonTeamCar
+from season.round_names import is_championship
 from season.services.commitment import dice_seed_of
 from season.services.dice import dice_log_write
 
-
-def is_motor(season: Season) -> bool:
-    """The season races cars on Grands Prix (its ruleset's adapter says so)."""
-    return discipline_of(adapter_for(season.ruleset)) == MOTOR
+#: The season races cars on Grands Prix (its ruleset's adapter says so): one question, asked
+#: in season/round_names.py.
+is_motor = is_championship
 
 
 def team_cars(*, team: SeasonTeam) -> list[SeasonTeamCar]:
@@ -28,7 +28,7 @@ def team_cars(*, team: SeasonTeam) -> list[SeasonTeamCar]:
 
 
 def car_orders_errors(
-    *, adapter: Any, team: SeasonTeam, orders: dict[Any, dict[str, Any]]
+    *, adapter: Any, team: SeasonTeam, round: Round, orders: dict[Any, dict[str, Any]]
 ) -> tuple[dict[str, dict[str, Any]], list[str]]:
     """A team's orders ``{car number: fields}`` as stored (every field of the spec) and what
     is wrong with them, each problem naming the car and the field."""
@@ -40,7 +40,7 @@ def car_orders_errors(
         errors.append(_("Cars %(numbers)s are not this team's.") % {"numbers": ", ".join(unknown)})
     data = {car: adapter.orders_stored(order) for car, order in sorted(given.items())}
     if not errors:
-        errors = adapter.orders_errors(orders=data)
+        errors = adapter.orders_errors(orders=data, round=round)
     return data, errors
 
 
@@ -140,7 +140,7 @@ def motor_round_replay(*, round: Round) -> list[str]:
     """Differences between a fresh run of the stored inputs and seed and the stored rows."""
     if round.engine_inputs is None or round.seed is None or round.grand_prix is None:
         return [f"Round {round.number} is not resolved: nothing to replay."]
-    adapter = adapter_for(round.season.ruleset)
+    adapter = motor_adapter(round.season.ruleset)
     run = adapter.simulate(round.engine_inputs, seed=dice_seed_of(round))
     differences: list[str] = []
     log = DiceLog.objects.filter(round=round).first()

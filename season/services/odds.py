@@ -35,11 +35,12 @@ from django.utils.translation import ngettext
 
 from accounts.rate_limits import Limit, rate_take
 from engine.odds import OddsCounts, OddsRow, RunLine, chunks, count_runs, merge_all, odds_rows
-from plugins import adapter_for
+from plugins import adapter_for, cycling_adapter
 from races.adapters.base import EntrantSpec
 from season.models import DONE_STATUSES, Round, Season, SeasonTeam, SeasonTeamCar, SeasonTeamRider
 from season.orders import orders_errors
 from season.permissions import PUBLIC_VIEW, status_visible
+from season.round_names import round_name
 from season.rule_settings import ODDS_RUNS_DEFAULT, ODDS_RUNS_MAX, ODDS_RUNS_MIN
 from season.selectors import team_starters
 from season.services.lifecycle import RoundError
@@ -146,7 +147,7 @@ def draft_orders_check(
     saved."""
     if is_motor(team.season):
         cars, problems = car_orders_errors(
-            adapter=adapter_for(team.season.ruleset), team=team, orders=dict(orders)
+            adapter=adapter_for(team.season.ruleset), team=team, round=round, orders=dict(orders)
         )
         if problems:
             raise OrdersInvalid(problems)
@@ -158,9 +159,7 @@ def draft_orders_check(
         str(rider_id): adapter.orders_stored(order) for rider_id, order in sorted(orders.items())
     }
     if not errors:
-        errors = adapter.orders_errors(
-            orders={int(k): v for k, v in data.items()}, stage=round.stage
-        )
+        errors = adapter.orders_errors(orders={int(k): v for k, v in data.items()}, round=round)
     if errors:
         raise OrdersInvalid(errors)
     return data
@@ -179,8 +178,8 @@ def _round_check(round: Round) -> None:
     hidden = hidden_round_before(round)
     if hidden is not None:
         raise OddsError(
-            _("The odds open when the results of round %(number)s are published.")
-            % {"number": hidden}
+            _("The odds open when the results of %(round)s are published.")
+            % {"round": round_name(round.season, hidden)}
         )
 
 
@@ -264,7 +263,7 @@ def _stage_inputs(
     orders when given) and the default orders for every other team (for everyone without
     ``team``): an order left out rides as round_entrants gives a rider without orders."""
     season = round.season
-    adapter = adapter_for(season.ruleset)
+    adapter = cycling_adapter(season.ruleset)
     entrants, yellow, green = round_entrants(round=round)
     roles = dict(SeasonTeamRider.objects.filter(season=season).values_list("rider_id", "role"))
 
@@ -296,9 +295,8 @@ def runner_for(round: Round, inputs_data: Mapping[str, Any]) -> Callable[[int], 
     """One run of the round's stored inputs with a given seed, as the odds count it: the
     game's adapter reads the outcome (places, outs, gaps, the standing after the round)."""
     adapter = adapter_for(round.season.ruleset)
-    where = {"grand_prix": round.grand_prix} if round.grand_prix_id else {"stage": round.stage}
     runner: Callable[[int], list[RunLine]] = adapter.odds_runner(
-        inputs_data, rules=round.season.rules, **where
+        inputs_data, rules=round.season.rules, round=round
     )
     return runner
 

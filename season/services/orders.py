@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from plugins import adapter_for
 from season.models import Orders, Round, SeasonTeam
 from season.orders import orders_errors
+from season.round_names import round_name
 from season.selectors import team_starters
 from season.services.commitment import new_nonce, round_seed_commit
 from season.services.lifecycle import RoundError
@@ -41,14 +42,17 @@ def orders_submit(
         locked = Round.objects.select_for_update().get(pk=round.pk)
         if locked.status != Round.Status.OPEN:
             raise OrdersClosed(
-                _("Orders for stage %(number)s are closed: the stage is %(status)s.")
-                % {"number": locked.number, "status": locked.get_status_display()}
+                _("Orders for %(round)s are closed: it is %(status)s.")
+                % {
+                    "round": round_name(team.season, locked.number),
+                    "status": locked.get_status_display(),
+                }
             )
         if locked.orders_deadline and now >= locked.orders_deadline:
             deadline = timezone.localtime(locked.orders_deadline).strftime("%d %b %Y %H:%M")
             raise OrdersClosed(
-                _("Orders for stage %(number)s closed at %(deadline)s.")
-                % {"number": locked.number, "deadline": deadline}
+                _("Orders for %(round)s closed at %(deadline)s.")
+                % {"round": round_name(team.season, locked.number), "deadline": deadline}
             )
         # No orders before the round's seed is committed (a round opened another way than
         # round_open: the first submission commits it, under the round's lock).
@@ -56,7 +60,7 @@ def orders_submit(
         if is_motor(team.season):
             # Per car of the team ({car number: fields}), checked by the ruleset's adapter.
             data, errors = car_orders_errors(
-                adapter=adapter_for(team.season.ruleset), team=team, orders=orders
+                adapter=adapter_for(team.season.ruleset), team=team, round=locked, orders=orders
             )
             if errors:
                 raise OrdersInvalid(errors)
@@ -77,7 +81,7 @@ def orders_submit(
         }
         if not errors:
             errors = adapter.orders_errors(
-                orders={int(k): v for k, v in data.items()}, stage=locked.stage
+                orders={int(k): v for k, v in data.items()}, round=locked
             )
         if errors:
             raise OrdersInvalid(errors)

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from plugins import adapter_for
+from plugins import adapter_for, cycling_adapter
 from races.adapters.base import EntrantSpec
 from races.course_validation import stage_course_errors
 from races.models import Classification, StageResult
@@ -27,6 +27,7 @@ from season.models import (
     Round,
     SeasonTeamRider,
 )
+from season.round_names import round_name_start
 from season.selectors import carried_states, previous_standing, riders_out_of_race
 from season.services.commitment import dice_seed_of, round_seed_commit
 from season.services.dice import dice_log_write
@@ -152,8 +153,11 @@ def round_resolve(
                 return stage
             if stage.status not in RESOLVABLE_STATUSES:
                 raise RoundError(
-                    _("Stage %(number)s is %(status)s.")
-                    % {"number": stage.number, "status": stage.get_status_display()}
+                    _("%(round)s is %(status)s.")
+                    % {
+                        "round": round_name_start(stage.season, stage.number),
+                        "status": stage.get_status_display(),
+                    }
                 )
             previous_resolved_check(stage)
             # Never a plain seed: a round that reached here uncommitted is committed now.
@@ -178,7 +182,7 @@ def round_resolve(
         if is_motor(stage.season):
             return _motor_round_finish(stage, job_id=job_id)
         rules = stage.season.rules
-        adapter = adapter_for(stage.season.ruleset)
+        adapter = cycling_adapter(stage.season.ruleset)
         entrants, yellow, green = round_entrants(round=stage)
         inputs = adapter.inputs_build(
             stage=stage.stage,

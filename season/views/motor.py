@@ -30,7 +30,7 @@ from motor.models import Championship, Entry, Result, Standing
 from motor.views import pages
 from motor.views.links import ChampionshipLinks
 from motor.views.texts import map_texts
-from plugins import adapter_for
+from plugins import adapter_for, motor_adapter
 from season import cache as page_cache
 from season import leagues, selectors
 from season.formation import FormationError
@@ -165,7 +165,7 @@ def dashboard(request: HttpRequest, season: Season, *, invite_url: str) -> HttpR
     )
     rows = _team_rows(season)
     players = [row for row in rows if row["team"].owner_id is not None]
-    adapter = adapter_for(season.ruleset)
+    adapter = motor_adapter(season.ruleset)
     orders_round = (
         season.rounds.filter(status__in=(Round.Status.OPEN, Round.Status.LOCKED))
         .select_related("grand_prix")
@@ -253,7 +253,7 @@ def team_page(request: HttpRequest, team: SeasonTeam) -> HttpResponse:
             "can_pick": not started and len(cars) < CARS_PER_TEAM and (budget or my_turn),
             "started": started,
             "next_round": next_round,
-            "grid": adapter_for(season.ruleset).max_cars,
+            "grid": motor_adapter(season.ruleset).max_cars,
         },
     )
 

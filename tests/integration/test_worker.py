@@ -19,6 +19,7 @@ from season.demo import demo_load
 from season.models import DiceLog, Round
 from season.replay import stage_replay
 from season.services import jobs, lifecycle, resolution
+from tests.integration.processes import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 VISIBILITY_TIMEOUT = 3
@@ -110,15 +111,6 @@ def workers(settings):
     conf.task_always_eager, conf.task_default_queue, conf.broker_transport_options = saved
     with celery_app.connection_for_write() as broker:
         broker.default_channel.queue_delete(queue)
-
-
-def wait_for(predicate, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.1)
-    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
 def status_of(round: Round) -> str:

@@ -228,7 +228,7 @@ def test_orders_are_given_for_the_first_stage_not_resolved(charlie):
     assert closed.reason == "Orders for stage 1 closed at the deadline."
     Round.objects.filter(season=season, number=1).update(status=Round.Status.LOCKED)
     assert leagues.orders_window(season=season).reason == (
-        "Orders for stage 1 are closed: the stage is locked."
+        "Orders for stage 1 are closed: it is locked."
     )
     Round.objects.filter(season=season).update(status=Round.Status.RESOLVED)
     window = leagues.orders_window(season=season)

@@ -174,7 +174,7 @@ def test_orders_after_the_deadline_are_refused_with_the_reason(alice, bob):
     _two_cars_each(season, team)
     first = _opened(season)
     late = first.orders_deadline + timedelta(seconds=1)
-    with pytest.raises(OrdersClosed, match="Orders for stage 1 closed at"):
+    with pytest.raises(OrdersClosed, match="Orders for round 1 closed at"):
         orders_submit(
             team=team, round=first, orders={team.cars.first().number: {}}, user=bob, now=late
         )

@@ -232,9 +232,9 @@ def test_odds_wait_for_the_previous_stage_to_be_published(demo):
     resolved_unpublished(demo, 1)
     round = stage(demo, 2)
     assert round.status == Round.Status.OPEN
-    with pytest.raises(odds.OddsError, match="when the results of round 1 are published"):
+    with pytest.raises(odds.OddsError, match="when the results of stage 1 are published"):
         odds.odds_plan(round=round, runs=RUNS)
-    with pytest.raises(odds.OddsError, match="when the results of round 1 are published"):
+    with pytest.raises(odds.OddsError, match="when the results of stage 1 are published"):
         odds.odds_request(round=round, runs=RUNS, team=player_team(demo))
     from season.services.lifecycle import round_publish
 

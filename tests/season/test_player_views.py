@@ -319,7 +319,7 @@ def test_a_locked_stage_shows_the_orders_given_and_no_form(client, demo):
     response = client.get(orders_url(team))
     page = response.content.decode()
     assert response.context["form"] is None
-    assert "Orders for stage 1 are closed: the stage is locked." in page
+    assert "Orders for stage 1 are closed: it is locked." in page
     assert "Your orders" in page
     assert "GC leader" in page
 

@@ -1,0 +1,90 @@
+"""What every game's adapter answers, whatever its discipline: the type of the registry.
+
+The season layer reaches a game through :func:`plugins.adapter_for` only, and what it may ask
+is written here once, as a Protocol that both disciplines' base adapters satisfy
+(``races.adapters.base.CyclingAdapter`` for riders on stages, ``motor.adapters.base.
+MotorAdapter`` for cars on Grands Prix; ``tests/test_plugins_protocol.py`` checks every
+registered adapter against it). A member that only one discipline has is not here: the code
+that asks for it narrows first (:func:`plugins.cycling_adapter`, :func:`plugins.motor_adapter`),
+so mypy shows every place where the season layer still tells the disciplines apart.
+
+This module imports no app (import-linter): the app types (a stage, a round, a Grand Prix)
+are ``Any`` here, and the adapters give them precisely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class GameAdapter(Protocol):
+    """A ruleset's adapter, as the season layer sees it."""
+
+    #: The ruleset's registered name (Season.ruleset).
+    name: str
+    #: The ruleset as the forms offer it, and a paragraph for the "how it works" page.
+    label: Any
+    how_it_works: Any
+    #: Shown above the orders table (None: nothing).
+    orders_legend: Any
+    #: "cycling" or "motor" (plugins.CYCLING, plugins.MOTOR).
+    discipline: str
+    #: What a round of this game is called in the commands' output.
+    round_noun: str
+    rounds_noun: str
+    #: The league's defaults of some of the ruleset's settings (docs/rules-choices.md).
+    season_defaults: Mapping[str, Any]
+    #: The odds table's column headings as this discipline says them (docs/odds.md).
+    odds_labels: Mapping[str, Any]
+    #: Bits of a round's seed (the dice's commitment, engine.commitment).
+    seed_bits: int
+
+    def commitment_of(self, seed: int) -> str: ...
+
+    def dice_seed(self, seed: int, nonces: Sequence[str]) -> int: ...
+
+    @property
+    def version(self) -> int: ...
+
+    # --- orders: one entrant's fields (a rider or a car) --------------------------------
+
+    @property
+    def orders_spec(self) -> Any: ...
+
+    def orders_stored(self, order: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def orders_errors(self, *, orders: Mapping[Any, Mapping[str, Any]], round: Any) -> list[str]:
+        """A team's stored orders ``{entrant: fields}`` checked by the ruleset for ``round``,
+        as messages naming the entrant and the field."""
+        ...
+
+    def order_fields(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """One entrant's row of the orders form, from the orders spec."""
+        ...
+
+    # --- the organiser's settings --------------------------------------------------------
+
+    @property
+    def settings_spec(self) -> Any: ...
+
+    def settings_fields(self, values: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def season_values(self, rules: Any) -> dict[str, Any]: ...
+
+    def engine_settings(self, rules: Any) -> Any: ...
+
+    # --- simulation, replay, odds --------------------------------------------------------
+
+    def simulate(self, inputs: Any, *, seed: int) -> Any: ...
+
+    def dice_log(self, outcome: Any) -> tuple[int, str]: ...
+
+    def dice_rows(self, outcome: Any) -> list[list[Any]]: ...
+
+    def stored_version(self, data: Mapping[str, Any]) -> int | None: ...
+
+    def odds_runner(
+        self, inputs_data: Mapping[str, Any], *, round: Any, rules: Any
+    ) -> Callable[[int], Any]: ...

@@ -1,0 +1,36 @@
+"""How a round is named in a sentence: "stage 3" in a stage race, "round 3" in a championship.
+
+Every message about a round that both disciplines meet (orders closed, a round not open, the
+job's failures) names it with :func:`round_name`, so that a motor league never reads "stage".
+In French both are feminine ("l'étape 3", "la manche 3") and carry their article, so one
+translated sentence serves both disciplines ("Les ordres de %(round)s sont clos").
+"""
+
+from __future__ import annotations
+
+from django.utils.text import capfirst
+from django.utils.translation import pgettext
+
+from plugins import MOTOR, adapter_for, discipline_of
+from season.models import Season
+
+
+def is_championship(season: Season) -> bool:
+    """The season races Grands Prix (its ruleset's adapter is a motor one)."""
+    return discipline_of(adapter_for(season.ruleset)) == MOTOR
+
+
+def round_name(season: Season, number: int) -> str:
+    """Round ``number`` of the season as a sentence names it: "stage 3" or "round 3"."""
+    if is_championship(season):
+        return pgettext("a round of a championship, in a sentence", "round %(number)s") % {
+            "number": number
+        }
+    return pgettext("a stage of a stage race, in a sentence", "stage %(number)s") % {
+        "number": number
+    }
+
+
+def round_name_start(season: Season, number: int) -> str:
+    """The same at the start of a sentence: "Stage 3", "Round 3" ("L'étape 3", "La manche 3")."""
+    return str(capfirst(round_name(season, number)))

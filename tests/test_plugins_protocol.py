@@ -1,0 +1,70 @@
+"""One typed adapter for every game (issue 27): each registered adapter answers every member
+of plugins.GameAdapter, whatever its discipline; one that lacks a member is refused at
+registration, naming it; a discipline's own member is reached only by narrowing."""
+
+import pytest
+
+from plugins import (
+    CYCLING,
+    MOTOR,
+    GameAdapter,
+    WrongDiscipline,
+    adapter_for,
+    adapter_names,
+    cycling_adapter,
+    motor_adapter,
+    register,
+)
+from plugins.registry import PROTOCOL_MEMBERS, protocol_missing
+
+pytestmark = pytest.mark.django_db
+
+
+def test_every_registered_game_answers_the_whole_protocol():
+    assert set(adapter_names()) >= {"moreno", "cyclosim", "grandprix", "ludicitude"}
+    for name in adapter_names():
+        adapter = adapter_for(name)
+        assert protocol_missing(adapter) == [], name
+        assert isinstance(adapter, GameAdapter)
+        assert adapter.discipline in (CYCLING, MOTOR)
+
+
+def test_the_protocol_holds_what_both_disciplines_share():
+    for member in ("orders_errors", "order_fields", "odds_runner", "simulate", "dice_seed"):
+        assert member in PROTOCOL_MEMBERS
+    # A discipline's own member is not in it: the season layer narrows to reach it.
+    assert "inputs_build" not in PROTOCOL_MEMBERS
+    assert "max_cars" not in PROTOCOL_MEMBERS
+
+
+def test_an_adapter_lacking_a_member_is_refused_by_name():
+    class HalfAGame:
+        name = "half-a-game"
+        label = "Half a game"
+
+    with pytest.raises(TypeError, match="adapter 'half-a-game' lacks commitment_of, dice_log"):
+        register(HalfAGame())
+    assert "half-a-game" not in adapter_names()
+
+
+def test_a_disciplines_own_members_are_reached_by_narrowing():
+    assert cycling_adapter("moreno").discipline == CYCLING
+    assert motor_adapter("grandprix").discipline == MOTOR
+    with pytest.raises(WrongDiscipline, match="'grandprix' is a motor game, not a cycling one"):
+        cycling_adapter("grandprix")
+    with pytest.raises(WrongDiscipline, match="'cyclosim' is a cycling game, not a motor one"):
+        motor_adapter("cyclosim")
+
+
+def test_both_disciplines_check_orders_with_the_same_call():
+    from season.demo import demo_load, motor_demo_load
+
+    # Cyclo Sim's attack window beyond the demo's first finish; a risk the F1 game lacks.
+    cases = [
+        ("cyclosim", demo_load(), {1: {"attack_from_km": 500.0, "attack_to_km": 510.0}}, "Attack"),
+        ("grandprix", motor_demo_load(), {"1": {"risk": "reckless"}}, "Car 1, risk"),
+    ]
+    for name, season, orders, named in cases:
+        round = season.rounds.get(number=1)
+        errors = adapter_for(name).orders_errors(orders=orders, round=round)
+        assert named in errors[0], errors
