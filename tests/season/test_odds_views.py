@@ -198,3 +198,18 @@ def test_another_player_cannot_read_my_odds_with_my_saved_orders(demo, client):
     client.logout()
     login(client, "bob")
     assert client.get(odds_url(demo) + f"?run={mine}").status_code == 404
+
+
+def test_odds_replaced_by_a_newer_request_say_so_and_stop_polling(demo, client, monkeypatch):
+    monkeypatch.setattr(odds, "odds_send", lambda plan: None)
+    login(client, "alice")
+    earlier = client.post(odds_url(demo))["Location"]
+    Season.objects.filter(pk=demo.pk).update(
+        rule_settings=demo.rules.to_data() | {"odds_runs": RUNS + 5}
+    )
+    newer = client.post(odds_url(demo))["Location"]
+    assert newer != earlier
+    page = client.get(earlier).content.decode()
+    assert 'id="odds-cancelled"' in page
+    assert "hx-get" not in page.split('id="odds"')[1].split(">")[0]
+    assert 'id="odds-progress"' in client.get(newer).content.decode()
