@@ -22,18 +22,18 @@ class Limit:
     seconds: int
 
 
-def rate_take(bucket: str, limit: Limit, *, now: datetime) -> datetime | None:
-    """Count one more action in ``bucket``; None when it is allowed, else the time the next
-    window opens (when to try again)."""
+def rate_take(bucket: str, limit: Limit, *, now: datetime, amount: int = 1) -> datetime | None:
+    """Count ``amount`` more actions (one by default; the odds count runs) in ``bucket``; None
+    when they are allowed, else the time the next window opens (when to try again)."""
     window = int(now.timestamp()) // limit.seconds
     key = f"{PREFIX}{bucket}:{window}"
     try:
         cache.add(key, 0, limit.seconds * 2)
         try:
-            count = cache.incr(key)
+            count = cache.incr(key, amount)
         except ValueError:  # expired between add and incr
-            cache.set(key, 1, limit.seconds * 2)
-            count = 1
+            cache.set(key, amount, limit.seconds * 2)
+            count = amount
     except Exception:
         logger.warning("rate limit %s not counted: the cache does not answer", bucket)
         return None

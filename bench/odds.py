@@ -54,6 +54,7 @@ def main() -> int:
     from django.db import connection
 
     from config.celery import app as celery_app
+    from config.celery import odds_queue
     from season.demo import demo_load, motor_demo_load
     from season.services import odds
 
@@ -69,6 +70,7 @@ def main() -> int:
     )
 
     env = dict(os.environ)
+    queues = (queue, odds_queue(queue))
     logs = [ROOT / "var" / f"bench-odds-worker-{n}.log" for n in range(args.workers)]
     logs[0].parent.mkdir(exist_ok=True)
     workers = [
@@ -80,6 +82,8 @@ def main() -> int:
                 "-A",
                 "config",
                 "worker",
+                "-Q",
+                ",".join(queues),
                 "--pool=solo",
                 "--without-gossip",
                 "--without-mingle",
@@ -122,6 +126,7 @@ def main() -> int:
             worker.wait(timeout=30)
         with celery_app.connection_for_write() as broker:
             broker.default_channel.queue_delete(queue)
+            broker.default_channel.queue_delete(odds_queue(queue))
 
     per_worker = {
         log.name: log.read_text().count("season.odds_chunk[") // 2 for log in logs

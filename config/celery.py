@@ -7,3 +7,20 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("grandtour")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+#: The tasks of the odds (season/services/odds.py): a queue of their own, so that a resolution
+#: never waits behind a request's chunks (issue 28; docs/odds.md, "Queues").
+ODDS_TASKS = frozenset({"season.odds_chunk", "season.odds_merge"})
+
+
+def odds_queue(default_queue: str) -> str:
+    """The odds' queue beside a deployment's default queue: ``grandtour`` -> ``grandtour-odds``."""
+    return f"{default_queue}-odds"
+
+
+def task_route(name: str, args: object, kwargs: object, options: object, task=None, **kw):  # type: ignore[no-untyped-def]
+    """CELERY_TASK_ROUTES' router: the odds' tasks to the odds' queue of the default queue read
+    when the task is sent (a test may change the default queue), every other task unrouted."""
+    if name in ODDS_TASKS:
+        return {"queue": odds_queue(app.conf.task_default_queue)}
+    return None

@@ -206,6 +206,13 @@ PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 600)
 PAGE_CACHE_STATE_SECONDS = env_int("PAGE_CACHE_STATE_SECONDS", 2)
 # Separate queues let several deployments (or test runs) share one Redis.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "grandtour")
+# The odds' chunks and merge go to "<default queue>-odds" (config.celery.task_route), so that a
+# resolution never waits behind them; a worker serves it with -Q (docs/odds.md, "Queues").
+CELERY_TASK_ROUTES = ("config.celery.task_route",)
+# The odds' budget: runs counted an hour for each member of a season and for the whole season
+# (season.services.odds.odds_budget_take; a table already counted costs nothing).
+ODDS_MEMBER_RUNS_PER_HOUR = env_int("ODDS_MEMBER_RUNS_PER_HOUR", 20_000)
+ODDS_SEASON_RUNS_PER_HOUR = env_int("ODDS_SEASON_RUNS_PER_HOUR", 60_000)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"

@@ -1,4 +1,5 @@
-"""Start the web server, a Celery worker and Celery beat; stop all three on Ctrl-C.
+"""Start the web server, a Celery worker, an odds worker and Celery beat; stop all four on
+Ctrl-C.
 
 The embedded default: SQLite and Celery's filesystem broker under var/celery (no server to
 install). With REDIS_URL set the same processes use Redis instead. Beat keeps its schedule in
@@ -23,19 +24,31 @@ def main() -> int:
     broker_dir = Path(os.environ.get("CELERY_FILESYSTEM_DIR", ROOT / "var" / "celery"))
     for folder in ("out", "processed", "control"):
         (broker_dir / folder).mkdir(parents=True, exist_ok=True)
-    commands = {
-        "web": [python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"],
-        "worker": [
+    # The league's queue (resolutions, deadlines, e-mails) and the odds' queue beside it
+    # (config.celery.odds_queue), each with a worker of its own: a resolution never waits
+    # behind a chunk of odds (docs/odds.md, "Queues").
+    queue = os.environ.get("CELERY_QUEUE") or "grandtour"
+
+    def worker(name: str, queue: str) -> list[str]:
+        return [
             python,
             "-m",
             "celery",
             "-A",
             "config",
             "worker",
+            "-Q",
+            queue,
+            f"--hostname={name}@%h",
             "--loglevel=INFO",
             "--concurrency=1",
             "--pool=solo",
-        ],
+        ]
+
+    commands = {
+        "web": [python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"],
+        "worker": worker("league", queue),
+        "odds worker": worker("odds", f"{queue}-odds"),
         "beat": [
             python,
             "-m",
@@ -56,7 +69,7 @@ def main() -> int:
         "bob / bob-demo, charlie / charlie-demo\n"
         f"  Demo seasons: {url}seasons/demo/ (Tour de France 2023) and "
         f"{url}seasons/demo-f1/ (Grands Prix of 1981), the same logins in both\n"
-        "  Press Ctrl-C to stop the web server, the worker and beat.\n",
+        "  Press Ctrl-C to stop the web server, the workers and beat.\n",
         flush=True,
     )
 

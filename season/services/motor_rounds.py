@@ -92,12 +92,18 @@ def motor_round_inputs(
     adapter: Any,
     draft_team_id: int | None = None,
     draft: Mapping[str, Mapping[str, Any]] | None = None,
+    rivals_default: bool = False,
+    own_team_id: int | None = None,
 ) -> dict[str, Any]:
     """The round's inputs as stored (the track's content embedded), with the orders given so
     far; ``draft`` (``{car number: stored orders}``) in place of team ``draft_team_id``'s
-    saved orders (the odds of a draft: season.services.odds)."""
+    saved orders (the odds of a draft: season.services.odds). With ``rivals_default`` (the
+    odds) every car not of team ``own_team_id`` (every car when None) gets the spec's defaults
+    in place of its saved orders."""
     assert round.grand_prix is not None
     cars = round_cars(round=round)
+    if rivals_default:
+        cars = [car if car.team_id == own_team_id else replace(car, orders={}) for car in cars]
     if draft_team_id is not None and draft is not None:
         cars = [
             replace(car, orders=dict(draft.get(car.car_id, {})))

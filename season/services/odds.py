@@ -1,12 +1,17 @@
 """The odds of an open round: its inputs simulated K times over the workers, the counts merged.
 
-A request builds the round's inputs once, with the orders given so far (the defaults for the
-others, or a player's draft of his own in their place), and keys them by a hash of those inputs:
+A request builds the round's inputs once, as the asker may know them (his own orders, or his
+draft in their place, and the default orders for every other team; the defaults for everyone
+without a team), and keys them by a hash of those inputs:
 the same orders give the same key, so a table already counted is read back, and a change of
 orders gives a new key and new counts. The inputs go to the odds cache (Redis, or files in the
 embedded default: every worker reads them), then a chord of chunk tasks each counts its runs
 (engine.odds, a seed per run from the round's odds seed base) and the chord's callback merges the
 partial counts and stores the table. Progress is the number of chunks whose mark is in the cache.
+
+The chunks go to a queue of their own (config.celery.task_route), a request's runs come out of
+an hourly budget of its member and its season (odds_budget_take), and a newer request of the
+same asker cancels his running one (odds_supersede): docs/odds.md, issue 28.
 
 Nothing here writes to the database: odds change no round, no orders and no standings.
 """
@@ -19,17 +24,23 @@ import logging
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import BaseCache, caches
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from accounts.rate_limits import Limit, rate_take
 from engine.odds import OddsCounts, OddsRow, RunLine, chunks, count_runs, merge_all, odds_rows
 from plugins import adapter_for, cycling_adapter
-from season.models import Round, Season, SeasonTeam, SeasonTeamCar, SeasonTeamRider
+from races.adapters.base import EntrantSpec
+from season.models import DONE_STATUSES, Round, Season, SeasonTeam, SeasonTeamCar, SeasonTeamRider
 from season.orders import orders_errors
+from season.permissions import PUBLIC_VIEW, status_visible
+from season.round_names import round_name
 from season.rule_settings import ODDS_RUNS_DEFAULT, ODDS_RUNS_MAX, ODDS_RUNS_MIN
 from season.selectors import team_starters
 from season.services.lifecycle import RoundError
@@ -103,6 +114,9 @@ class OddsPlan:
     inputs: dict[str, Any]
     #: The team whose draft orders stand in for its saved ones (None: the orders as saved).
     draft_team_id: int | None = None
+    #: The team whose own orders (saved, or its draft) are counted, every other team riding
+    #: with its default orders (None: the defaults for everyone); only its owner reads these.
+    team_id: int | None = None
 
     @property
     def chunks(self) -> list[tuple[int, int]]:
@@ -117,6 +131,7 @@ class OddsPlan:
             "base": self.base,
             "inputs": self.inputs,
             "draft_team_id": self.draft_team_id,
+            "team_id": self.team_id,
         }
 
     @classmethod
@@ -160,6 +175,28 @@ def _round_check(round: Round) -> None:
         raise OddsError(
             _("Round %(number)s has no stage nor Grand Prix.") % {"number": round.number}
         )
+    hidden = hidden_round_before(round)
+    if hidden is not None:
+        raise OddsError(
+            _("The odds open when the results of %(round)s are published.")
+            % {"round": round_name(round.season, hidden)}
+        )
+
+
+def hidden_round_before(round: Round) -> int | None:
+    """The first earlier round whose results are resolved but not yet shown to the players
+    (season.permissions.status_visible in the public view), or None. The odds start from the
+    standings and carried state after the previous round: while any earlier round is hidden,
+    they would tell its results (the leader after it), so they are refused for everyone, the
+    organiser too (a table is read by its key, whoever asked for it)."""
+    season = round.season
+    earlier = Round.objects.filter(season_id=round.season_id, number__lt=round.number)
+    for number, status in earlier.order_by("number").values_list("number", "status"):
+        if status in DONE_STATUSES and not status_visible(
+            status, auto_publish=season.auto_publish, view=PUBLIC_VIEW
+        ):
+            return int(number)
+    return None
 
 
 def odds_plan(
@@ -169,8 +206,11 @@ def odds_plan(
     team: SeasonTeam | None = None,
     draft: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> OddsPlan:
-    """The round's inputs with the orders as they stand (``draft``, checked, for ``team``'s
-    riders in place of its saved orders) and the key of their odds."""
+    """The round's inputs as ``team``'s owner may know them, and the key of their odds: his
+    own orders (his ``draft``, checked, in place of his saved orders when given), every other
+    team with its default orders, never its saved ones (they would tell what a rival ordered);
+    without ``team`` (the organiser, a visitor, a command) the defaults for everyone. Refused
+    while an earlier round's results are hidden (hidden_round_before)."""
     _round_check(round)
     runs = runs_bounded(runs)
     season = round.season
@@ -181,9 +221,11 @@ def odds_plan(
             adapter=adapter_for(season.ruleset),
             draft_team_id=team.pk if team is not None and drafted else None,
             draft=draft,
+            rivals_default=True,
+            own_team_id=team.pk if team is not None else None,
         )
     else:
-        data = _stage_inputs(round=round, team=team if drafted else None, draft=draft)
+        data = _stage_inputs(round=round, team=team, draft=draft)
     base = seed_base_of(round)
     identity = json.dumps(
         {
@@ -193,8 +235,10 @@ def odds_plan(
             "inputs": data,
             "runs": runs,
             "base": base,
-            # A draft's odds are its team's own, even where the draft equals saved orders.
+            # A draft's odds are its team's own, even where the draft equals saved orders; a
+            # team's odds (its own orders) are its own, even where they equal the defaults.
             "draft_team": team.pk if team is not None and drafted else None,
+            "team": team.pk if team is not None else None,
         },
         sort_keys=True,
         separators=(",", ":"),
@@ -208,31 +252,31 @@ def odds_plan(
         base=base,
         inputs=data,
         draft_team_id=team.pk if team is not None and drafted else None,
+        team_id=team.pk if team is not None else None,
     )
 
 
 def _stage_inputs(
     *, round: Round, team: SeasonTeam | None, draft: Mapping[str, Mapping[str, Any]] | None
 ) -> dict[str, Any]:
-    """A stage's inputs as stored, with the orders given so far (``team``'s ``draft`` in place
-    of its saved orders)."""
+    """A stage's inputs as stored, with ``team``'s orders (its ``draft`` in place of its saved
+    orders when given) and the default orders for every other team (for everyone without
+    ``team``): an order left out rides as round_entrants gives a rider without orders."""
     season = round.season
     adapter = cycling_adapter(season.ruleset)
     entrants, yellow, green = round_entrants(round=round)
-    if team is not None and draft is not None:
-        roles = dict(
-            SeasonTeamRider.objects.filter(season=season, team=team).values_list("rider_id", "role")
-        )
-        entrants = [
-            replace(
-                spec,
-                orders=dict(draft.get(str(spec.rider_id), {})),
-                role=draft.get(str(spec.rider_id), {}).get("role", roles[spec.rider_id]),
-            )
-            if spec.team_id == team.pk
-            else spec
-            for spec in entrants
-        ]
+    roles = dict(SeasonTeamRider.objects.filter(season=season).values_list("rider_id", "role"))
+
+    def known(spec: EntrantSpec) -> EntrantSpec:
+        if team is not None and spec.team_id == team.pk:
+            if draft is None:
+                return spec
+            order = dict(draft.get(str(spec.rider_id), {}))
+        else:
+            order = {}
+        return replace(spec, orders=order, role=order.get("role", roles[spec.rider_id]))
+
+    entrants = [known(spec) for spec in entrants]
     inputs = adapter.inputs_build(
         stage=round.stage,
         entrants=entrants,
@@ -307,6 +351,14 @@ def _failed_key(key: str) -> str:
     return f"odds:{key}:failed"
 
 
+def _cancelled_key(key: str) -> str:
+    return f"odds:{key}:cancelled"
+
+
+def _latest_key(round_id: int, asker: str) -> str:
+    return f"odds:latest:{round_id}:{asker}"
+
+
 @dataclass(frozen=True)
 class OddsState:
     """Where a request stands: chunks back out of all, the counts once merged, or why not."""
@@ -322,6 +374,10 @@ class OddsState:
     finished_at: str = ""
     #: The team whose draft orders were counted (only its owner sees these odds).
     draft_team_id: int | None = None
+    #: The team whose own orders were counted (only its owner sees these odds).
+    team_id: int | None = None
+    #: Superseded by a newer request of the same asker: its chunks count nothing.
+    cancelled: bool = False
 
     @property
     def done(self) -> bool:
@@ -352,6 +408,7 @@ def odds_state(*, key: str) -> OddsState | None:
             workers=tuple(table["workers"]),
             finished_at=table["finished_at"],
             draft_team_id=table.get("draft_team_id"),
+            team_id=table.get("team_id"),
         )
     # The plan's few numbers, kept apart from its inputs: a page or a command polls the progress
     # every second or less, and the inputs of a 176-rider stage are tens of kilobytes to decode.
@@ -371,6 +428,8 @@ def odds_state(*, key: str) -> OddsState | None:
         chunks_done=len(marks),
         failed=cache.get(_failed_key(key)) or "",
         draft_team_id=meta["draft_team_id"],
+        team_id=meta.get("team_id"),
+        cancelled=bool(cache.get(_cancelled_key(key))),
     )
 
 
@@ -380,6 +439,7 @@ def _plan_meta(plan: OddsPlan) -> dict[str, Any]:
         "runs": plan.runs,
         "chunks": len(plan.chunks),
         "draft_team_id": plan.draft_team_id,
+        "team_id": plan.team_id,
     }
 
 
@@ -389,29 +449,37 @@ def odds_request(
     runs: int | None = None,
     team: SeasonTeam | None = None,
     draft: Mapping[str, Mapping[str, Any]] | None = None,
+    user: Any = None,
 ) -> OddsState:
-    """Ask for the odds of an open round with the orders as they stand (or ``team``'s
-    ``draft`` in place of its saved orders): a table already counted for the same inputs is
-    given back at once, a request on its way is joined, otherwise the chunks are sent."""
+    """Ask for the odds of an open round as ``team``'s owner may know them (odds_plan: his
+    orders, or his ``draft``, and the defaults for every other team): a table already counted
+    for the same inputs is given back at once and a request on its way is joined, neither
+    spending the budget; otherwise the runs are taken from the budget (``user``'s and the
+    season's, odds_budget_take: OddsError saying when to try again) and the chunks are sent.
+    The asker's earlier request of the same kind on this round, still running, is cancelled
+    (odds_supersede)."""
     plan = odds_plan(round=round, runs=runs, team=team, draft=draft)
     state = odds_state(key=plan.key)
-    if state is not None and not state.failed:
+    if state is not None and not state.failed and not state.cancelled:
         return state
+    odds_budget_take(season=round.season, user=user, runs=plan.runs)
     cache = odds_cache()
     if state is None:
         # Two requests at once for the same inputs: the first to add the plan sends the chunks,
         # the other one joins it.
         if not cache.add(_plan_key(plan.key), plan.to_data(), PLAN_SECONDS):
-            return odds_state(key=plan.key) or odds_request(
-                round=round, runs=runs, team=team, draft=draft
-            )
+            joined = odds_state(key=plan.key)
+            if joined is not None:
+                return joined
+            return odds_request(round=round, runs=runs, team=team, draft=draft, user=user)
     else:
         cache.delete_many(
-            [_failed_key(plan.key)]
+            [_failed_key(plan.key), _cancelled_key(plan.key)]
             + [_done_key(plan.key, index) for index in range(len(plan.chunks))]
         )
         cache.set(_plan_key(plan.key), plan.to_data(), PLAN_SECONDS)
     cache.set(_meta_key(plan.key), _plan_meta(plan), PLAN_SECONDS)
+    odds_supersede(plan, asker=_asker(team=team, user=user, drafted=draft is not None))
     odds_send(plan)
     return odds_state(key=plan.key) or OddsState(
         key=plan.key,
@@ -420,7 +488,79 @@ def odds_request(
         chunks_total=len(plan.chunks),
         chunks_done=0,
         draft_team_id=plan.draft_team_id,
+        team_id=plan.team_id,
     )
+
+
+# --- the budget and the superseded requests ----------------------------------------------
+
+
+def odds_budget_take(*, season: Season, user: Any, runs: int) -> None:
+    """Count ``runs`` more runs in the hour's budget of ``user`` (when given) and of the season
+    (settings.ODDS_MEMBER_RUNS_PER_HOUR, ODDS_SEASON_RUNS_PER_HOUR; accounts.rate_limits, in
+    the default cache); beyond either, OddsError saying in how many minutes to try again.
+    A request refused has spent what it was refused on, as any rate limit."""
+    now = timezone.now()
+    hour = 3600
+    user_id = getattr(user, "pk", None)
+    if user_id is not None:
+        per_hour = settings.ODDS_MEMBER_RUNS_PER_HOUR
+        again = rate_take(
+            f"odds-member:{season.pk}:{user_id}", Limit(per_hour, hour), now=now, amount=runs
+        )
+        if again is not None:
+            minutes = _minutes_until(again, now=now)
+            raise OddsError(
+                ngettext(
+                    "Odds are counted for at most %(runs)s runs an hour for each member: try "
+                    "again in %(minutes)s minute.",
+                    "Odds are counted for at most %(runs)s runs an hour for each member: try "
+                    "again in %(minutes)s minutes.",
+                    minutes,
+                )
+                % {"runs": per_hour, "minutes": minutes}
+            )
+    per_hour = settings.ODDS_SEASON_RUNS_PER_HOUR
+    again = rate_take(f"odds-season:{season.pk}", Limit(per_hour, hour), now=now, amount=runs)
+    if again is not None:
+        minutes = _minutes_until(again, now=now)
+        raise OddsError(
+            ngettext(
+                "Odds are counted for at most %(runs)s runs an hour for the whole season: try "
+                "again in %(minutes)s minute.",
+                "Odds are counted for at most %(runs)s runs an hour for the whole season: try "
+                "again in %(minutes)s minutes.",
+                minutes,
+            )
+            % {"runs": per_hour, "minutes": minutes}
+        )
+
+
+def _minutes_until(when: datetime, *, now: datetime) -> int:
+    return max(1, math.ceil((when - now).total_seconds() / 60))
+
+
+def _asker(*, team: SeasonTeam | None, user: Any, drafted: bool) -> str | None:
+    """Who asks, for the superseding: the team (or the user without a team) and whether for a
+    draft or for the saved orders, which the orders form asks together; None: nobody known."""
+    kind = "draft" if drafted else "saved"
+    if team is not None:
+        return f"team-{team.pk}:{kind}"
+    user_id = getattr(user, "pk", None)
+    return f"user-{user_id}:{kind}" if user_id is not None else None
+
+
+def odds_supersede(plan: OddsPlan, *, asker: str | None) -> None:
+    """Mark ``plan`` as the asker's latest request on its round; his previous one, if another
+    and not counted yet, is cancelled: its chunks still queued return without counting."""
+    if asker is None:
+        return
+    cache = odds_cache()
+    latest = _latest_key(plan.round_id, asker)
+    previous = cache.get(latest)
+    cache.set(latest, plan.key, PLAN_SECONDS)
+    if previous and previous != plan.key and cache.get(_table_key(previous)) is None:
+        cache.set(_cancelled_key(previous), 1, PLAN_SECONDS)
 
 
 def odds_send(plan: OddsPlan) -> None:
@@ -437,6 +577,9 @@ def odds_chunk(*, key: str, index: int, worker: str = "") -> dict[str, Any]:
     """Count one chunk of a request's runs (a worker's task): its counts as JSON, with the
     worker's name, and the chunk's mark for the progress bar."""
     cache = odds_cache()
+    if cache.get(_cancelled_key(key)):
+        # Superseded: nothing counted, no mark; the merge stores no table.
+        return {"index": index, "worker": worker, "counts": None, "cancelled": True}
     data = cache.get(_plan_key(key))
     if data is None:
         raise OddsError(f"odds {key}: the inputs are no longer in the cache")
@@ -451,10 +594,13 @@ def odds_chunk(*, key: str, index: int, worker: str = "") -> dict[str, Any]:
     return {"index": index, "worker": worker, "counts": counts.to_data()}
 
 
-def odds_merge(*, key: str, parts: Iterable[Mapping[str, Any]]) -> OddsCounts:
-    """The chord's callback: every chunk's counts merged, stored as the request's table."""
+def odds_merge(*, key: str, parts: Iterable[Mapping[str, Any]]) -> OddsCounts | None:
+    """The chord's callback: every chunk's counts merged, stored as the request's table; a
+    request cancelled (a chunk skipped) stores nothing."""
     parts = sorted(parts, key=lambda part: part["index"])
     cache = odds_cache()
+    if any(part.get("cancelled") for part in parts):
+        return None
     data = cache.get(_plan_key(key))
     if data is None:
         raise OddsError(f"odds {key}: the inputs are no longer in the cache")
@@ -472,6 +618,7 @@ def odds_merge(*, key: str, parts: Iterable[Mapping[str, Any]]) -> OddsCounts:
             "workers": sorted({part["worker"] for part in parts}),
             "finished_at": timezone.now().isoformat(),
             "draft_team_id": plan.draft_team_id,
+            "team_id": plan.team_id,
         },
         TABLE_SECONDS,
     )

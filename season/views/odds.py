@@ -111,9 +111,11 @@ def _state_for(request: HttpRequest, round: Round, key: str) -> odds.OddsState |
     state = odds.odds_state(key=key)
     if state is None or state.round_id != round.pk:
         return None
-    if state.draft_team_id is not None:
+    # A team's odds count its own orders (saved, or a draft): only its owner reads them.
+    owner_team = state.team_id if state.team_id is not None else state.draft_team_id
+    if owner_team is not None:
         team = _own_team(request, round.season)
-        if team is None or team.pk != state.draft_team_id:
+        if team is None or team.pk != owner_team:
             raise Http404(_("No such odds."))
     return state
 
@@ -185,9 +187,13 @@ def round_odds(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     to ask); ``?run=KEY`` one request's odds (a draft's, for its player). POST: ask."""
     round = _round(request, slug, number)
     here = reverse("season-round-odds", args=[slug, number])
+    # The reader's own orders and everyone else's defaults (odds.odds_plan).
+    team = _own_team(request, round.season)
     if request.method == "POST":
         try:
-            asked = odds.odds_request(round=round, runs=odds.runs_of(round.season))
+            asked = odds.odds_request(
+                round=round, runs=odds.runs_of(round.season), team=team, user=request.user
+            )
         except RoundError as error:
             messages.error(request, str(error))
             return redirect(here)
@@ -196,7 +202,7 @@ def round_odds(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     state = _state_for(request, round, key) if key else None
     if state is None and round.status == Round.Status.OPEN:
         try:
-            plan = odds.odds_plan(round=round, runs=odds.runs_of(round.season))
+            plan = odds.odds_plan(round=round, runs=odds.runs_of(round.season), team=team)
         except RoundError as error:
             messages.error(request, str(error))
         else:
@@ -269,8 +275,10 @@ def orders_odds(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     runs = odds.runs_of(season)
     try:
         draft = odds.draft_orders_check(team=team, round=round, orders=form.orders())
-        drafted = odds.odds_request(round=round, runs=runs, team=team, draft=draft)
-        saved = odds.odds_request(round=round, runs=runs)
+        drafted = odds.odds_request(
+            round=round, runs=runs, team=team, draft=draft, user=request.user
+        )
+        saved = odds.odds_request(round=round, runs=runs, team=team, user=request.user)
     except OrdersInvalid as error:
         for line in error.errors:
             messages.error(request, line)

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from config.celery import odds_queue
+
 ROOT = Path(__file__).resolve().parents[2]
 # What must not appear in any process's output: a traceback or an error line of Celery's log.
 TROUBLE = re.compile(r"Traceback|SchedulingError|\bERROR\b|\bCRITICAL\b|database is locked")
@@ -99,10 +101,20 @@ class Processes:
             **extra_env,
         )
 
-    def worker(self, name: str, **extra_env: str) -> tuple[subprocess.Popen[bytes], Path]:
+    def queues(self, **extra_env: str) -> tuple[str, str]:
+        """The deployment's queue and its odds' queue (config.celery.odds_queue)."""
+        queue = {**self.env, **extra_env}.get("CELERY_QUEUE") or "grandtour"
+        return queue, odds_queue(queue)
+
+    def worker(
+        self, name: str, *, queues: tuple[str, ...] = (), **extra_env: str
+    ) -> tuple[subprocess.Popen[bytes], Path]:
+        """A worker of both queues (the resolutions' first), or of the ``queues`` given."""
         return self.celery(
             name,
             "worker",
+            "-Q",
+            ",".join(queues or self.queues(**extra_env)),
             "--pool=solo",
             "--without-gossip",
             "--without-mingle",

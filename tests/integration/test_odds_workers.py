@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 
 from config.celery import app as celery_app
+from config.celery import odds_queue
 from season.demo import demo_load
 from season.services import odds
 from tests.integration.processes import Embedded, Processes, database_url, log_trouble, wait_for
@@ -50,6 +51,7 @@ def redis_workers(settings, tmp_path):
     conf.task_always_eager, conf.task_default_queue = saved
     with celery_app.connection_for_write() as broker:
         broker.default_channel.queue_delete(queue)
+        broker.default_channel.queue_delete(odds_queue(queue))
 
 
 @pytest.mark.postgres
@@ -95,3 +97,51 @@ def test_the_embedded_default_counts_the_odds_with_its_local_worker(tmp_path):
         assert log_trouble(log) == []
     finally:
         embedded.stop()
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_resolution_never_waits_behind_queued_odds(redis_workers):
+    """The league's worker (the resolutions' queue only, as `make run` and the README start it)
+    resolves a stage while a request's 40 chunks wait on the odds' queue; the odds' worker
+    then counts them."""
+    from season.models import Job
+    from season.services.jobs import round_resolve_request
+
+    season = demo_load()
+    round = season.rounds.select_related("season", "stage").get(number=1)
+    queue, odds_queue_name = redis_workers.queues()
+    _league, league_log = redis_workers.worker("league", queues=(queue,))
+    wait_for(lambda: _ready(league_log), 60, "the league's worker", league_log)
+
+    state = odds.odds_request(round=round, runs=200)  # 40 chunks of 5 runs
+    assert state.chunks_total == 40
+    job = round_resolve_request(round=round)
+    wait_for(
+        lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE,
+        240,
+        "the resolution",
+        league_log,
+    )
+    # Not one chunk was taken by the league's worker: they wait on their own queue.
+    assert odds.odds_state(key=state.key).chunks_done == 0
+    assert "season.odds_chunk[" not in league_log.read_text()
+
+    _odds, odds_log = redis_workers.worker("odds", queues=(odds_queue_name,))
+    wait_for(
+        lambda: (odds.odds_state(key=state.key) or state).done,
+        600,
+        "the odds counted by the odds' worker",
+        odds_log,
+    )
+    assert log_trouble(league_log, odds_log) == []
+
+
+def test_the_odds_tasks_are_routed_to_a_queue_beside_the_resolutions():
+    router = celery_app.amqp.router
+    default = celery_app.conf.task_default_queue
+    assert router.route({}, "season.stage_resolve")["queue"].name == default
+    for name in ("season.odds_chunk", "season.odds_merge"):
+        assert router.route({}, name)["queue"].name == odds_queue(default)

@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from season.models import Orders, Round, Season
 from season.services import odds
-from season.services.lifecycle import round_open
-from season.services.orders import OrdersInvalid
+from season.services.lifecycle import round_open, round_publish
+from season.services.orders import OrdersInvalid, orders_submit
 from tests.season.motor_builders import joined, motor_league, round_resolved, two_cars_each
 
 pytestmark = pytest.mark.django_db
@@ -72,6 +72,7 @@ def test_the_championship_lead_counts_the_points_before_the_round(alice, bob):
     nothing before, he leads in every run where no one outscores him by more."""
     season, _team = league(alice, bob)
     round_resolved(season, 1)
+    round_publish(round=season.rounds.get(number=1))
     round_ = open_round(season, 2)
     adapter = season_adapter(season)
     before = adapter.points_before(grand_prix=round_.grand_prix)
@@ -210,3 +211,30 @@ def test_another_player_cannot_ask_odds_with_bobs_car_orders(alice, bob, charlie
     client.force_login(charlie)
     asked = client.post(reverse("player-orders-odds", args=[season.slug, team.pk]), {"stage": "1"})
     assert asked.status_code in (403, 404)
+
+
+def test_a_rivals_saved_car_orders_do_not_move_my_odds(alice, bob, charlie):
+    season = motor_league(organiser=alice, ruleset="grandprix", points_system="grandprix")
+    mine, rival = joined(season, bob, charlie)
+    two_cars_each(season, mine, rival)
+    round_ = open_round(season)
+    before = odds.odds_plan(round=round_, runs=RUNS, team=mine)
+    rival_car = str(rival.cars.order_by("slot").first().number)
+    orders_submit(
+        team=rival, round=round_, orders={rival_car: {"risk": "aggressive"}}, user=charlie
+    )
+    after = odds.odds_plan(round=round_, runs=RUNS, team=mine)
+    assert after.key == before.key
+    assert after.inputs == before.inputs
+    assert odds.odds_plan(round=round_, runs=RUNS, team=rival).inputs != before.inputs
+
+
+def test_odds_wait_for_the_previous_round_to_be_published(alice, bob):
+    season, _team = league(alice, bob)
+    round_resolved(season, 1)
+    assert season.rounds.get(number=1).status == Round.Status.RESOLVED
+    round_ = open_round(season, 2)
+    with pytest.raises(odds.OddsError, match="when the results of round 1 are published"):
+        odds.odds_plan(round=round_, runs=RUNS)
+    Season.objects.filter(pk=season.pk).update(auto_publish=True)
+    assert odds.odds_request(round=open_round(season, 2), runs=RUNS).done

@@ -176,3 +176,40 @@ def test_a_player_cannot_set_the_runs_of_the_odds(demo, client):
     assert response.status_code in (403, 404)
     demo.refresh_from_db()
     assert odds.runs_of(demo) == RUNS
+
+
+def test_a_player_beyond_his_budget_reads_when_to_try_again(demo, client, settings, monkeypatch):
+    settings.ODDS_MEMBER_RUNS_PER_HOUR = RUNS
+    sent = []
+    monkeypatch.setattr(odds, "odds_send", sent.append)
+    login(client, "alice")
+    client.post(odds_url(demo))
+    Season.objects.filter(pk=demo.pk).update(
+        rule_settings=demo.rules.to_data() | {"odds_runs": RUNS + 1}
+    )
+    refused = client.post(odds_url(demo), follow=True)
+    assert re.search(r"try again in \d+ minutes?\.", refused.content.decode())
+    assert len(sent) == 1
+
+
+def test_another_player_cannot_read_my_odds_with_my_saved_orders(demo, client):
+    login(client, "alice")
+    mine = client.post(odds_url(demo))["Location"].split("run=")[1]
+    client.logout()
+    login(client, "bob")
+    assert client.get(odds_url(demo) + f"?run={mine}").status_code == 404
+
+
+def test_odds_replaced_by_a_newer_request_say_so_and_stop_polling(demo, client, monkeypatch):
+    monkeypatch.setattr(odds, "odds_send", lambda plan: None)
+    login(client, "alice")
+    earlier = client.post(odds_url(demo))["Location"]
+    Season.objects.filter(pk=demo.pk).update(
+        rule_settings=demo.rules.to_data() | {"odds_runs": RUNS + 5}
+    )
+    newer = client.post(odds_url(demo))["Location"]
+    assert newer != earlier
+    page = client.get(earlier).content.decode()
+    assert 'id="odds-cancelled"' in page
+    assert "hx-get" not in page.split('id="odds"')[1].split(">")[0]
+    assert 'id="odds-progress"' in client.get(newer).content.decode()
