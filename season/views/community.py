@@ -145,7 +145,10 @@ def comment_hide(request: HttpRequest, slug: str, comment_id: int) -> HttpRespon
         messages.error(request, str(refused))
     if request.htmx:  # type: ignore[attr-defined]
         return HttpResponse(comments_html(request, access, number))
-    return redirect(_page_url(slug, number) + "#comments")
+    # Back to the page of comments the hidden one was on (?comments=N of the form's action).
+    page = request.GET.get(COMMENTS_PARAM, "")
+    query = f"?{COMMENTS_PARAM}={int(page)}" if page.isdigit() and len(page) < 7 else ""
+    return redirect(_page_url(slug, number) + query + "#comments")
 
 
 # --- notifications -------------------------------------------------------------------------

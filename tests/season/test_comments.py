@@ -313,3 +313,21 @@ def test_a_new_comment_shows_on_the_first_page(friends, alice):
     page = Client().get(reverse("season-detail", args=[friends.slug])).content.decode()
     assert _shown(page)[-1] == 999
     assert len(_shown(page)) == 50
+
+
+def test_hiding_a_comment_on_an_older_page_answers_that_page(friends, olivia, alice):
+    _many_comments(friends, alice, 60)
+    season_page = reverse("season-detail", args=[friends.slug])
+    organiser = client_of(olivia)
+    older = organiser.get(season_page + "?comments=2").content.decode()
+    assert _shown(older) == list(range(10))
+    oldest = Comment.objects.get(text="comment 000")
+    hide = reverse("season-comment-hide", args=[friends.slug, oldest.pk])
+    assert f'action="{hide}?comments=2"' in older
+    answer = organiser.post(hide + "?comments=2", HTTP_HX_REQUEST="true").content.decode()
+    assert "comment hidden by the organiser" in answer
+    assert _shown(answer) == list(range(10))  # the organiser still reads the hidden text
+    without_js = organiser.post(
+        reverse("season-comment-hide", args=[friends.slug, oldest.pk + 1]) + "?comments=2"
+    )
+    assert without_js["Location"] == season_page + "?comments=2#comments"
