@@ -336,3 +336,15 @@ def test_the_order_of_known_parameters_is_one_page(client, demo_after_1, page_ca
     client.get(f"{GENERAL}?page=1&page=2")
     client.get(f"{GENERAL}?sort=" + "x" * 500)
     assert len(_page_entries(page_cache)) == kept
+
+
+def test_a_query_of_known_parameters_is_kept_whole(
+    client, demo_after_1, page_cache, django_assert_num_queries
+):
+    first = client.get(f"{SEASON}?comments=2").content.decode()
+    with django_assert_num_queries(0):
+        again = client.get(f"{SEASON}?comments=2").content.decode()
+    assert again.count("<table") == first.count("<table")
+    # An unknown parameter beside it: rendered around the kept blocks, never kept whole.
+    client.get(f"{SEASON}?comments=2&z=1")
+    assert len(_page_entries(page_cache)) == 2
