@@ -85,3 +85,11 @@ def test_admin_upload_of_a_hostile_track_shows_the_fault_not_a_500(client, db, r
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not Track.objects.exists()
+
+
+def test_a_long_file_name_is_stored_cut_to_its_column(db):
+    """An upload's name may be 255 characters; the column holds 200 (PostgreSQL refused)."""
+    name = "m" * 240 + ".yaml"
+    track, created = track_store(content=MONACO.read_bytes(), file_name=name)
+    assert created
+    assert Track.objects.get(pk=track.pk).file_name == name[:200]
