@@ -310,13 +310,16 @@ def page_key(request: HttpRequest, access: Access, page: str) -> str:
     return f"{PAGE_PREFIX}{state.pk}:{state.version}:{get_language()}:{access.view}:{page}:{where}"
 
 
-def _variant_allowed(access: Access, page: str, query: str) -> bool:
-    """Whether one more query string of this page may be kept under the season's version (the
-    page without a query always may): at most MAX_VARIANTS."""
+def _variant_allowed(request: HttpRequest, access: Access, page: str, query: str) -> bool:
+    """Whether one more query string of this page (its path: each stage its own) may be kept
+    under the season's version (the page without a query always may): at most MAX_VARIANTS."""
     if not query:
         return True
     state = access.state
-    counter = f"{VARIANTS_PREFIX}{state.pk}:{state.version}:{get_language()}:{access.view}:{page}"
+    path = hashlib.sha256(request.path.encode()).hexdigest()[:20]
+    counter = (
+        f"{VARIANTS_PREFIX}{state.pk}:{state.version}:{get_language()}:{access.view}:{page}:{path}"
+    )
     try:
         cache.add(counter, 0, settings.PAGE_CACHE_SECONDS)
         return int(cache.incr(counter)) <= MAX_VARIANTS
@@ -334,7 +337,7 @@ def page_parts(
     parts = _cache_get(key) if query is not None else None
     if parts is None:
         parts = build()
-        if query is not None and _variant_allowed(access, page, query):
+        if query is not None and _variant_allowed(request, access, page, query):
             _cache_set(key, parts, settings.PAGE_CACHE_SECONDS)
     return parts
 
@@ -444,7 +447,7 @@ def cached_page(
         if isinstance(built, HttpResponse):
             return built
         parts = built.blocks(request)
-        kept = query is not None and _variant_allowed(access, page, query)
+        kept = query is not None and _variant_allowed(request, access, page, query)
         if kept:
             _cache_set(key, parts, settings.PAGE_CACHE_SECONDS)
     if live is not None:
