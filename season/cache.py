@@ -45,7 +45,7 @@ from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.middleware import csrf as django_csrf
 from django.middleware.csrf import CSRF_TOKEN_LENGTH, CsrfViewMiddleware, get_token
 from django.shortcuts import render
@@ -54,7 +54,7 @@ from django.template.loader import get_template
 from django.template.loader_tags import ExtendsNode
 from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response, patch_cache_control
-from django.utils.http import http_date
+from django.utils.http import http_date, urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -259,12 +259,73 @@ def season_access(request: HttpRequest, slug: str) -> Access:
     return Access(state=state, view=results_view(state, user))  # type: ignore[arg-type]
 
 
+# --- the query strings a page is kept for (issue 28: ``?z=N`` 2,000 times filled Redis) -----
+#
+# A cached page reads only these query parameters: a stage number (``after``), a table's sort,
+# page and rows a page, with the table's prefix (``results-sort``; tableexport.table_configure),
+# its export (``_export``, ``_table``: answered, never kept) and the page of comments
+# (``comments``; season/views/community.py). Anything else does not change the page: it is
+# left out of the key (one entry for ``?z=1``, ``?z=2``...), and a whole response for anonymous
+# visitors is kept only for a query of known parameters. A known parameter given twice or with
+# a value longer than MAX_PARAM_VALUE makes a page that is not kept at all; and at most
+# MAX_VARIANTS query strings of one page are kept under one version of the season.
+
+KNOWN_PARAM = re.compile(r"after|comments|_export|_table|(?:[a-z]+-)?(?:page|sort|per_page)")
+MAX_PARAM_VALUE = 40
+MAX_VARIANTS = 50
+VARIANTS_PREFIX = "gt:variants:"
+
+
+def page_query(request: HttpRequest) -> str | None:
+    """The canonical query of the parameters a cached page reads (sorted, the others left
+    out), or None when one of them is given twice or is too long (the page is not kept)."""
+    known = []
+    for name, values in _query_of(request).lists():
+        if not KNOWN_PARAM.fullmatch(name):
+            continue
+        if len(values) != 1 or len(values[0]) > MAX_PARAM_VALUE:
+            return None
+        known.append((name, values[0]))
+    return urlencode(sorted(known))
+
+
+def only_known_params(request: HttpRequest) -> bool:
+    """The query holds known parameters only (a whole response may be kept for it)."""
+    return all(KNOWN_PARAM.fullmatch(name) for name in _query_of(request))
+
+
+def _query_of(request: HttpRequest) -> QueryDict:
+    """The query the visitor sent (a view may rewrite ``request.GET``, as the motor standings
+    add their ``after``)."""
+    return QueryDict(request.META.get("QUERY_STRING", ""))
+
+
 def page_key(request: HttpRequest, access: Access, page: str) -> str:
-    """The cache key of a page's shared parts."""
-    query = "&".join(sorted(request.GET.urlencode().split("&")))
+    """The cache key of a page's shared parts: the query's known parameters only."""
+    query = page_query(request)
+    if query is None:  # never kept; the key still tags the page for conditional GET
+        query = "\0" + "&".join(sorted(_query_of(request).urlencode().split("&")))
     where = hashlib.sha256(f"{request.path}?{query}".encode()).hexdigest()[:20]
     state = access.state
     return f"{PAGE_PREFIX}{state.pk}:{state.version}:{get_language()}:{access.view}:{page}:{where}"
+
+
+def _variant_allowed(request: HttpRequest, access: Access, page: str, query: str) -> bool:
+    """Whether one more query string of this page (its path: each stage its own) may be kept
+    under the season's version (the page without a query always may): at most MAX_VARIANTS."""
+    if not query:
+        return True
+    state = access.state
+    path = hashlib.sha256(request.path.encode()).hexdigest()[:20]
+    counter = (
+        f"{VARIANTS_PREFIX}{state.pk}:{state.version}:{get_language()}:{access.view}:{page}:{path}"
+    )
+    try:
+        cache.add(counter, 0, settings.PAGE_CACHE_SECONDS)
+        return int(cache.incr(counter)) <= MAX_VARIANTS
+    except Exception as error:  # any cache backend error, or the counter gone meanwhile
+        _cache_failed(error)
+        return False
 
 
 def page_parts(
@@ -272,10 +333,12 @@ def page_parts(
 ) -> dict[str, str]:
     """The page's shared parts (rendered HTML by name): from the cache, or built and kept."""
     key = page_key(request, access, page)
-    parts = _cache_get(key)
+    query = page_query(request)
+    parts = _cache_get(key) if query is not None else None
     if parts is None:
         parts = build()
-        _cache_set(key, parts, settings.PAGE_CACHE_SECONDS)
+        if query is not None and _variant_allowed(request, access, page, query):
+            _cache_set(key, parts, settings.PAGE_CACHE_SECONDS)
     return parts
 
 
@@ -376,13 +439,17 @@ def cached_page(
     if unchanged is not None:
         return unchanged
     key = page_key(request, access, page)
-    parts = _cache_get(key)
+    query = page_query(request)
+    parts = _cache_get(key) if query is not None else None
+    kept = parts is not None
     if parts is None:
         built = build()
         if isinstance(built, HttpResponse):
             return built
         parts = built.blocks(request)
-        _cache_set(key, parts, settings.PAGE_CACHE_SECONDS)
+        kept = query is not None and _variant_allowed(request, access, page, query)
+        if kept:
+            _cache_set(key, parts, settings.PAGE_CACHE_SECONDS)
     if live is not None:
         content = parts["content"]
         for name, html in live().items():
@@ -390,7 +457,12 @@ def cached_page(
         parts = {**parts, "content": mark_safe(content)}
     response = render(request, SHELL_TEMPLATE, {"parts": parts})
     validators_set(request, access, page, response)
-    if not request.user.is_authenticated and response.has_header("ETag"):
+    if (
+        kept
+        and only_known_params(request)
+        and not request.user.is_authenticated
+        and response.has_header("ETag")
+    ):
         # The same bytes for every anonymous visitor, but the CSRF token: the whole response
         # may be kept (see AnonymousPages below).
         response.shared_page = SharedPage(  # type: ignore[attr-defined]
@@ -499,8 +571,8 @@ def anonymous(request: HttpRequest) -> bool:
     )
 
 
-def _response_key(request: HttpRequest, language: str) -> str:
-    where = f"{request.scheme}://{request.META.get('HTTP_HOST', '')}{request.get_full_path()}"
+def _response_key(request: HttpRequest, language: str, query: str) -> str:
+    where = f"{request.scheme}://{request.META.get('HTTP_HOST', '')}{request.path}?{query}"
     digest = hashlib.sha256(where.encode()).hexdigest()[:24]
     return f"{RESPONSE_PREFIX}{language}:{digest}"
 
@@ -513,10 +585,11 @@ def anonymous_response(request: HttpRequest) -> HttpResponse | None:
     """The kept response of this page, with this visitor's CSRF token and cookie, if it was
     kept under the season's current version; a 304 when the visitor holds it; else None."""
     slug = _SLUGS.get(request.path)
-    if slug is None:
-        return None
+    query = page_query(request)
+    if slug is None or query is None or not only_known_params(request):
+        return None  # never kept (see page_query)
     language = translation.get_language_from_request(request)
-    key = _response_key(request, language)
+    key = _response_key(request, language, query)
     # One cache read: the season's state. The response itself comes from this process's copy
     # when it has one of the same version (no 60 KB through the network each time).
     state = season_state(slug)
@@ -553,7 +626,8 @@ def anonymous_keep(request: HttpRequest, response: HttpResponse) -> None:
     """Keep the whole response of a page every anonymous visitor sees alike (cached_page says
     which) with the CSRF token taken out, under the season's version."""
     shared: SharedPage | None = getattr(response, "shared_page", None)
-    if shared is None or response.status_code != 200 or response.streaming:
+    query = page_query(request)
+    if shared is None or response.status_code != 200 or response.streaming or query is None:
         return
     language = translation.get_language_from_request(request)
     if language != shared.language or set(response.cookies) - {settings.CSRF_COOKIE_NAME}:
@@ -584,7 +658,7 @@ def anonymous_keep(request: HttpRequest, response: HttpResponse) -> None:
         headers=headers,
         body=body,
     )
-    key = _response_key(request, language)
+    key = _response_key(request, language, query)
     _cache_set(key, kept, settings.PAGE_CACHE_SECONDS)
     _keep_here(key, kept)
     if len(_SLUGS) > 10_000:

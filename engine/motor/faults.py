@@ -41,6 +41,24 @@ class TrackError(ValueError):
         super().__init__("\n".join(f"{name} {fault}" for fault in self.faults))
 
 
+#: The longest text a track field holds (a name, an id), unless the field says otherwise.
+MAX_TEXT = 200
+
+
+def too_big(value: float, maximum: float) -> str:
+    """The message of a number above its bound: ``40000 is more than the maximum 1500``."""
+    return f"{_shown(value)} is more than the maximum {_shown(maximum)}"
+
+
+def _shown(value: float) -> str:
+    return str(value) if isinstance(value, int) else f"{value:g}"
+
+
+def too_many(count: int, maximum: int) -> str:
+    """The message of a list longer than its bound: ``500 items, more than the maximum 90``."""
+    return f"{count} items, more than the maximum {maximum}"
+
+
 def field_name(path: Sequence[PathKey]) -> str:
     """``("corners", 2, "zone")`` -> ``corners[2].zone``."""
     out = ""
@@ -109,12 +127,19 @@ class Faults:
             return None
         return self._typed(path, isinstance(value, dict), value, "a mapping", place)  # type: ignore[no-any-return]
 
-    def sequence(self, path: Sequence[PathKey], *, place: str = "") -> list[Any] | None:
-        """A list at ``path``, or None (with a fault)."""
+    def sequence(
+        self, path: Sequence[PathKey], *, place: str = "", max_items: int | None = None
+    ) -> list[Any] | None:
+        """A list at ``path`` of at most ``max_items`` items, or None (with a fault)."""
         value = self.value(path)
         if value is None:
             return None
-        return self._typed(path, isinstance(value, list), value, "a list", place)  # type: ignore[no-any-return]
+        if not isinstance(value, list):
+            return self._typed(path, False, value, "a list", place)  # type: ignore[no-any-return]
+        if max_items is not None and len(value) > max_items:
+            self.at("SCHEMA", place, path, too_many(len(value), max_items))
+            return None
+        return value
 
     def integer(
         self,
@@ -137,9 +162,32 @@ class Faults:
             self.at("SCHEMA", place, path, f"{value} is below {minimum}")
             return None
         if maximum is not None and value > maximum:
-            self.at("SCHEMA", place, path, f"{value} is above {maximum}")
+            self.at("SCHEMA", place, path, too_big(value, maximum))
             return None
         return value
+
+    def number(
+        self,
+        path: Sequence[PathKey],
+        *,
+        minimum: float,
+        maximum: float,
+        place: str = "",
+    ) -> float | None:
+        """A finite int or float at ``path`` within the bounds, or None (absent, or a fault)."""
+        value = self.value(path, required=False)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+            self.at("SCHEMA", place, path, f"{value!r} is not a number")
+            return None
+        if value < minimum:
+            self.at("SCHEMA", place, path, f"{_shown(value)} is below {_shown(minimum)}")
+            return None
+        if value > maximum:
+            self.at("SCHEMA", place, path, too_big(value, maximum))
+            return None
+        return float(value)
 
     def text(
         self,
@@ -149,13 +197,18 @@ class Faults:
         required: bool = True,
         default: str | None = None,
         choices: Sequence[str] | None = None,
+        max_length: int = MAX_TEXT,
     ) -> str | None:
-        """A non-empty string at ``path`` (one of ``choices`` if given), or None (fault)."""
+        """A non-empty string at ``path`` of at most ``max_length`` characters (one of
+        ``choices`` if given), or None (fault)."""
         value = self.value(path, required=required and default is None)
         if value is None:
             return default
         if not isinstance(value, str) or not value.strip():
             self.at("SCHEMA", place, path, f"{value!r} is not a non-empty text")
+            return None
+        if len(value) > max_length:
+            self.at("SCHEMA", place, path, f"{len(value)} characters, at most {max_length}")
             return None
         if choices is not None and value not in choices:
             self.at("SCHEMA", place, path, f"{value!r} is not one of {', '.join(choices)}")

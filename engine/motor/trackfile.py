@@ -84,7 +84,11 @@ def _file_fault(name: str, message: str, line: int | None) -> TrackError:
 #: and 6 levels deep, and need no alias, tag or key that is not a name.
 MAX_BYTES = 512 * 1024
 MAX_DEPTH = 12
+#: The longest number a track file writes (Python refuses to read ints of 4,300 digits and
+#: more; the shipped tracks' longest is 4).
+MAX_NUMBER_CHARS = 20
 _STR_TAG = "tag:yaml.org,2002:str"
+_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 _RESOLVER = yaml.resolver.Resolver()
 
 
@@ -110,6 +114,8 @@ def _shape_fault(text: str, name: str) -> TrackError | None:
             return _file_fault(name, f"tags ({tag}) are not allowed in a track file", line)
         if as_key and not (isinstance(event, yaml.ScalarEvent) and _resolves_to_str(event)):
             return _file_fault(name, "every key of a mapping must be a name (text)", line)
+        if isinstance(event, yaml.ScalarEvent) and _long_number(event):
+            return _file_fault(name, f"a number of more than {MAX_NUMBER_CHARS} characters", line)
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
@@ -119,6 +125,13 @@ def _shape_fault(text: str, name: str) -> TrackError | None:
             depth -= 1
             expect_key.pop()
     return None
+
+
+def _long_number(event: yaml.ScalarEvent) -> bool:
+    if len(event.value) <= MAX_NUMBER_CHARS or event.style is not None:
+        return False
+    resolved = _RESOLVER.resolve(yaml.ScalarNode, event.value, (True, False))  # type: ignore[no-untyped-call]
+    return resolved in _NUMBER_TAGS
 
 
 def _resolves_to_str(event: yaml.ScalarEvent) -> bool:
@@ -154,6 +167,10 @@ def parse_document(
         except json.JSONDecodeError as exc:
             raise _file_fault(
                 name, f"invalid JSON ({exc.msg}, column {exc.colno})", exc.lineno
+            ) from None
+        except ValueError:  # an int of 4,300 digits and more
+            raise _file_fault(
+                name, f"a number of more than {MAX_NUMBER_CHARS} characters", None
             ) from None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)

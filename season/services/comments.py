@@ -14,9 +14,11 @@ visitor's kept whole page) show the new list at once.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -32,6 +34,9 @@ RATE_WINDOW_SECONDS = 60
 COMMENTS_PER_MINUTE = Limit(count=RATE_LIMIT, seconds=RATE_WINDOW_SECONDS)
 #: How long an author may withdraw his own comment.
 WITHDRAW_MINUTES = 10
+#: The comments a page shows at once (issue 28: a day of comments at the allowed rate made the
+#: season page 16 MB): the latest ones, the older on further pages (``?comments=2``...).
+COMMENTS_PER_PAGE = 50
 
 #: What a comment may not hold: control characters (but line breaks and tabs), surrogates,
 #: private use, line and paragraph separators, and the invisible formatting characters (the
@@ -164,17 +169,70 @@ def comment_hide(
     return comment
 
 
+@dataclass(frozen=True)
+class CommentsPage:
+    """One page of a season's or a round's comments: page 1 holds the latest, each page its
+    comments oldest first; ``count`` is the number of every page's comments."""
+
+    comments: list[ShownComment]
+    page: int
+    pages: int
+    count: int
+
+    @property
+    def older(self) -> int | None:
+        """The page of the comments before these, if any."""
+        return self.page + 1 if self.page < self.pages else None
+
+    @property
+    def newer(self) -> int | None:
+        """The page of the comments after these, if any."""
+        return self.page - 1 if self.page > 1 else None
+
+
+def comments_page(
+    *,
+    season_id: int,
+    organiser_id: int,
+    number: int | None,
+    user: object,
+    page: int | str | None = 1,
+    per_page: int = COMMENTS_PER_PAGE,
+) -> CommentsPage:
+    """Page ``page`` (1: the latest ``per_page``; anything that is not a page number: the
+    nearest page) of the season's (``number`` None) or the round's comments, as this reader
+    sees them: two queries (the count and the page)."""
+    where = Q(round__isnull=True) if number is None else Q(round__number=number)
+    newest_first = (
+        Comment.objects.filter(where, season_id=season_id)
+        .select_related("author")
+        .order_by("-created_at", "-pk")
+    )
+    chosen = Paginator(newest_first, per_page).get_page(page)
+    shown = _shown(list(reversed(chosen.object_list)), organiser_id=organiser_id, user=user)
+    return CommentsPage(
+        comments=shown,
+        page=chosen.number,
+        pages=chosen.paginator.num_pages,
+        count=chosen.paginator.count,
+    )
+
+
 def comments_shown(
     *, season_id: int, organiser_id: int, number: int | None, user: object
 ) -> list[ShownComment]:
-    """The comments of the season (``number`` None) or of its round ``number``, oldest first,
-    as this reader sees them: one query."""
+    """Every comment of the season (``number`` None) or of its round ``number``, oldest first,
+    as this reader sees them: one query (the pages show :func:`comments_page`)."""
     where = Q(round__isnull=True) if number is None else Q(round__number=number)
     comments = (
         Comment.objects.filter(where, season_id=season_id)
         .select_related("author")
         .order_by("created_at", "pk")
     )
+    return _shown(comments, organiser_id=organiser_id, user=user)
+
+
+def _shown(comments: Iterable[Comment], *, organiser_id: int, user: object) -> list[ShownComment]:
     user_id = getattr(user, "pk", None)
     sees_hidden = user_id == organiser_id or _is_staff(user)
     now = timezone.now()

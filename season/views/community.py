@@ -22,6 +22,9 @@ from season.models import COMMENT_MAX_LENGTH, Comment, Round, Season
 from season.services import comments as comment_service
 from season.services import notices as notice_service
 
+#: The query parameter of a page of comments (season.cache keeps one page per value).
+COMMENTS_PARAM = "comments"
+
 
 def _page_url(slug: str, number: int | None) -> str:
     if number is None:
@@ -47,13 +50,20 @@ def comments_html(
     this visitor sees it (rendered per request; cached pages hold a marker in its place)."""
     state = access.state
     user = request.user
-    shown = comment_service.comments_shown(
-        season_id=state.pk, organiser_id=state.organiser_id, number=number, user=user
+    # The latest comments; the older ones page by page (?comments=2...), never all at once.
+    page = comment_service.comments_page(
+        season_id=state.pk,
+        organiser_id=state.organiser_id,
+        number=number,
+        user=user,
+        page=request.GET.get(COMMENTS_PARAM, 1),
     )
     return render_to_string(
         "season/_comments.html",
         {
-            "comments": shown,
+            "comments": page.comments,
+            "page": page,
+            "param": COMMENTS_PARAM,
             "slug": state.slug,
             "number": number,
             "post_url": _post_url(state.slug, number),
@@ -135,7 +145,10 @@ def comment_hide(request: HttpRequest, slug: str, comment_id: int) -> HttpRespon
         messages.error(request, str(refused))
     if request.htmx:  # type: ignore[attr-defined]
         return HttpResponse(comments_html(request, access, number))
-    return redirect(_page_url(slug, number) + "#comments")
+    # Back to the page of comments the hidden one was on (?comments=N of the form's action).
+    page = request.GET.get(COMMENTS_PARAM, "")
+    query = f"?{COMMENTS_PARAM}={int(page)}" if page.isdigit() and len(page) < 7 else ""
+    return redirect(_page_url(slug, number) + query + "#comments")
 
 
 # --- notifications -------------------------------------------------------------------------

@@ -62,3 +62,34 @@ def test_admin_upload_shows_the_faults(client, db):
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Track.objects.get().version == 1
+
+
+@pytest.mark.parametrize(
+    ("replace", "message"),
+    [
+        (("slots: 12", "slots: 100000000"), "grid.slots: 100000000 is more than the maximum 12"),
+        (("length: 75", "length: 100000000"), "length: 100000000 is more than the maximum 1500"),
+        (("laps: 3", "laps: " + "9" * 5000), "a number of more than 20 characters"),
+        (("laps: 3", "laps: 3\nx: &a [1]\ny: *a"), "aliases (*name) are not allowed"),
+    ],
+)
+def test_admin_upload_of_a_hostile_track_shows_the_fault_not_a_500(client, db, replace, message):
+    """Issue 28: the bounds of the engine's loader are the admin's form errors."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(get_user_model().objects.create_superuser("root", "r@example.org", "pw"))
+    text = MONACO.read_text(encoding="utf-8")
+    assert replace[0] in text
+    upload = SimpleUploadedFile("hostile.yaml", text.replace(*replace, 1).encode())
+    response = client.post("/admin/motor/track/add/", {"upload": upload, "slug": ""})
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Track.objects.exists()
+
+
+def test_a_long_file_name_is_stored_cut_to_its_column(db):
+    """An upload's name may be 255 characters; the column holds 200 (PostgreSQL refused)."""
+    name = "m" * 240 + ".yaml"
+    track, created = track_store(content=MONACO.read_bytes(), file_name=name)
+    assert created
+    assert Track.objects.get(pk=track.pk).file_name == name[:200]

@@ -2,6 +2,7 @@
 reads, the organiser hides; the guards (length, rate, control characters, escaping, private
 seasons, anonymous posts) and the cached pages showing a new comment at once."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -266,3 +267,67 @@ def test_comments_on_a_motor_round_and_season(olivia, alice):
     assert "Box box" in round_page
     assert "Good luck all" not in round_page
     assert "Good luck all" in season_page
+
+
+def _many_comments(season, author, count, *, number=None):
+    """``count`` comments "comment 0" (oldest) .. "comment <count-1>", a minute apart."""
+    round = season.rounds.get(number=number) if number is not None else None
+    start = timezone.now() - timedelta(days=1)
+    made = Comment.objects.bulk_create(
+        Comment(season=season, round=round, author=author, text=f"comment {i:03d}")
+        for i in range(count)
+    )
+    for i, comment in enumerate(made):  # auto_now_add set them all to now
+        Comment.objects.filter(pk=comment.pk).update(created_at=start + timedelta(minutes=i))
+
+
+def _shown(page: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<p class="comment-text">comment (\d+)</p>', page)]
+
+
+@pytest.mark.parametrize("number", [None, 1])
+def test_the_comments_are_paged_the_latest_first(friends, alice, number):
+    """Issue 28: a day of comments at the allowed rate made the season page 16 MB."""
+    _many_comments(friends, alice, 120, number=number)
+    url = reverse("season-detail", args=[friends.slug]) if number is None else stage_url(friends)
+    visitor = Client()
+    first = visitor.get(url).content.decode()
+    assert _shown(first) == list(range(70, 120))  # the latest 50, oldest first
+    assert "(120)" in first
+    assert 'href="?comments=2#comments"' in first
+    second = visitor.get(url + "?comments=2").content.decode()
+    assert _shown(second) == list(range(20, 70))
+    assert 'href="?comments=3#comments"' in second
+    assert 'href="?comments=1#comments"' in second
+    third = visitor.get(url + "?comments=3").content.decode()
+    assert _shown(third) == list(range(20))
+    assert "?comments=4" not in third
+    # Not a page number: the nearest page, never every comment.
+    assert _shown(visitor.get(url + "?comments=999").content.decode()) == list(range(20))
+    assert len(_shown(visitor.get(url + "?comments=x").content.decode())) == 50
+
+
+def test_a_new_comment_shows_on_the_first_page(friends, alice):
+    _many_comments(friends, alice, 60)
+    client_of(alice).post(reverse("season-comment", args=[friends.slug]), {"text": "comment 999"})
+    page = Client().get(reverse("season-detail", args=[friends.slug])).content.decode()
+    assert _shown(page)[-1] == 999
+    assert len(_shown(page)) == 50
+
+
+def test_hiding_a_comment_on_an_older_page_answers_that_page(friends, olivia, alice):
+    _many_comments(friends, alice, 60)
+    season_page = reverse("season-detail", args=[friends.slug])
+    organiser = client_of(olivia)
+    older = organiser.get(season_page + "?comments=2").content.decode()
+    assert _shown(older) == list(range(10))
+    oldest = Comment.objects.get(text="comment 000")
+    hide = reverse("season-comment-hide", args=[friends.slug, oldest.pk])
+    assert f'action="{hide}?comments=2"' in older
+    answer = organiser.post(hide + "?comments=2", HTTP_HX_REQUEST="true").content.decode()
+    assert "comment hidden by the organiser" in answer
+    assert _shown(answer) == list(range(10))  # the organiser still reads the hidden text
+    without_js = organiser.post(
+        reverse("season-comment-hide", args=[friends.slug, oldest.pk + 1]) + "?comments=2"
+    )
+    assert without_js["Location"] == season_page + "?comments=2#comments"

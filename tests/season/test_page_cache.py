@@ -296,3 +296,59 @@ def test_a_copy_kept_in_this_process_goes_soon_after_the_shared_one(
     monkeypatch.setattr(pages, "time", SimpleNamespace(monotonic=lambda: later))
     assert "after stage 1" in client.get(GENERAL).content.decode()
     assert reached == [1]
+
+
+def _page_entries(page_cache) -> list[str]:
+    """The keys of kept pages and whole responses in the cache (this test's own on Redis)."""
+    if page_cache == "redis":
+        keys = [k.decode() for k in cache._cache.get_client().keys(cache.make_key("*"))]
+    else:
+        keys = list(cache._cache)
+    return sorted(k for k in keys if "gt:page:" in k or "gt:response:" in k)
+
+
+@pytest.mark.parametrize("url", [SEASON, GENERAL])
+def test_unknown_query_parameters_keep_no_more_pages(client, demo_after_1, page_cache, url):
+    """Issue 28: each ``?z=N`` was rendered and kept, 2,000 of them filled Redis."""
+    plain = client.get(url).content.decode()
+    before = _page_entries(page_cache)
+    assert len(before) == 2  # the shared parts and the whole response
+    for n in range(200):
+        response = client.get(f"{url}?z={n}")
+        assert response.status_code == 200
+    assert _page_entries(page_cache) == before
+    # The same page: the parameter is one no page reads.
+    assert "stage 1" in plain
+    assert client.get(f"{url}?z=7").content.decode().count("<table") == plain.count("<table")
+
+
+def test_at_most_max_variants_of_a_page_are_kept(client, demo_after_1, page_cache):
+    from season.cache import MAX_VARIANTS
+
+    for n in range(MAX_VARIANTS + 30):
+        assert client.get(f"{GENERAL}?page={n}").status_code == 200
+    # One response and one set of parts per kept query string, the page without one aside.
+    assert len(_page_entries(page_cache)) <= 2 * MAX_VARIANTS
+
+
+def test_the_order_of_known_parameters_is_one_page(client, demo_after_1, page_cache):
+    client.get(f"{GENERAL}?sort=rank&page=1")
+    kept = len(_page_entries(page_cache))
+    client.get(f"{GENERAL}?page=1&sort=rank")
+    assert len(_page_entries(page_cache)) == kept == 2
+    # A known parameter given twice, or too long, is rendered and not kept.
+    client.get(f"{GENERAL}?page=1&page=2")
+    client.get(f"{GENERAL}?sort=" + "x" * 500)
+    assert len(_page_entries(page_cache)) == kept
+
+
+def test_a_query_of_known_parameters_is_kept_whole(
+    client, demo_after_1, page_cache, django_assert_num_queries
+):
+    first = client.get(f"{SEASON}?comments=2").content.decode()
+    with django_assert_num_queries(0):
+        again = client.get(f"{SEASON}?comments=2").content.decode()
+    assert again.count("<table") == first.count("<table")
+    # An unknown parameter beside it: rendered around the kept blocks, never kept whole.
+    client.get(f"{SEASON}?comments=2&z=1")
+    assert len(_page_entries(page_cache)) == 2

@@ -12,10 +12,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.motor import DataDocument, Faults, check_game
+from engine.motor.faults import too_big, too_many
 
 GAME = "grandprix"
 MIN_LENGTH = 40
 MAX_GRID_SLOTS = 12
+# Bounds of every other number and list of a track file (issue 28): generous beside the shipped
+# tracks (at most 154 squares, 9 corners, 4 racing lines of 4 squares, a 117 s lap of 6,790 m,
+# 2 open rounds), so that no file makes the loader, the board or a playtest grow without end.
+MAX_LENGTH = 1500
+MAX_LAPS = 20
+MAX_START_LANE = 20
+MAX_OPEN_ROUNDS = 20
+MAX_CORNERS = 90
+MAX_RACING_LINES = 90
+MAX_LINE_SQUARES = 40
+MAX_LAP_SECONDS = 1200
+MAX_LAP_METRES = 100_000
 PIT_BOXES = (4, 23)
 SQUARE_RE = re.compile(r"^([A-D])(\d+)$")
 
@@ -97,23 +110,23 @@ def load_track(doc: DataDocument) -> Track:
     if not check_game(f, GAME):
         f.check()
     f.integer(("format_version",), maximum=1, minimum=1)
-    track_id = f.text(("id",))
-    name = f.text(("name",))
+    track_id = f.text(("id",), max_length=80)
+    name = f.text(("name",), max_length=120)
     approximation = f.boolean(("approximation",), default=False)
-    n = f.integer(("length",))
+    n = f.integer(("length",), maximum=MAX_LENGTH)
     if n is not None and n < MIN_LENGTH:
         f.at("V1", "", ("length",), f"length {n} is below {MIN_LENGTH} squares")
         n = None
-    laps = f.integer(("laps",), default=3, minimum=1, maximum=20)
-    ref_lap = f.value(("reference_lap_seconds",), required=False)
-    if ref_lap is not None and (isinstance(ref_lap, bool) or not isinstance(ref_lap, int | float)):
-        f.at("SCHEMA", "", ("reference_lap_seconds",), f"{ref_lap!r} is not a number")
-        ref_lap = None
-    lap_m = f.integer(("lap_length_m",), required=False, minimum=1)
+    laps = f.integer(("laps",), default=3, minimum=1, maximum=MAX_LAPS)
+    ref_lap = f.number(("reference_lap_seconds",), minimum=1, maximum=MAX_LAP_SECONDS)
+    lap_m = f.integer(("lap_length_m",), required=False, minimum=1, maximum=MAX_LAP_METRES)
     slots = f.integer(("grid", "slots"), default=12, minimum=1)
     if slots is not None and slots > MAX_GRID_SLOTS:
-        f.at("V6", "", ("grid", "slots"), f"{slots} grid slots, at most {MAX_GRID_SLOTS}")
-    start_len = f.integer(("start_lanes", "length"), default=7, minimum=0, maximum=20) or 0
+        f.at("V6", "", ("grid", "slots"), too_big(slots, MAX_GRID_SLOTS))
+        slots = None  # nothing is built from it (100,000,000 slots took 2.3 GB)
+    start_len = (
+        f.integer(("start_lanes", "length"), default=7, minimum=0, maximum=MAX_START_LANE) or 0
+    )
     from_slots_raw = f.value(("start_lanes", "from_slots"), required=False)
     from_slots = (12, 11)
     if from_slots_raw is not None:
@@ -134,7 +147,9 @@ def load_track(doc: DataDocument) -> Track:
                 )
     if slots is not None and any(s < 1 or s > max(slots, 1) for s in from_slots):
         f.at("SCHEMA", "", ("start_lanes", "from_slots"), f"slots {from_slots} not on the grid")
-    open_rounds = f.integer(("start_lanes", "open_rounds"), default=2, minimum=0)
+    open_rounds = f.integer(
+        ("start_lanes", "open_rounds"), default=2, minimum=0, maximum=MAX_OPEN_ROUNDS
+    )
     green_a, green_b = _green(f, n)
     corners = _corners(f, n, slots)
     lines = _racing_lines(f, n, start_len, corners)
@@ -186,6 +201,9 @@ def _green(f: Faults, n: int | None) -> tuple[frozenset[int], frozenset[int]]:
         if not isinstance(raw, list):
             f.at("SCHEMA", "", ("green", lane), "expected a list of indices")
             raw = []
+        elif len(raw) > n:
+            f.at("SCHEMA", "", ("green", lane), too_many(len(raw), n))
+            raw = []
         for i, index in enumerate(raw):
             if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
                 f.at("V1", f"square {lane}{index}", ("green", lane, i), "no such square")
@@ -197,7 +215,7 @@ def _green(f: Faults, n: int | None) -> tuple[frozenset[int], frozenset[int]]:
 
 def _corners(f: Faults, n: int | None, slots: int | None) -> tuple[Corner, ...]:
     """T-7 and V2."""
-    raw = f.sequence(("corners",))
+    raw = f.sequence(("corners",), max_items=MAX_CORNERS)
     if raw is None:
         return ()
     corners: list[Corner] = []
@@ -279,6 +297,9 @@ def _racing_lines(
     if not isinstance(raw, list):
         f.at("SCHEMA", "", ("racing_lines",), "expected a list")
         return ()
+    if len(raw) > MAX_RACING_LINES:
+        f.at("SCHEMA", "", ("racing_lines",), too_many(len(raw), MAX_RACING_LINES))
+        return ()
     by_id = {c.id: c for c in corners}
     lines: list[RacingLine] = []
     for i, item in enumerate(raw):
@@ -290,7 +311,7 @@ def _racing_lines(
         place = f"racing line {lid}" if lid else f"racing line #{i + 1}"
         corner_id = f.text((*path, "corner"), place=place)
         bonus = f.integer((*path, "bonus"), default=1, minimum=1, maximum=2, place=place)
-        squares_raw = f.sequence((*path, "squares"), place=place)
+        squares_raw = f.sequence((*path, "squares"), place=place, max_items=MAX_LINE_SQUARES)
         if None in (lid, corner_id, bonus, squares_raw) or n is None:
             continue
         assert lid

@@ -29,6 +29,9 @@ BRAKE_MAX = 9
 CIRCUITS: tuple[str, ...] = ("closed", "open")
 #: [CFG laps: 2] of T-3 (closed circuits; an open one is always raced once).
 DEFAULT_LAPS = 2
+#: The most laps of a closed circuit (the shipped ones race 2; issue 28: a file's every number
+#: is bounded, so that no file makes a race or a playtest run without end).
+MAX_LAPS = 20
 #: V-4: a gap between recovery cards may differ from 24/k by at most this many cards.
 SPREAD_TOLERANCE = 2
 
@@ -144,7 +147,9 @@ def parse_card(text: object, index: int) -> TrackCard | Fault:
                 return fault(f"{token} stands alone on a card, got {text!r}")
             return START if token == "START" else TrackCard()
         kind = token[:3]
-        value = int(match.group(2) or match.group(3) or match.group(4))
+        digits = match.group(2) or match.group(3) or match.group(4)
+        # More than two digits is above every bound; int() of 4,300 digits would raise.
+        value = int(digits) if len(digits) <= 2 else 100
         if kind == "BRA":
             if gain:
                 return fault(f"two BRAKE+ tokens in {text!r}")
@@ -260,18 +265,36 @@ def track_from_document(doc: DataDocument) -> LoadedTrack:
     if not check_game(faults, GAME):
         faults.check()
     faults.integer(("format_version",), minimum=FORMAT_VERSION, maximum=FORMAT_VERSION)
-    track_id = faults.text(("id",))
+    track_id = faults.text(("id",), max_length=80)
     if track_id is not None and not re.fullmatch(r"[a-z0-9][a-z0-9-]*", track_id):
         faults.at("SCHEMA", "", ("id",), f"{track_id!r} is not a slug (a-z, 0-9, -)")
-    name = faults.text(("name",))
+    name = faults.text(("name",), max_length=120)
     circuit = faults.text(("circuit",), choices=CIRCUITS)
-    laps = faults.integer(("laps",), default=DEFAULT_LAPS if circuit == "closed" else 1, minimum=1)
+    laps = faults.integer(
+        ("laps",),
+        default=DEFAULT_LAPS if circuit == "closed" else 1,
+        minimum=1,
+        maximum=MAX_LAPS,
+    )
     if circuit == "open" and laps not in (None, 1):
         faults.at("T-3", "", ("laps",), f"an open circuit is raced once, got {laps} laps")
     raw_cards = faults.sequence(("cards",))
     cards: list[TrackCard] = []
     warnings: list[Fault] = []
-    if raw_cards is not None:
+    if raw_cards is not None and len(raw_cards) > N_CARDS:
+        # V-1 at once: no card of a longer list is read (each would add its own fault).
+        faults.faults.append(
+            _with_line(
+                doc,
+                Fault(
+                    "V-1",
+                    "",
+                    "cards",
+                    f"a track has exactly {N_CARDS} cards, got {len(raw_cards)}",
+                ),
+            )
+        )
+    elif raw_cards is not None:
         syntax = [parse_card(text, i) for i, text in enumerate(raw_cards)]
         for item in syntax:
             if isinstance(item, Fault):

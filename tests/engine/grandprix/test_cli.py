@@ -51,7 +51,7 @@ def test_check_track_gives_one_line_or_every_fault(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert "Traceback" not in run.stderr
     assert run.stderr.splitlines() == [
-        f"error: {bad} line 13: V6, field grid.slots: 13 grid slots, at most 12",
+        f"error: {bad} line 13: V6, field grid.slots: 13 is more than the maximum 12",
         f"error: {bad} line 25: V5 pit, field pit.boxes: boxes must be exactly [4, 23], "
         "not [4, 22]",
     ]

@@ -204,7 +204,7 @@ def test_every_fault_of_a_file_is_reported_at_once() -> None:
     text = _with_card(3, "MAX9", text)
     faults = _faults(text)
     assert len(faults) == 3
-    assert any("format_version" in f and "2 is above 1" in f for f in faults)
+    assert any("format_version" in f and "2 is more than the maximum 1" in f for f in faults)
     assert any("field circuit" in f and "'ring' is not one of closed, open" in f for f in faults)
     assert any("card 3, field cards[3]" in f and "MAX9" in f for f in faults)
 
