@@ -58,6 +58,16 @@ def _missing_parts(item: pytest.Item) -> list[str]:
 
 
 @pytest.fixture(autouse=True)
+def _english_after_each_test():  # type: ignore[no-untyped-def]
+    """A French request leaves French active in its thread (LocaleMiddleware activates, nothing
+    deactivates): the next test, in the same worker, must start in the default language."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _page_cache_empty() -> None:
     """Each test starts with an empty page cache (this process's memory, config.settings_test):
     a season's state kept by an earlier test must not stand for this test's season of the same
