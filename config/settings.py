@@ -183,7 +183,12 @@ CELERY_RESULT_EXPIRES = env_int("CELERY_RESULT_EXPIRES", 3600)
 # process; this process's memory otherwise (other processes' changes show within
 # PAGE_CACHE_STATE_SECONDS).
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        # A Redis that stops answering costs a page a second, then it is served uncached.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
     if REDIS_URL
     else {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
