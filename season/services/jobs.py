@@ -153,7 +153,9 @@ def rounds_resolve_due(*, now: datetime | None = None) -> list[Job]:
     """Beat's deadline check (every STAGE_DEADLINE_CHECK_SECONDS): lock the stages whose deadline
     passed, queue each one that can be resolved now, and queue again the jobs whose worker went
     silent. A stage whose last job failed in a way that would repeat waits for the organiser,
-    who sees why on the stage page (not a failure every minute in the log)."""
+    who sees why on the stage page (not a failure every minute in the log); one whose job failed
+    unexpectedly (Redis gone in the middle) is queued again, up to FAILED_ATTEMPTS_MAX starts.
+    First, the latest job of every resolved stage says done (jobs_of_resolved_done)."""
     queued = []
     jobs_of_resolved_done()
     due = set(rounds_lock_due(now=now))

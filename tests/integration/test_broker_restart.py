@@ -1,7 +1,7 @@
 """A worker outlives its broker's restart (issue 28, case 4 "A Redis blip"): a Redis server of
 this test's own is killed while a real worker process resolves a stage, then started again on
 the same port; the worker is still there, the stage it was resolving is resolved, and it runs
-the next task sent. The worker is started as docs/operations.md says (prefork, no gossip)."""
+the next task sent. The worker is started as the README says (prefork, no gossip)."""
 
 import os
 import shutil
