@@ -94,6 +94,22 @@ def test_a_stage_that_failed_unexpectedly_at_every_start_is_left_to_the_organise
     assert again.status == "done"
 
 
+def test_a_stage_whose_task_vanished_with_redis_is_sent_again_once_its_job_is_silent(demo):
+    """Redis restarted empty: the queued task is gone, the job says queued and no worker will
+    ever report on it. Once it has been silent JOB_SILENT_AFTER_SECONDS, the check sends it."""
+    target = stage(demo, 1)
+    lifecycle.rounds_force_lock(season=demo, numbers=[1])
+    past_deadline(target)
+    lost = Job.objects.create(round=target)
+    assert jobs.rounds_resolve_due() == []  # not silent yet: a worker may still take it
+    Job.objects.filter(pk=lost.pk).update(updated_at=timezone.now() - timedelta(minutes=10))
+    [again] = jobs.rounds_resolve_due()
+    assert again.pk == lost.pk
+    lost.refresh_from_db()
+    assert lost.status == "done"
+    assert stage(demo, 1).status == "resolved"
+
+
 def test_a_failure_that_would_repeat_still_waits_for_the_organiser(demo):
     target = stage(demo, 1)
     lifecycle.rounds_force_lock(season=demo, numbers=[1])
