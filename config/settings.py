@@ -183,7 +183,12 @@ CELERY_RESULT_EXPIRES = env_int("CELERY_RESULT_EXPIRES", 3600)
 # process; this process's memory otherwise (other processes' changes show within
 # PAGE_CACHE_STATE_SECONDS).
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        # A Redis that stops answering costs a page a second, then it is served uncached.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
     if REDIS_URL
     else {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -222,6 +227,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker (and beat) outlives its broker's restart: it retries the connection forever, at
+# startup too, every few seconds up to half a minute. Celery's default gave up after 100 tries
+# (some 45 minutes of Redis down) and the worker exited for good.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 120)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 180)
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"

@@ -43,6 +43,11 @@ def main() -> int:
             "--loglevel=INFO",
             "--concurrency=1",
             "--pool=solo",
+            # No worker-to-worker chatter: nothing needs it, and it is what a Redis restart
+            # trips over (README, "When Redis goes away").
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
         ]
 
     commands = {

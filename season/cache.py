@@ -212,6 +212,10 @@ def season_changed(season: Season) -> None:
     once it commits. Every service that resolves, publishes, reinstates, discards or imports a
     season's results calls this, once.
 
+    The cache is never on the write path: it is written only after the commit, and a cache
+    that fails then (Redis down) is logged, never raised, so the change stands and the pages
+    show it once their state expires (PAGE_CACHE_STATE_SECONDS) or the cache answers again.
+
     Imports: races.importing (results_import) writes real races and riders, never a league's
     rounds, and cannot call this (races never imports season): what an import renames shows on
     the season pages within PAGE_CACHE_SECONDS. Should an import ever write a league's results,
@@ -220,11 +224,9 @@ def season_changed(season: Season) -> None:
     Season.objects.filter(pk=season.pk).update(changed_at=now)
     season.changed_at = now
     key = _state_key(season.slug)
-    # Now (for this process, and where the change is never committed in a test) and again once
-    # committed: a state built meanwhile, from the rows before the commit, is not kept.
-    # The mark outlives any build of a state (a minute).
-    _cache_set(key, Changed(uuid.uuid4().hex), 60)
-    transaction.on_commit(lambda: _cache_set(key, Changed(uuid.uuid4().hex), 60))
+    # Once committed (at once outside a transaction): a state built meanwhile, from the rows
+    # before the commit, is not kept. The mark outlives any build of a state (a minute).
+    transaction.on_commit(lambda: _cache_set(key, Changed(uuid.uuid4().hex), 60), robust=True)
 
 
 @dataclass(frozen=True)

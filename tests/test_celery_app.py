@@ -51,3 +51,11 @@ def test_the_deadline_check_runs_every_minute_by_default(monkeypatch):
         assert entry["task"] in registered_tasks()
     finally:
         importlib.reload(config.settings)
+
+
+def test_a_worker_retries_its_broker_for_as_long_as_it_is_down():
+    """Redis restarted, or down for an hour: the workers and beat wait for it, never exit (a
+    real worker through a Redis restart: tests/integration/test_broker_restart.py)."""
+    assert celery_app.conf.broker_connection_retry is True
+    assert celery_app.conf.broker_connection_retry_on_startup is True
+    assert celery_app.conf.broker_connection_max_retries is None

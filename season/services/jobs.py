@@ -8,7 +8,7 @@ from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import DatabaseError, InterfaceError, OperationalError, transaction
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -32,13 +32,17 @@ REPEATING_FAILURES = (
     Job.Failure.DATABASE_REFUSED,
     Job.Failure.TIMEOUT,
     Job.Failure.STAGE,
-    Job.Failure.UNEXPECTED,
 )
 
 
 # After this many starts of a stage whose worker went silent, the deadline check stops handing
 # it on and tells the organiser (a stage that kills its worker would otherwise loop forever).
 SILENT_ATTEMPTS_MAX = 4
+
+# An unexpected failure may come from outside the stage (Redis or the network gone for a
+# moment): the deadline check queues the stage again while it has been started fewer times than
+# this (Round.attempts, counted at each start), then leaves it to the organiser with the reason.
+FAILED_ATTEMPTS_MAX = 3
 
 
 # A job a worker still owes a report: queued, running, or failed with a retry scheduled.
@@ -156,8 +160,11 @@ def rounds_resolve_due(*, now: datetime | None = None) -> list[Job]:
     """Beat's deadline check (every STAGE_DEADLINE_CHECK_SECONDS): lock the stages whose deadline
     passed, queue each one that can be resolved now, and queue again the jobs whose worker went
     silent. A stage whose last job failed in a way that would repeat waits for the organiser,
-    who sees why on the stage page (not a failure every minute in the log)."""
+    who sees why on the stage page (not a failure every minute in the log); one whose job failed
+    unexpectedly (Redis gone in the middle) is queued again, up to FAILED_ATTEMPTS_MAX starts.
+    First, the latest job of every resolved stage says done (jobs_of_resolved_done)."""
     queued = []
+    jobs_of_resolved_done()
     due = set(rounds_lock_due(now=now))
     silent = {
         job.round_id
@@ -176,6 +183,12 @@ def rounds_resolve_due(*, now: datetime | None = None) -> list[Job]:
                 continue
             if latest is not None and latest.failure in REPEATING_FAILURES:
                 continue
+            if (
+                latest is not None
+                and latest.failure == Job.Failure.UNEXPECTED
+                and stage.attempts >= FAILED_ATTEMPTS_MAX
+            ):
+                continue  # started that many times, failed each time: the organiser decides
             if latest is not None and latest.silent and stage.attempts >= SILENT_ATTEMPTS_MAX:
                 # Every worker given this stage went silent (killed by its time limit, out of
                 # memory...): handing it on again would only repeat that; the organiser decides.
@@ -189,13 +202,44 @@ def rounds_resolve_due(*, now: datetime | None = None) -> list[Job]:
                 )
                 logger.warning("Stage %s: %s attempts, none finished", stage.pk, stage.attempts)
                 continue
-            job = job_queue(stage, latest if latest is not None and latest.active else None)
+            if latest is not None and latest.failure == Job.Failure.UNEXPECTED:
+                job = Job.objects.create(
+                    round=stage, message=gettext_noop("queued again after a failure")
+                )
+                logger.warning(
+                    "Stage %s queued again after a failure (%s starts)", stage.pk, stage.attempts
+                )
+            else:
+                job = job_queue(stage, latest if latest is not None and latest.active else None)
         try:
             job_send(job)
         except WorkersUnreachable:
             continue  # recorded on the job; the next check tries again
         queued.append(job)
     return queued
+
+
+def jobs_of_resolved_done() -> int:
+    """A resolved stage's job says done, whatever it said last: its worker stopped between the
+    results' commit and its report (the broker gone, the process killed), or a step after the
+    commit failed. Only the latest job of each stage: earlier failures stay as they were."""
+    latest = Job.objects.filter(round_id=OuterRef("round_id")).order_by("-created_at", "-pk")
+    stale = (
+        Job.objects.filter(round__status__in=DONE_STATUSES)
+        .exclude(status=Job.Status.DONE)
+        .filter(pk=Subquery(latest.values("pk")[:1]))
+    )
+    count = stale.update(
+        status=Job.Status.DONE,
+        progress=100,
+        message=gettext_noop("resolved"),
+        failure="",
+        retry_at=None,
+        updated_at=timezone.now(),
+    )
+    if count:
+        logger.warning("%s job(s) of resolved stages said otherwise: now done", count)
+    return count
 
 
 def job_send_quietly(job: Job) -> None:

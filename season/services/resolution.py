@@ -120,7 +120,8 @@ def _next_round_follow(resolved: Round) -> None:
     ):
         job = Job.objects.create(round=following)
         # A broker out of reach leaves the job failed; the next deadline check sends it again.
-        transaction.on_commit(lambda: job_send_quietly(job))
+        # Whatever else goes wrong in sending it is logged: this stage is resolved all the same.
+        transaction.on_commit(lambda: job_send_quietly(job), robust=True)
 
 
 def round_resolve(
@@ -225,6 +226,14 @@ def round_resolve(
                 # Fault injection for the worker-kill test only (0 everywhere else).
                 time.sleep(pause)
     except Exception as error:
+        if Round.objects.filter(pk=stage.pk, status__in=DONE_STATUSES).exists():
+            # The results are committed: what failed came after them. The stage is resolved,
+            # and so is its job.
+            logger.exception("Stage %s of %s: after its commit", stage.number, stage.season.slug)
+            job_update(
+                job_id, status=Job.Status.DONE, progress=100, message=gettext_noop("resolved")
+            )
+            return Round.objects.get(pk=stage.pk)
         reason = f"{type(error).__name__}: {error}"[:2000]
         logger.exception("Stage %s of %s failed", stage.number, stage.season.slug)
         Round.objects.filter(pk=stage.pk, status=Round.Status.RESOLVING).update(

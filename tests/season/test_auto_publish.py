@@ -16,6 +16,7 @@ from season.models import Round, Season
 from season.notifications import notifications_send
 from season.services import lifecycle
 from season.services.resolution import round_resolve
+from tests.commits import committed
 
 pytestmark = pytest.mark.django_db
 
@@ -54,14 +55,16 @@ def test_the_organiser_turns_auto_publish_off_and_on(demo):
     assert "Results</h2>" in visitor.get(STAGE_1).content.decode()
     assert "Results</h2>" in visitor.get(STAGE_1).content.decode()  # kept
 
-    response = _settings_post(olivia, demo, auto_publish=False)
+    with committed():
+        response = _settings_post(olivia, demo, auto_publish=False)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert not Season.objects.get(pk=demo.pk).auto_publish
     # The visitor's next page no longer shows the unpublished results; the organiser's does.
     assert "Results</h2>" not in visitor.get(STAGE_1).content.decode()
     assert "Results</h2>" in olivia.get(STAGE_1).content.decode()
 
-    _settings_post(olivia, Season.objects.get(pk=demo.pk), auto_publish="on")
+    with committed():
+        _settings_post(olivia, Season.objects.get(pk=demo.pk), auto_publish="on")
     assert Season.objects.get(pk=demo.pk).auto_publish
     assert "Results</h2>" in visitor.get(STAGE_1).content.decode()
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 from season.models import COMMENT_MAX_LENGTH, Comment, Season
 from season.services import comments
 from season.services.comments import CommentRefused, comment_hide, comment_post
+from tests.commits import committed
 from tests.factories import UserFactory
 from tests.season.builders import joined, league, stage
 from tests.season.motor_builders import joined as motor_joined
@@ -88,7 +89,8 @@ def test_a_cached_page_shows_a_new_comment_at_once(friends, alice):
     member = client_of(alice)
     member.get(season_page)
     etag = member.get(season_page)["ETag"]
-    member.post(reverse("season-comment", args=[friends.slug]), {"text": "First!"})
+    with committed():
+        member.post(reverse("season-comment", args=[friends.slug]), {"text": "First!"})
     assert "First!" in visitor.get(season_page).content.decode()
     # The member's browser holding the page before the comment gets the new page, not a 304.
     again = member.get(season_page, HTTP_IF_NONE_MATCH=etag)

@@ -11,6 +11,7 @@ from season.demo import MOTOR_DEMO_SLUG, motor_demo_load
 from season.models import Round, Season
 from season.services import lifecycle
 from season.services.resolution import round_resolve
+from tests.commits import committed
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +25,9 @@ def _grand_prix(number):
 
 def _resolve(season, number):
     round = Round.objects.get(season=season, number=number)
-    lifecycle.rounds_force_lock(season=season, numbers=[number])
-    return round_resolve(round_id=round.pk)
+    with committed():
+        lifecycle.rounds_force_lock(season=season, numbers=[number])
+        return round_resolve(round_id=round.pk)
 
 
 @pytest.fixture
@@ -65,12 +67,14 @@ def test_the_standings_are_not_stale_after_the_next_round(client, motor_after_1)
 
 
 def test_an_unpublished_round_stays_hidden_until_published(client, motor_after_1):
-    Season.objects.filter(pk=motor_after_1.pk).update(auto_publish=False)
-    season_changed(motor_after_1)
-    lifecycle.round_publish(round=Round.objects.get(season=motor_after_1, number=1))
+    with committed():
+        Season.objects.filter(pk=motor_after_1.pk).update(auto_publish=False)
+        season_changed(motor_after_1)
+        lifecycle.round_publish(round=Round.objects.get(season=motor_after_1, number=1))
     _resolve(motor_after_1, 2)
     assert client.get(_grand_prix(2)).status_code == 302
     assert "after round 1" in client.get(DRIVERS).content.decode()
-    lifecycle.round_publish(round=Round.objects.get(season=motor_after_1, number=2))
+    with committed():
+        lifecycle.round_publish(round=Round.objects.get(season=motor_after_1, number=2))
     assert client.get(_grand_prix(2)).status_code == 200
     assert "after round 2" in client.get(DRIVERS).content.decode()

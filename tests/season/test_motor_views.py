@@ -12,6 +12,7 @@ from motor.models import GrandPrix
 from season.models import Orders, Round, Season, SeasonTeamCar
 from season.motor_league import free_entries
 from season.services.lifecycle import round_publish
+from tests.commits import committed
 from tests.season.motor_builders import (
     joined,
     motor_league,
@@ -249,7 +250,8 @@ def test_the_round_page_shows_results_once_visible(client, alice, bob, charlie):
     html = client.get(url).content.decode()
     assert "Podium" in html
     assert "Publish results" in html
-    round_publish(round=resolved)
+    with committed():
+        round_publish(round=resolved)
     client.logout()
     html = client.get(url).content.decode()
     assert "Podium" in html

@@ -16,6 +16,7 @@ from season.demo import demo_load
 from season.models import Round, Season
 from season.services import lifecycle
 from season.services.resolution import round_resolve
+from tests.commits import committed
 
 pytestmark = pytest.mark.django_db
 
@@ -48,8 +49,9 @@ def page_cache(request, settings):
 
 def _resolve(season, number):
     round = Round.objects.get(season=season, number=number)
-    lifecycle.rounds_force_lock(season=season, numbers=[number])
-    return round_resolve(round_id=round.pk)
+    with committed():
+        lifecycle.rounds_force_lock(season=season, numbers=[number])
+        return round_resolve(round_id=round.pk)
 
 
 @pytest.fixture
@@ -65,10 +67,12 @@ def test_no_stale_page_after_a_resolution(client, demo_after_1, django_assert_nu
     # Served from the cache: no query at all for an anonymous visitor.
     with django_assert_num_queries(0):
         assert "after stage 1" in client.get(GENERAL).content.decode()
-    lifecycle.rounds_force_lock(season=demo_after_1, numbers=[2])
+    with committed():
+        lifecycle.rounds_force_lock(season=demo_after_1, numbers=[2])
     assert "after stage 1" in client.get(GENERAL).content.decode()
     assert "Latest stage (1)" in client.get(SEASON).content.decode()
-    round_resolve(round_id=Round.objects.get(season=demo_after_1, number=2).pk)
+    with committed():
+        round_resolve(round_id=Round.objects.get(season=demo_after_1, number=2).pk)
     assert "after stage 2" in client.get(GENERAL).content.decode()
     assert "Latest stage (2)" in client.get(SEASON).content.decode()
     stage_2 = client.get(reverse("season-stage", args=["demo", 2])).content.decode()
@@ -76,12 +80,14 @@ def test_no_stale_page_after_a_resolution(client, demo_after_1, django_assert_nu
 
 
 def test_no_stale_page_after_a_publication(client, demo_after_1):
-    Season.objects.filter(pk=demo_after_1.pk).update(auto_publish=False)
-    season_changed(demo_after_1)
+    with committed():
+        Season.objects.filter(pk=demo_after_1.pk).update(auto_publish=False)
+        season_changed(demo_after_1)
     stage_1 = reverse("season-stage", args=["demo", 1])
     assert "Results</h2>" not in client.get(stage_1).content.decode()
     assert "after stage 1" not in client.get(GENERAL).content.decode()
-    lifecycle.round_publish(round=Round.objects.get(season=demo_after_1, number=1))
+    with committed():
+        lifecycle.round_publish(round=Round.objects.get(season=demo_after_1, number=1))
     assert "Results</h2>" in client.get(stage_1).content.decode()
     assert "after stage 1" in client.get(GENERAL).content.decode()
 
@@ -226,8 +232,9 @@ def test_a_season_made_private_is_not_answered_from_a_kept_page(client, demo_aft
     for url in (GENERAL, SEASON, reverse("season-stage", args=["demo", 1])):
         assert client.get(url).status_code == 200
         assert client.get(url).status_code == 200
-    Season.objects.filter(pk=demo_after_1.pk).update(is_public=False)
-    season_changed(demo_after_1)
+    with committed():
+        Season.objects.filter(pk=demo_after_1.pk).update(is_public=False)
+        season_changed(demo_after_1)
     for url in (GENERAL, SEASON, reverse("season-stage", args=["demo", 1])):
         assert client.get(url).status_code == 404
 
@@ -260,10 +267,12 @@ def test_a_state_read_while_a_change_commits_is_not_kept(demo_after_1, monkeypat
 
     def build_during_a_change(slug):
         state = build(slug)  # the rows as they were
-        page_cache.season_changed(demo_after_1)  # a change commits meanwhile
+        with committed():
+            page_cache.season_changed(demo_after_1)  # a change commits meanwhile
         return state
 
-    page_cache.season_changed(demo_after_1)
+    with committed():
+        page_cache.season_changed(demo_after_1)
     monkeypatch.setattr(page_cache, "_state_build", build_during_a_change)
     old = page_cache.season_state("demo")
     monkeypatch.setattr(page_cache, "_state_build", build)

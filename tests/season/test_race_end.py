@@ -19,6 +19,7 @@ from season.formatting import clock, gap
 from season.models import Round, Season
 from season.services import lifecycle
 from season.services.resolution import round_resolve
+from tests.commits import committed
 
 pytestmark = pytest.mark.django_db
 ROW = re.compile(r"<tr[^>]*>(.*?)</tr>", re.S)
@@ -32,7 +33,8 @@ def _two_stage_demo(*, auto_publish: bool):
     Season.objects.filter(pk=season.pk).update(auto_publish=auto_publish)
     call_command("simulate_season", "demo", "--stages", "1-2", "--in-process", verbosity=0)
     season.refresh_from_db()
-    season_changed(season)
+    with committed():
+        season_changed(season)
     return season
 
 
@@ -55,9 +57,11 @@ def test_the_end_of_the_race_shows_podium_jerseys_and_the_league_winner(client):
     client.login(username="olivia", password="olivia-demo")
     assert 'id="finale"' in client.get(url).content.decode()  # the organiser sees it
     client.logout()
-    lifecycle.round_publish(round=season.rounds.get(number=1))
+    with committed():
+        lifecycle.round_publish(round=season.rounds.get(number=1))
     assert 'id="finale"' not in client.get(url).content.decode()  # the last stage is not out
-    lifecycle.round_publish(round=season.rounds.get(number=2))
+    with committed():
+        lifecycle.round_publish(round=season.rounds.get(number=2))
     finale = _section(client.get(url).content.decode(), "finale")
     podium = finale.split('class="podium"', 1)[1].split("</ol>", 1)[0]
     lines = Standing.objects.filter(
@@ -211,7 +215,8 @@ def _motor_demo_after_two_rounds():
         if round.status == Round.Status.SCHEDULED:
             lifecycle.round_open(round=round)
         round_resolve(round_id=round.pk)
-    season_changed(season)
+    with committed():
+        season_changed(season)
     return season
 
 

@@ -19,6 +19,7 @@ from season.permissions import (
     visible_upto,
 )
 from season.services import lifecycle
+from tests.commits import committed
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +123,8 @@ def test_published_results_are_shown_to_everyone_stage_by_stage(client, private_
     client = _as(client, who)
     pages = _pages(private_results)
     assert HIDDEN_NOTE in client.get(pages["stage"]).content.decode()
-    lifecycle.round_publish(round=Round.objects.get(season=private_results, number=1))
+    with committed():
+        lifecycle.round_publish(round=Round.objects.get(season=private_results, number=1))
     stage = client.get(pages["stage"]).content.decode()
     assert HIDDEN_NOTE not in stage
     assert _winner_name(private_results, 1) in stage
