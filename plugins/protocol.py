@@ -38,6 +38,8 @@ class GameAdapter(Protocol):
     season_defaults: Mapping[str, Any]
     #: The odds table's column headings as this discipline says them (docs/odds.md).
     odds_labels: Mapping[str, Any]
+    #: Which expectation the odds table shows: "expected_gap" (a time) or "expected_place".
+    odds_expected: str
     #: Bits of a round's seed (the dice's commitment, engine.commitment).
     seed_bits: int
 

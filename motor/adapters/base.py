@@ -333,8 +333,20 @@ class MotorAdapter(commitment.DiceCommitment):
             "lead": gettext_lazy("Leads the championship"),
             "out": gettext_lazy("Retires"),
             "expected": gettext_lazy("Expected place"),
+            # The odds page's words (templates/season/odds.html).
+            "intro": gettext_lazy(
+                "The Grand Prix simulated again and again with the orders given so far (the "
+                "default orders for the cars that have none), each run with dice of its own. The "
+                "real dice are drawn at the deadline: these are chances, not the result."
+            ),
+            "draft": gettext_lazy(
+                "With the draft of your orders (not saved). Your cars' chance to win with your "
+                "saved orders stands beside it."
+            ),
         }
     )
+    #: The odds' expectation of a car: its place (season.views.odds).
+    odds_expected = "expected_place"
 
     def points_before(self, *, grand_prix: GrandPrix) -> dict[int, Decimal]:
         """Each entry's driver's points in the drivers' table after the previous round

@@ -385,8 +385,20 @@ class CyclingAdapter(commitment.DiceCommitment):
             "lead": gettext_lazy("Leads after the stage"),
             "out": gettext_lazy("Abandons"),
             "expected": gettext_lazy("Expected gap"),
+            # The odds page's words (templates/season/odds.html).
+            "intro": gettext_lazy(
+                "The stage simulated again and again with the orders given so far (the default "
+                "orders for the teams that have given none), each run with dice of its own. The "
+                "real dice are drawn at the deadline: these are chances, not the result."
+            ),
+            "draft": gettext_lazy(
+                "With the draft of your orders (not saved). Your riders' chance to win with your "
+                "saved orders stands beside it."
+            ),
         }
     )
+    #: The odds' expectation of a rider: his gap in time (season.views.odds).
+    odds_expected = "expected_gap"
 
     def odds_runner(
         self, inputs_data: Mapping[str, Any], *, round: Any, rules: Any

@@ -23,6 +23,7 @@ from season import selectors
 from season.formatting import gap
 from season.forms import CarOrdersForm, TeamOrdersForm, orders_form_class
 from season.models import Round, Season, SeasonTeam
+from season.round_names import round_name, round_name_start
 from season.services import odds
 from season.services.lifecycle import RoundError
 from season.services.motor_rounds import team_cars
@@ -151,12 +152,12 @@ def _table(
     table = OddsTable(rows)
     # The game's own words for its columns (a stage's "Abandons", a Grand Prix's "Retires"),
     # and its expectation: a gap in time for a stage, a place for a Grand Prix.
-    labels = adapter_for(round.season.ruleset).odds_labels
-    expected = "expected_place" if round.grand_prix_id else "expected_gap"
+    adapter = adapter_for(round.season.ruleset)
+    labels, expected = adapter.odds_labels, adapter.odds_expected
     for name in ("name", "top10", "lead", "out"):
         table.columns[name].column.verbose_name = labels[name]
     table.columns[expected].column.verbose_name = labels["expected"]
-    excluded = ["expected_gap" if round.grand_prix_id else "expected_place"]
+    excluded = [other for other in ("expected_gap", "expected_place") if other != expected]
     if not before:
         excluded.append("before")
     table.exclude = tuple(excluded)
@@ -177,7 +178,9 @@ def _context(
         "table": _table(request, round, state, compare) if state and state.done else None,
         "runs": odds.runs_of(round.season),
         "is_open": round.status == Round.Status.OPEN,
-        "is_motor": round.grand_prix_id is not None,
+        "round_label": round_name(round.season, round.number),
+        "round_label_start": round_name_start(round.season, round.number),
+        "odds_text": adapter_for(round.season.ruleset).odds_labels,
     }
 
 

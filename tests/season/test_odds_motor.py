@@ -200,7 +200,7 @@ def test_a_player_asks_the_odds_of_a_draft_of_his_car_orders(alice, bob, client)
     assert "compare=" in asked["Location"], asked["Location"]
     page = client.get(asked["Location"]).content.decode()
     assert 'id="odds-draft"' in page
-    assert "Your cars' chance to win" in page
+    assert "Your cars&#x27; chance to win" in page  # the adapter's words, escaped
     assert "Win with saved orders" in page
     assert not Orders.objects.filter(round=round_).exists()
 
