@@ -259,7 +259,11 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--track", help="track file (motor)")
     sim.add_argument("--cars", help="cars CSV file: id, driver, team (motor)")
     sim.add_argument("--orders", help="orders JSON file, one object per car (motor)")
-    sim.add_argument("--laps", type=int, help="laps (motor; default: the track's)")
+    sim.add_argument(
+        "--laps",
+        type=cli_motor.bounded_int(1, cli_motor.MAX_LAPS),
+        help="laps (motor; default: the track's)",
+    )
     sim.add_argument("--seed", required=True, type=int, help="seed of the dice")
     sim.add_argument("--format", choices=("json", "table"), default="json")
     cli_motor.add_parsers(sub)

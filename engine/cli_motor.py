@@ -13,6 +13,8 @@ its faults (file, line, rule, place, field) on stderr and exit status 2, never a
 from __future__ import annotations
 
 import argparse
+import re
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from engine.motor import (
@@ -35,6 +37,32 @@ from engine.registry import (
 
 class MotorInputError(Exception):
     """A bad motor input; the message is printed as it is, one fault a line."""
+
+
+#: The most laps a race and races a playtest take from the command line: a track file says at
+#: most MAX_LAPS (engine/rulesets/*/track.py), and a playtest of MAX_RACES takes minutes.
+MAX_LAPS = 20
+MAX_RACES = 10_000
+WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def bounded_int(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``, or an error naming the
+    bound ("argument --laps: 21 is more than the maximum 20")."""
+
+    def parse(text: str) -> int:
+        if len(text) > 20:
+            raise argparse.ArgumentTypeError(f"{text[:20]}… is too long to be a number")
+        if not WHOLE_NUMBER.fullmatch(text):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+        value = int(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is less than the minimum {low}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"{value} is more than the maximum {high}")
+        return value
+
+    return parse
 
 
 def _hooks_for(name: str | None, doc: DataDocument) -> tuple[str, MotorHooks]:
@@ -113,8 +141,10 @@ def add_parsers(sub: Any) -> None:
     check.add_argument("--ruleset", help="motor ruleset (default: the file's game)")
     play = sub.add_parser("playtest", help="many races on a track with the default driver")
     play.add_argument("--track", required=True, help="track file")
-    play.add_argument("--races", required=True, type=int, help="number of races")
+    play.add_argument(
+        "--races", required=True, type=bounded_int(1, MAX_RACES), help="number of races"
+    )
     play.add_argument("--risk", default="normal", help="risk of every car (default: normal)")
     play.add_argument("--seed", type=int, default=1, help="seed of the first race (default 1)")
-    play.add_argument("--laps", type=int, help="laps (default: the track's)")
+    play.add_argument("--laps", type=bounded_int(1, MAX_LAPS), help="laps (default: the track's)")
     play.add_argument("--ruleset", help="motor ruleset (default: the file's game)")

@@ -86,3 +86,26 @@ def test_playtest_prints_the_admins_figures() -> None:
         "pit stops per car",
     ):
         assert needle in run.stdout
+
+
+def test_the_command_lines_numbers_are_bounded_by_name() -> None:
+    cases = [
+        (("playtest", "--track", GV_PATH, "--races", "3", "--laps", "100000000"),
+         "argument --laps: 100000000 is more than the maximum 20"),
+        (("playtest", "--track", GV_PATH, "--races", "100000000"),
+         "argument --races: 100000000 is more than the maximum 10000"),
+        (("playtest", "--track", GV_PATH, "--races", "0"),
+         "argument --races: 0 is less than the minimum 1"),
+        (("playtest", "--track", GV_PATH, "--races", "--5"),
+         "argument --races: expected one argument"),
+        (("playtest", "--track", GV_PATH, "--races", "٣"),
+         "argument --races: '٣' is not a whole number"),
+        (("simulate", "--ruleset", "grandprix", "--track", GV_PATH, "--cars", "x.csv",
+          "--seed", "1", "--laps", "9" * 30),
+         "argument --laps: 99999999999999999999… is too long to be a number"),
+    ]  # fmt: skip
+    for args, message in cases:
+        run = cli(*args)
+        assert run.returncode == 2, args
+        assert "Traceback" not in run.stderr
+        assert message in run.stderr, run.stderr
