@@ -36,6 +36,10 @@ class GameAdapter(Protocol):
     rounds_noun: str
     #: The league's defaults of some of the ruleset's settings (docs/rules-choices.md).
     season_defaults: Mapping[str, Any]
+    #: The pages' words for what this game's players order ("each rider", "each car").
+    page_words: Mapping[str, Any]
+    #: The codes of the dice log and their texts, for the rules page (may be empty).
+    rule_texts: Mapping[str, Any]
     #: The odds table's column headings as this discipline says them (docs/odds.md).
     odds_labels: Mapping[str, Any]
     #: Which expectation the odds table shows: "expected_gap" (a time) or "expected_place".

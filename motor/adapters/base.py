@@ -323,6 +323,16 @@ class MotorAdapter(commitment.DiceCommitment):
         version = data.get(ENGINE_VERSION_KEY)
         return int(version) if version is not None else None
 
+    #: The rules page's words for what a player orders (templates/season/public/rules.html).
+    page_words: Mapping[str, Any] = MappingProxyType(
+        {
+            "orders_heading": gettext_lazy("The orders you give each car"),
+            "no_orders": gettext_lazy("A car without orders races with the default orders."),
+        }
+    )
+    #: The codes of the dice log and their texts (none listed yet for the motor games).
+    rule_texts: Mapping[str, Any] = MappingProxyType({})
+
     # --- odds (season.services.odds) ----------------------------------------------------
 
     #: The odds table's columns as a motor round says them (docs/odds.md).

@@ -375,6 +375,16 @@ class CyclingAdapter(commitment.DiceCommitment):
             for seq, event in enumerate(outcome.events, start=1)
         )
 
+    #: The rules page's words for what a player orders (templates/season/public/rules.html).
+    page_words: Mapping[str, Any] = MappingProxyType(
+        {
+            "orders_heading": gettext_lazy("The orders you give each rider"),
+            "no_orders": gettext_lazy("A rider without orders rides with his role as it stands."),
+        }
+    )
+    #: The codes of the dice log and their texts (the rules page's "What the dice decide").
+    rule_texts: Mapping[str, Any] = MappingProxyType({})
+
     # --- odds (season.services.odds) ----------------------------------------------------
 
     #: The odds table's columns as this discipline says them (docs/odds.md).

@@ -66,7 +66,7 @@ def _field_rows(adapter: Any) -> list[dict[str, Any]]:
 def ruleset_rules(request: HttpRequest, ruleset: str) -> HttpResponse:
     """Public: the rules are no secret of any season."""
     adapter = adapter_or_404(ruleset)
-    rule_texts = getattr(adapter, "rule_texts", {})
+    rule_texts = adapter.rule_texts
     return render(
         request,
         "season/public/rules.html",
@@ -74,7 +74,8 @@ def ruleset_rules(request: HttpRequest, ruleset: str) -> HttpResponse:
             "name": ruleset,
             "label": adapter.label,
             "how_it_works": adapter.how_it_works,
-            "legend": getattr(adapter, "orders_legend", None),
+            "legend": adapter.orders_legend,
+            "words": adapter.page_words,
             "fields": _field_rows(adapter),
             "rules": [
                 {"code": code, "anchor": rule_anchor(code), "text": text}

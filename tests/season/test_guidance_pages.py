@@ -43,8 +43,14 @@ def test_every_ruleset_has_a_how_it_works_page_from_its_adapter(client, name):
     for field in adapter.orders_spec:
         assert f'id="order-{field.name}"' in page
         assert gettext(field.label).replace("'", "&#x27;") in page
-    for code in getattr(adapter, "rule_texts", {}):
+    for code in adapter.rule_texts:
         assert f"<code>{code}</code>" in page
+    # The game's own noun for what a player orders: riders, or cars.
+    entrant = "car" if adapter.discipline == "motor" else "rider"
+    other = "rider" if entrant == "car" else "car"
+    assert f"The orders you give each {entrant}" in page
+    assert f"each {other}" not in page
+    assert f"A {other} without orders" not in page
 
 
 def test_the_how_it_works_page_speaks_french(client):
