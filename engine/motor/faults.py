@@ -51,7 +51,11 @@ def too_big(value: float, maximum: float) -> str:
 
 
 def _shown(value: float) -> str:
-    return str(value) if isinstance(value, int) else f"{value:g}"
+    # A whole number as a whole number, whatever its type: the compiled engine (mypyc) hands
+    # an int given for a ``float`` parameter over as a float.
+    if float(value).is_integer() and abs(value) < 10**16:
+        return str(int(value))
+    return f"{value:g}"
 
 
 def too_many(count: int, maximum: int) -> str:
