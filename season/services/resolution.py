@@ -221,6 +221,11 @@ def round_resolve(
             locked.save(update_fields=["status", "resolved_at", "engine_inputs", "last_error"])
             season_changed(stage.season)
             _next_round_follow(locked)
+            # The job is done in the round's own transaction: nobody reads a resolved round
+            # whose job is still running.
+            job_update(
+                job_id, status=Job.Status.DONE, progress=100, message=gettext_noop("resolved")
+            )
             pause = settings.STAGE_RESOLVE_PAUSE_BEFORE_COMMIT
             if pause:
                 # Fault injection for the worker-kill test only (0 everywhere else).
@@ -247,7 +252,6 @@ def round_resolve(
             retry_at=timezone.now() + timedelta(seconds=retry_in) if retry and retry_in else None,
         )
         raise
-    job_update(job_id, status=Job.Status.DONE, progress=100, message=gettext_noop("resolved"))
     locked.refresh_from_db()
     return locked
 
@@ -278,6 +282,7 @@ def _motor_round_finish(claimed: Round, *, job_id: int | None) -> Round:
         locked.last_error = ""
         locked.save(update_fields=["status", "resolved_at", "engine_inputs", "last_error"])
         _next_round_follow(locked)
-    job_update(job_id, status=Job.Status.DONE, progress=100, message=gettext_noop("resolved"))
+        # Done in the round's own transaction, as a stage's job is.
+        job_update(job_id, status=Job.Status.DONE, progress=100, message=gettext_noop("resolved"))
     locked.refresh_from_db()
     return locked

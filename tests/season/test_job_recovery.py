@@ -143,6 +143,34 @@ def test_a_stage_resolved_while_its_broker_dies_has_a_job_done(monkeypatch):
     assert stage(demo, 2).jobs.get().status == "queued"  # not sent: silent soon, sent again
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("slug", ["demo", "demo-f1"])
+def test_the_job_is_done_in_the_rounds_own_commit(monkeypatch, slug):
+    """Whoever reads the round resolved reads its job done: both are written in one commit
+    (a reader between two commits saw a resolved round with its job running at 60 %)."""
+    from django.db import transaction
+
+    from season.demo import motor_demo_load
+
+    season = demo_load() if slug == "demo" else motor_demo_load()
+    first = stage(season, 1)
+    lifecycle.rounds_force_lock(season=season, numbers=[1])
+    job = Job.objects.create(round=first)
+    seen = []
+    real_follow = resolution._next_round_follow
+
+    def follow(round):
+        # Run by the resolution inside its transaction: read the job as the commit leaves it.
+        transaction.on_commit(
+            lambda: seen.append(Job.objects.values_list("status", "progress").get(pk=job.pk))
+        )
+        return real_follow(round)
+
+    monkeypatch.setattr(resolution, "_next_round_follow", follow)
+    resolution.round_resolve(round_id=first.pk, job_id=job.pk)
+    assert seen == [("done", 100)]
+
+
 def test_a_resolved_stage_whose_job_never_reported_says_done_after_the_deadline_check(demo):
     """The worker stopped between the results' commit and its report (its broker gone): the
     stage is resolved, its job said running; an earlier failed job of the stage stays failed."""
