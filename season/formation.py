@@ -314,7 +314,25 @@ def draft_status(*, season: Season) -> DraftStatus:
     # the count and the start of the turn now running, in one query.
     last = season.draft_picks.order_by("-number").values_list("number", "picked_at").first()
     picks_made, last_pick_at = last or (0, None)
-    picks_total = len(order) * season.roster_size
+    return draft_status_of(
+        season=season,
+        order=order,
+        picks_made=picks_made,
+        picks_total=len(order) * season.roster_size,
+        last_pick_at=last_pick_at,
+    )
+
+
+def draft_status_of(
+    *,
+    season: Season,
+    order: list[SeasonTeam],
+    picks_made: int,
+    picks_total: int,
+    last_pick_at: datetime | None,
+) -> DraftStatus:
+    """A snake draft's status from its order and its picks so far, riders or cars alike (the
+    team on turn, and when its turn began: the pick clock's start)."""
     on_turn = None
     if season.draft_started_at is not None and order and picks_made < picks_total:
         on_turn = order[snake_team_index(picks_made + 1, len(order))]

@@ -20,7 +20,12 @@ from django.utils.translation import gettext as _
 
 from motor.models import Championship, ChampionshipKind, Entry, GrandPrix, PointsSystem, Track
 from plugins import MOTOR, adapter_for, discipline_of
-from season.formation import DraftStatus, FormationError, round_one_open, snake_team_index
+from season.formation import (
+    DraftStatus,
+    FormationError,
+    draft_status_of,
+    round_one_open,
+)
 from season.leagues import (
     LeagueError,
     SeasonSettings,
@@ -206,21 +211,15 @@ def car_draft_status(*, season: Season) -> DraftStatus:
             "draft_position"
         )
     )
-    picks_made = SeasonTeamCar.objects.filter(season=season, team__owner__isnull=False).count()
-    picks_total = len(order) * CARS_PER_TEAM
-    on_turn = None
-    if season.draft_started_at is not None and order and picks_made < picks_total:
-        on_turn = order[snake_team_index(picks_made + 1, len(order))]
-    last_pick_at = (
-        season.draft_picks.order_by("-number").values_list("picked_at", flat=True).first()
-    )
-    return DraftStatus(
-        started=season.draft_started_at is not None,
+    return draft_status_of(
+        season=season,
         order=order,
-        picks_made=picks_made,
-        picks_total=picks_total,
-        on_turn=on_turn,
-        turn_started_at=(last_pick_at or season.draft_started_at) if on_turn else None,
+        # The cars seated count the picks (a draft begun before picks were DraftPick rows).
+        picks_made=SeasonTeamCar.objects.filter(season=season, team__owner__isnull=False).count(),
+        picks_total=len(order) * CARS_PER_TEAM,
+        last_pick_at=season.draft_picks.order_by("-number")
+        .values_list("picked_at", flat=True)
+        .first(),
     )
 
 
