@@ -11,6 +11,7 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.utils import timezone
+from django_celery_beat.models import PeriodicTask
 
 from config.celery import app as celery_app
 from season import formation
@@ -43,6 +44,15 @@ def test_two_beats_and_two_workers_make_one_automatic_pick_when_the_clock_runs_o
     _, worker_1 = deployment.worker("worker-1")
     _, worker_2 = deployment.worker("worker-2")
     _, beat_1 = deployment.celery("beat-1", "beat", **FAST_CHECKS)
+    # The second beat starts once the first has written the schedule: two beats creating the
+    # same periodic task at one instant is a race of django-celery-beat's setup (one logs
+    # "already exists"), not what this test looks at.
+    wait_for(
+        lambda: PeriodicTask.objects.filter(name="expire-draft-clocks").exists(),
+        120,
+        "the first beat's schedule",
+        beat_1,
+    )
     _, beat_2 = deployment.celery("beat-2", "beat", **FAST_CHECKS)
     logs = (worker_1, worker_2, beat_1, beat_2)
     try:
