@@ -15,7 +15,7 @@ from django.db import transaction
 
 from races.models import RaceEntry
 from riders.models import Rider, Team
-from season.models import Season, SeasonTeam, SeasonTeamRider
+from season.models import Season, SeasonTeam, Seat
 from season.orders import default_roles
 
 #: The name of a computer team whose real team's name a player already took.
@@ -41,9 +41,7 @@ def computer_teams_fill(*, season: Season) -> list[SeasonTeam]:
     with transaction.atomic():
         # The same lock as every formation step: a late pick cannot race this.
         locked = Season.objects.select_for_update().get(pk=season.pk)
-        taken = set(
-            SeasonTeamRider.objects.filter(season=locked).values_list("rider_id", flat=True)
-        )
+        taken = set(Seat.objects.filter(season=locked).values_list("rider_id", flat=True))
         entries = [
             entry
             for entry in RaceEntry.objects.filter(race_id=season.race.template_id)
@@ -66,7 +64,7 @@ def computer_teams_fill(*, season: Season) -> list[SeasonTeam]:
             names.add(name.lower())
             teams.append((SeasonTeam(season=locked, name=name[:80], owner=None), team_entries))
         SeasonTeam.objects.bulk_create([team for team, _entries in teams])
-        SeasonTeamRider.objects.bulk_create(_members(locked, teams))
+        Seat.objects.bulk_create(_members(locked, teams))
     return [team for team, _entries in teams]
 
 
@@ -74,14 +72,12 @@ def _rider_team(rider: Rider) -> Team | None:
     return rider.team if rider.team_id else None
 
 
-def _members(
-    season: Season, teams: list[tuple[SeasonTeam, list[RaceEntry]]]
-) -> list[SeasonTeamRider]:
+def _members(season: Season, teams: list[tuple[SeasonTeam, list[RaceEntry]]]) -> list[Seat]:
     """Default roles, and bibs in blocks of ten after the players' teams (as formation gives
     them: the GC leader first, then start-list order)."""
     used = [
         bib
-        for bib in SeasonTeamRider.objects.filter(season=season).values_list("bib", flat=True)
+        for bib in Seat.objects.filter(season=season).values_list("number", flat=True)
         if bib is not None
     ]
     largest = max([len(entries) for _team, entries in teams] + [season.roster_size])
@@ -94,8 +90,12 @@ def _members(
         ordered = sorted(riders, key=lambda r: roles[r.pk] != "gc_leader")
         first_bib = (first_block + index) * block + 1
         members += [
-            SeasonTeamRider(
-                season=season, team=team, rider=rider, role=roles[rider.pk], bib=first_bib + offset
+            Seat(
+                season=season,
+                team=team,
+                rider=rider,
+                role=roles[rider.pk],
+                number=first_bib + offset,
             )
             for offset, rider in enumerate(ordered)
         ]

@@ -21,7 +21,7 @@ from races.models import Race, Stage
 from races.services import race_copy_for_league
 from riders.models import RATING_AXES, Rating, Rider, Team
 from riders.names import team_key
-from season.models import Membership, Round, Season, SeasonTeam, SeasonTeamRider
+from season.models import Membership, Round, Season, SeasonTeam, Seat
 from season.services.lifecycle import round_open
 
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures" / "demo"
@@ -190,13 +190,13 @@ def demo_load(*, fixtures_dir: Path = FIXTURES_DIR, today: date | None = None) -
         name: SeasonTeam.objects.create(season=season, name=name, owner=owners.get(name))
         for name in teams
     }
-    SeasonTeamRider.objects.bulk_create(
-        SeasonTeamRider(
+    Seat.objects.bulk_create(
+        Seat(
             season=season,
             team=season_teams[entry.rider.team.name],  # type: ignore[union-attr]
             rider=entry.rider,
             role=entry.role,
-            bib=entry.bib,
+            number=entry.bib,
         )
         for entry in riders
     )

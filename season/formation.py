@@ -29,8 +29,7 @@ from season.models import (
     Round,
     Season,
     SeasonTeam,
-    SeasonTeamCar,
-    SeasonTeamRider,
+    Seat,
     WishListEntry,
 )
 from season.orders import default_roles
@@ -263,7 +262,7 @@ def rider_pool(*, season: Season) -> QuerySet[Rider]:
 
 
 def taken_rider_ids(*, season: Season, exclude_team: SeasonTeam | None = None) -> set[int]:
-    taken = SeasonTeamRider.objects.filter(season=season)
+    taken = Seat.objects.filter(season=season)
     if exclude_team is not None:
         taken = taken.exclude(team=exclude_team)
     return set(taken.values_list("rider_id", flat=True))
@@ -359,7 +358,7 @@ def teams_progress(*, season: Season) -> list[TeamProgress]:
     teams = (
         season.teams.filter(owner__isnull=False)
         .select_related("owner")
-        .annotate(rider_count=Count("members"))
+        .annotate(rider_count=Count("seats"))
     )
     return [
         TeamProgress(
@@ -381,8 +380,8 @@ def formation_started(season: Season) -> bool:
     """Once true, the settings that shape teams (mode, size, budget, limit) are frozen."""
     return (
         season.draft_started_at is not None
-        or SeasonTeamRider.objects.filter(season=season).exists()
-        or SeasonTeamCar.objects.filter(season=season).exists()
+        or Seat.objects.filter(season=season).exists()
+        or Seat.objects.filter(season=season).exists()
     )
 
 
@@ -402,19 +401,19 @@ _lock = season_lock
 def _team_complete(*, season: Season, team: SeasonTeam) -> None:
     """A full team gets its default roles (season/orders.py) and its bibs: a block of ten
     per team (1-8, 11-18, ...), the GC leader wearing the first."""
-    members = list(team.members.select_related("rider"))
+    members = list(team.seats.select_related("rider"))
     roles = default_roles(m.rider for m in members)
     team_ids = list(season.teams.order_by("draft_position", "pk").values_list("pk", flat=True))
     block = 10 * ((season.roster_size + 10) // 10)
     first_bib = team_ids.index(team.pk) * block + 1
     ranked = sorted(
         members,
-        key=lambda m: (roles[m.rider_id] != "gc_leader", -rider_price(m.rider), m.rider_id),
+        key=lambda m: (roles[m.rider_pk] != "gc_leader", -rider_price(m.rider), m.rider_id),
     )
     for offset, member in enumerate(ranked):
-        member.role = roles[member.rider_id]
-        member.bib = first_bib + offset
-    SeasonTeamRider.objects.bulk_update(ranked, ["role", "bib"])
+        member.role = roles[member.rider_pk]
+        member.number = first_bib + offset
+    Seat.objects.bulk_update(ranked, ["role", "number"])
 
 
 def draft_start(*, season: Season, rng: random.Random | None = None) -> list[SeasonTeam]:
@@ -431,7 +430,7 @@ def draft_start(*, season: Season, rng: random.Random | None = None) -> list[Sea
         teams = list(locked.teams.order_by("pk"))
         if len(teams) < 2:
             raise FormationError(_("A draft needs at least two teams."))
-        if SeasonTeamRider.objects.filter(season=locked).exists():
+        if Seat.objects.filter(season=locked).exists():
             raise FormationError(_("Some teams already have riders: there is nothing to draft."))
         needed = len(teams) * locked.roster_size
         pool = rider_pool(season=locked).count()
@@ -479,10 +478,10 @@ def _add_pick(
         source=source,
         picked_at=now or timezone.now(),
     )
-    SeasonTeamRider.objects.create(season=season, team=team, rider=rider)
+    Seat.objects.create(season=season, team=team, rider=rider)
     # A rider taken leaves every wish list of the season (docs/league.md "The draft").
     WishListEntry.objects.filter(team__season=season, rider=rider).delete()
-    if team.members.count() >= season.roster_size:
+    if team.seats.count() >= season.roster_size:
         _team_complete(season=season, team=team)
     if status.picks_made + 1 >= status.picks_total:
         round_one_open(season)
@@ -503,7 +502,7 @@ def _check_pick(*, season: Season, team: SeasonTeam, rider: Rider, status: Draft
         raise FormationError(_("%(rider)s is not in this race.") % {"rider": rider.name})
     if rider.pk in taken_rider_ids(season=season):
         raise FormationError(_("%(rider)s has already been picked.") % {"rider": rider.name})
-    roster = [candidate_of(m.rider) for m in team.members.select_related("rider__team")]
+    roster = [candidate_of(m.rider) for m in team.seats.select_related("rider__team")]
     errors = roster_errors(
         roster=[*roster, candidate_of(rider)],
         roster_size=season.roster_size,
@@ -536,7 +535,7 @@ def auto_choice(*, season: Season, team: SeasonTeam) -> Rider | None:
     still free and that the roster rules allow, else the dearest such free rider (the lowest
     id among equals); None when no free rider fits."""
     taken = taken_rider_ids(season=season)
-    roster = [candidate_of(m.rider) for m in team.members.select_related("rider__team")]
+    roster = [candidate_of(m.rider) for m in team.seats.select_related("rider__team")]
     wished = [
         w.rider
         for w in team.wishes.select_related("rider__team").order_by("position")
@@ -620,7 +619,7 @@ def wish_list_refusal(*, team: SeasonTeam, status: DraftStatus, rider_count: int
 
 def _wish_list_open(team: SeasonTeam) -> None:
     refusal = wish_list_refusal(
-        team=team, status=draft_status(season=team.season), rider_count=team.members.count()
+        team=team, status=draft_status(season=team.season), rider_count=team.seats.count()
     )
     if refusal:
         raise FormationError(refusal)
@@ -681,7 +680,7 @@ def wish_move(*, team: SeasonTeam, rider: Rider, offset: int) -> None:
         WishListEntry.objects.filter(pk=first.pk).update(position=places[1])
 
 
-def team_select(*, team: SeasonTeam, rider_ids: Iterable[int]) -> list[SeasonTeamRider]:
+def team_select(*, team: SeasonTeam, rider_ids: Iterable[int]) -> list[Seat]:
     """A budget pick: the team's whole roster at once, replacing the previous one, until the
     race starts."""
     rider_ids = sorted(set(rider_ids))
@@ -710,11 +709,11 @@ def team_select(*, team: SeasonTeam, rider_ids: Iterable[int]) -> list[SeasonTea
             raise FormationError(*errors)
         try:
             with transaction.atomic():
-                team.members.all().delete()
-                SeasonTeamRider.objects.bulk_create(
-                    SeasonTeamRider(season=season, team=team, rider=rider) for rider in riders
+                team.seats.all().delete()
+                Seat.objects.bulk_create(
+                    Seat(season=season, team=team, rider=rider) for rider in riders
                 )
         except IntegrityError:
             raise FormationError(_("Somebody else took one of these riders; try again.")) from None
         _team_complete(season=season, team=team)
-    return list(team.members.select_related("rider").order_by("bib"))
+    return list(team.seats.select_related("rider").order_by("number"))

@@ -43,7 +43,7 @@ from season.models import (
     Round,
     Season,
     SeasonTeam,
-    SeasonTeamCar,
+    Seat,
 )
 
 #: The name of a computer team whose constructor's name a player already took (as cycling).
@@ -195,7 +195,7 @@ def car_pool(*, season: Season) -> QuerySet[Entry]:
 
 def free_entries(*, season: Season) -> list[Entry]:
     """Entries no team drives yet, and whose driver drives no car of the season."""
-    taken = SeasonTeamCar.objects.filter(season=season).select_related("entry")
+    taken = Seat.objects.filter(season=season).select_related("entry")
     entries = {car.entry_id for car in taken}
     drivers = {car.entry.driver_id for car in taken}
     return [
@@ -215,7 +215,7 @@ def car_draft_status(*, season: Season) -> DraftStatus:
         season=season,
         order=order,
         # The cars seated count the picks (a draft begun before picks were DraftPick rows).
-        picks_made=SeasonTeamCar.objects.filter(season=season, team__owner__isnull=False).count(),
+        picks_made=Seat.objects.filter(season=season, team__owner__isnull=False).count(),
         picks_total=len(order) * CARS_PER_TEAM,
         last_pick_at=season.draft_picks.order_by("-number")
         .values_list("picked_at", flat=True)
@@ -251,20 +251,20 @@ def car_draft_start(*, season: Season, rng: random.Random | None = None) -> list
     return teams
 
 
-def _seat_car(season: Season, team: SeasonTeam, entry: Entry) -> SeasonTeamCar:
-    cars = list(SeasonTeamCar.objects.filter(season=season))
+def _seat_car(season: Season, team: SeasonTeam, entry: Entry) -> Seat:
+    cars = list(Seat.objects.filter(season=season))
     slots = {c.slot for c in cars if c.team_id == team.pk}
-    seats = {c.seat for c in cars}
+    seats = {c.grid for c in cars}
     numbers = {c.number for c in cars}
     number = entry.number if entry.number and entry.number not in numbers else None
     if number is None:
         number = next(n for n in range(1, 100) if n not in numbers)
-    return SeasonTeamCar.objects.create(
+    return Seat.objects.create(
         season=season,
         team=team,
         entry=entry,
         slot=next(s for s in range(1, CARS_PER_TEAM + 1) if s not in slots),
-        seat=next(s for s in range(1, GRID_MAX + 1) if s not in seats),
+        grid=next(s for s in range(1, GRID_MAX + 1) if s not in seats),
         number=number,
     )
 
@@ -280,7 +280,7 @@ def _pick_check(season: Season, team: SeasonTeam, entry: Entry) -> None:
         raise FormationError(
             _("%(driver)s already drives for a team.") % {"driver": entry.driver.name}
         )
-    if team.cars.count() >= CARS_PER_TEAM:
+    if team.seats.count() >= CARS_PER_TEAM:
         raise FormationError(_("A team has two cars."))
 
 
@@ -292,7 +292,7 @@ def car_pick(
     user: Any = None,
     source: str = PickSource.PLAYER,
     now: datetime | None = None,
-) -> SeasonTeamCar:
+) -> Seat:
     """A player's team takes a car: in a draft, when on turn; with a budget, while the team's
     cars cost at most the budget."""
     with transaction.atomic():
@@ -320,7 +320,7 @@ def car_pick(
                 round_one_open(locked)
             return car
         else:
-            spent = sum(car_price(car.entry) for car in team.cars.select_related("entry"))
+            spent = sum(car_price(car.entry) for car in team.seats.select_related("entry"))
             price = car_price(entry)
             if spent + price > locked.budget:
                 raise FormationError(
@@ -338,7 +338,7 @@ def computer_cars_fill(*, season: Season) -> list[SeasonTeam]:
     grid = min(adapter.max_cars, GRID_MAX)
     with transaction.atomic():
         locked = _lock(season)
-        seated = SeasonTeamCar.objects.filter(season=locked).count()
+        seated = Seat.objects.filter(season=locked).count()
         free = free_entries(season=locked)
         by_constructor: dict[int, list[Entry]] = {}
         for entry in free:
@@ -373,7 +373,7 @@ def car_autopick(
     user: Any = None,
     source: str = PickSource.ORGANISER,
     now: datetime | None = None,
-) -> SeasonTeamCar:
+) -> Seat:
     """The automatic pick for the team on turn in a draft (the organiser's, or the pick
     clock's): the dearest free car (then the lowest car number), as cycling's autopick takes
     the dearest rider that fits."""

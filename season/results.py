@@ -100,7 +100,7 @@ def _grand_prix_of(season: Season, number: int) -> int | None:
 
 def _cars(season: Season) -> list[tuple[int, str, int]]:
     """(team id, team name, driver id) of every car of the season: one query."""
-    return list(season.cars.values_list("team_id", "team__name", "entry__driver_id"))
+    return list(season.seats.values_list("team_id", "team__name", "entry__driver_id"))
 
 
 def _championship_ranking(

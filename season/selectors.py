@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 from plugins import cycling_adapter
 from races.models import Classification, RaceEvent, StageResult, Standing
 from riders.models import Rider
-from season.models import DONE_STATUSES, Round, Season, SeasonTeam, SeasonTeamRider
+from season.models import DONE_STATUSES, Round, Season, SeasonTeam, Seat
 
 
 def season_list_public() -> QuerySet[Season]:
@@ -163,14 +163,12 @@ def stage_events(*, round: Round) -> list[RaceEvent]:
 
 
 def rider_names(*, season: Season) -> dict[int, str]:
-    return dict(
-        SeasonTeamRider.objects.filter(season=season).values_list("rider_id", "rider__name")
-    )
+    return dict(Seat.objects.filter(season=season).values_list("rider_id", "rider__name"))
 
 
-def season_rider_get(*, season: Season, rider_id: int) -> SeasonTeamRider:
+def season_rider_get(*, season: Season, rider_id: int) -> Seat:
     member = (
-        SeasonTeamRider.objects.filter(season=season, rider_id=rider_id)
+        Seat.objects.filter(season=season, rider_id=rider_id)
         .select_related("rider", "team", "rider__team")
         .first()
     )
@@ -193,8 +191,8 @@ def season_team_get(*, season: Season, team_id: int) -> SeasonTeam:
         .select_related("owner")
         .prefetch_related(
             Prefetch(
-                "members",
-                queryset=SeasonTeamRider.objects.select_related("rider").order_by("bib", "pk"),
+                "seats",
+                queryset=Seat.objects.select_related("rider").order_by("number", "pk"),
             )
         )
         .first()
@@ -239,9 +237,9 @@ def riders_out_of_race(*, season: Season, before_number: int) -> set[int]:
     )
 
 
-def team_starters(*, team: SeasonTeam, round: Round) -> list[SeasonTeamRider]:
+def team_starters(*, team: SeasonTeam, round: Round) -> list[Seat]:
     out = riders_out_of_race(season=team.season, before_number=round.number)
-    return [m for m in team.members.select_related("rider") if m.rider_id not in out]
+    return [m for m in team.seats.select_related("rider") if m.rider_id not in out]
 
 
 def previous_standing(round: Round, classification: str) -> list[Standing]:
@@ -263,7 +261,7 @@ def carried_states(round: Round) -> dict[int, dict[str, Any]]:
     )
 
 
-def team_energy(*, round: Round, starters: Sequence[SeasonTeamRider]) -> dict[int, tuple[int, int]]:
+def team_energy(*, round: Round, starters: Sequence[Seat]) -> dict[int, tuple[int, int]]:
     """Each starter's energy at the start of the stage, ``(left, max)``, after the night's
     recovery, for a ruleset that counts one (empty otherwise)."""
     season = round.season

@@ -144,7 +144,7 @@ def _team_rows(season: Season) -> list[dict[str, Any]]:
     """Every team with its cars (driver, constructor, number), in name order: two queries."""
     teams = list(season.teams.select_related("owner").order_by("name"))
     cars: dict[int, list[Any]] = {}
-    for car in season.cars.select_related("entry__driver", "entry__constructor").order_by("slot"):
+    for car in season.seats.select_related("entry__driver", "entry__constructor").order_by("slot"):
         cars.setdefault(car.team_id, []).append(car)
     return [{"team": team, "cars": cars.get(team.pk, [])} for team in teams]
 
@@ -437,7 +437,7 @@ def round_page(
             .select_related("entry__driver", "entry__constructor")
             .order_by("position")[:3]
         )
-    cars_of = {car.entry_id: car.team for car in season.cars.select_related("team")}
+    cars_of = {car.entry_id: car.team for car in season.seats.select_related("team")}
     return page_cache.Page(
         "season/motor/round.html",
         {
@@ -636,7 +636,7 @@ def dice(request: HttpRequest, season: Season, round: Round) -> HttpResponse:
     log = round.dice_log
     cars = {
         str(car.number): car.entry.driver.name
-        for car in season.cars.select_related("entry__driver")
+        for car in season.seats.select_related("entry__driver")
     }
     rows = [
         {

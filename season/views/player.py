@@ -209,7 +209,7 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     season = team.season
     if is_motor(season):
         return motor.team_page(request, team)
-    members = list(team.members.select_related("rider__team").order_by("bib", "rider__name"))
+    members = list(team.seats.select_related("rider__team").order_by("number", "rider__name"))
     labels = radar_labels()
     # Until the team is complete its riders hold no role yet (the stored default is
     # "domestique"): show the roles they will get (season.orders.default_roles), marked so.
@@ -222,9 +222,9 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     roster = TeamRosterTable(
         [
             {
-                "bib": m.bib,
+                "bib": m.number,
                 "rider": m.rider.name,
-                "role": roles.get(m.rider_id),
+                "role": roles.get(m.rider_pk),
                 "price": formation.rider_price(m.rider),
                 "real_team": m.rider.team.name if m.rider.team else "",
             }
@@ -254,7 +254,7 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
         with timezone.override(season.tz):
             return render(request, "season/player/team.html", context)
 
-    chosen_now = {m.rider_id for m in members}
+    chosen_now = {m.rider_pk for m in members}
     free = _free_riders(season, team)
     form = BudgetTeamForm(
         request.POST or None,
@@ -336,7 +336,7 @@ def _board_rows(
         ]
     if speciality:
         free = [r for r in free if getattr(r, speciality) >= SPECIALITY_RATING]
-    roster = [formation.candidate_of(m.rider) for m in team.members.select_related("rider__team")]
+    roster = [formation.candidate_of(m.rider) for m in team.seats.select_related("rider__team")]
     wish_url = reverse("player-wishlist", kwargs={"slug": season.slug, "team_id": team.pk})
     rows = []
     for rider in free:
@@ -564,7 +564,7 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
             "form": form,
             # A row per starter: his fields, and his energy in a Cyclo Sim season.
             "order_rows": [
-                (member, fields, energy.get(member.rider_id)) for member, fields in form.rows()
+                (member, fields, energy.get(member.rider_pk)) for member, fields in form.rows()
             ]
             if form
             else [],

@@ -408,11 +408,11 @@ def team_detail(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
         if upto and s.rider_id is not None
     }
     rows = []
-    for member in team.members.all():
-        standing = general.get(member.rider_id)
+    for member in team.seats.all():
+        standing = general.get(member.rider_pk)
         rows.append(
             {
-                "bib": member.bib,
+                "bib": member.number,
                 "rider_id": member.rider_id,
                 "rider": member.rider,
                 "role": member.get_role_display(),

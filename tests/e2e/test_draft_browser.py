@@ -37,7 +37,7 @@ def _drafting_with_two_jumbo_riders():
     formation.draft_start(season=season, rng=random.Random(3))
     while True:
         status = formation.draft_status(season=season)
-        jumbo_count = alice.members.filter(rider__team__name=JUMBO).count()
+        jumbo_count = alice.seats.filter(rider__team__name=JUMBO).count()
         if status.on_turn == alice and jumbo_count == 2:
             return season, alice
         pool = free_riders(season)

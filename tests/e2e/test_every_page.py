@@ -116,7 +116,7 @@ def leagues(season: Season) -> tuple[Season, Season]:
     )
     (team,) = joined(cyclo, users["alice"])
     formation.team_select(team=team, rider_ids=[r.pk for r in cheap_riders(4)])
-    assert SeasonTeam.objects.get(pk=team.pk).members.count() == 4
+    assert SeasonTeam.objects.get(pk=team.pk).seats.count() == 4
     first = stage(cyclo, 1)
     if first.status != Round.Status.OPEN:
         round_open(round=first)

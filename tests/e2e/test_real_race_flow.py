@@ -162,7 +162,7 @@ def test_an_organiser_races_the_players_riders_only(live_server, page, screensho
         pool = sorted(
             formation.rider_pool(season=season), key=lambda r: (formation.rider_price(r), r.pk)
         )
-        taken = set(season.teams.exclude(pk=team.pk).values_list("members__rider_id", flat=True))
+        taken = set(season.teams.exclude(pk=team.pk).values_list("seats__rider_id", flat=True))
         picks, real_teams = [], set()
         for rider in pool:
             if rider.pk not in taken and rider.team_id not in real_teams:

@@ -244,7 +244,7 @@ def test_a_draft_of_cars_runs_on_the_same_clock(clocked_cars):
     pick = draft_clock.draft_clock_pick(season=season, now=deadline)
     assert (pick.number, pick.team, pick.source) == (1, first, PickSource.CLOCK)
     assert car_price(pick.entry) == dearest
-    assert first.cars.get().entry == pick.entry
+    assert first.seats.get().entry == pick.entry
     # The next team's five minutes start from the automatic pick.
     after = car_draft_status(season=season)
     assert after.on_turn != first

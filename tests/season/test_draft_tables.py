@@ -67,9 +67,9 @@ def test_the_board_sorts_by_price_both_ways(client, drafted):
 
 def test_the_roster_sorts_by_price(client, drafted):
     _season, _on_turn, teams = drafted
-    team = next(t for t in teams if t.members.count() == 2)
+    team = next(t for t in teams if t.seats.count() == 2)
     client.force_login(team.owner)
-    cheap, dear = (m.rider for m in team.members.order_by("rider__name"))
+    cheap, dear = (m.rider for m in team.seats.order_by("rider__name"))
     Rider.objects.filter(pk=dear.pk).update(climber=4)
     for sort, first, last in (("-price", dear, cheap), ("price", cheap, dear)):
         page = client.get(team_url(team), {"roster-sort": sort}).content.decode()

@@ -111,7 +111,7 @@ def test_a_forbidden_rider_posted_by_hand_is_refused_with_the_rule(client, draft
     client.force_login(first.owner)
     response = client.post(pick_url(first), {"rider": kuss_rider.pk}, follow=True)
     assert "At most 1 rider from one real team: 2 from Jumbo-Visma." in response.content.decode()
-    assert first.members.count() == 1
+    assert first.seats.count() == 1
 
 
 def test_the_pick_history_lists_every_pick_with_the_automatic_ones_marked(

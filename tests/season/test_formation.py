@@ -8,7 +8,7 @@ import pytest
 from riders.models import RATING_AXES
 from season import formation
 from season.formation import Candidate, FormationError, price_of, roster_errors, snake_team_index
-from season.models import DraftPick, Round, Season, SeasonTeamRider
+from season.models import DraftPick, Round, Season, Seat
 from season.orders import default_roles
 from tests.factories import RiderFactory, TeamFactory
 from tests.season.builders import free_riders, joined, league, stage, template_race
@@ -131,7 +131,7 @@ def test_the_team_on_turn_picks_a_free_rider(drafting):
     rider = free_riders(season)[0]
     pick = formation.draft_pick(season=season, team=first, rider=rider, user=first.owner)
     assert pick.number == 1
-    assert list(first.members.values_list("rider_id", flat=True)) == [rider.pk]
+    assert list(first.seats.values_list("rider_id", flat=True)) == [rider.pk]
 
 
 @pytest.mark.django_db
@@ -141,7 +141,7 @@ def test_a_team_off_turn_is_told_whose_turn_it_is(drafting):
     with pytest.raises(FormationError, match=f"It is {first.name}'s turn \\(pick 1\\)"):
         formation.draft_pick(season=season, team=second, rider=rider, user=second.owner)
     assert not DraftPick.objects.exists()
-    assert not SeasonTeamRider.objects.exists()
+    assert not Seat.objects.exists()
 
 
 @pytest.mark.django_db
@@ -162,7 +162,7 @@ def test_a_pick_over_the_limit_of_one_real_team_is_refused_naming_the_rule(draft
     formation.draft_pick(season=season, team=second, rider=same_team[1], user=second.owner)
     with pytest.raises(FormationError, match="At most 1 rider from one real team: 2 from"):
         formation.draft_pick(season=season, team=second, rider=same_team[2], user=second.owner)
-    assert second.members.count() == 1
+    assert second.seats.count() == 1
 
 
 @pytest.mark.django_db
@@ -188,13 +188,13 @@ def test_a_complete_team_gets_default_roles_and_bibs_and_the_last_pick_opens_sta
         formation.draft_autopick(season=season, user=season.organiser)
     assert formation.draft_status(season=season).complete
     for team in (first, second):
-        members = list(team.members.select_related("rider").order_by("bib"))
+        members = list(team.seats.select_related("rider").order_by("number"))
         assert len(members) == 2
         expected = default_roles(m.rider for m in members)
         assert {m.rider_id: m.role for m in members} == expected
         assert members[0].role == "gc_leader"
-    assert sorted(first.members.values_list("bib", flat=True)) == [1, 2]
-    assert sorted(second.members.values_list("bib", flat=True)) == [11, 12]
+    assert sorted(first.seats.values_list("number", flat=True)) == [1, 2]
+    assert sorted(second.seats.values_list("number", flat=True)) == [11, 12]
     assert stage(season, 1).status == Round.Status.OPEN
     assert stage(season, 2).status == Round.Status.SCHEDULED
 
@@ -273,7 +273,7 @@ def test_a_player_picks_his_riders_within_the_budget(budget_league):
     assert {m.rider_id for m in members} == {riders["climber"].pk, riders["rouleur"].pk}
     roles = {m.rider_id: m.role for m in members}
     assert roles[riders["climber"].pk] == "gc_leader"
-    assert [m.bib for m in members] == [1, 2]
+    assert [m.number for m in members] == [1, 2]
 
 
 @pytest.mark.django_db
@@ -281,7 +281,7 @@ def test_a_selection_over_the_budget_is_refused_and_changes_nothing(budget_leagu
     _season, alice_team, _b, riders = budget_league
     with pytest.raises(FormationError, match="The riders cost 70, over the budget of 55"):
         formation.team_select(team=alice_team, rider_ids=[riders["star"].pk, riders["climber"].pk])
-    assert not alice_team.members.exists()
+    assert not alice_team.seats.exists()
 
 
 @pytest.mark.django_db
@@ -313,7 +313,7 @@ def test_a_player_may_change_his_selection_until_the_race_starts(budget_league):
     season, alice_team, _b, riders = budget_league
     formation.team_select(team=alice_team, rider_ids=[riders["climber"].pk, riders["rouleur"].pk])
     formation.team_select(team=alice_team, rider_ids=[riders["star"].pk, riders["domestique"].pk])
-    assert set(alice_team.members.values_list("rider_id", flat=True)) == {
+    assert set(alice_team.seats.values_list("rider_id", flat=True)) == {
         riders["star"].pk,
         riders["domestique"].pk,
     }

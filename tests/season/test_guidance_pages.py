@@ -97,7 +97,7 @@ def test_the_orders_page_shows_the_profile_the_ratings_and_the_rules(client, dem
     assert 'id="orders-profile"' in page
     assert "<svg" in page.split('id="orders-profile"')[1][:200]
     ratings = page.split('id="ratings"')[1].split("</table>")[0]
-    for member in team.members.all():
+    for member in team.seats.all():
         assert member.rider.name in ratings
     assert '<abbr title="Climber">' in ratings
     # The "not saved yet" hint is there, hidden until the form changes (static/js).
