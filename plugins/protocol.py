@@ -17,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from plugins.formation import TeamFormation
+
 
 @runtime_checkable
-class GameAdapter(Protocol):
+class GameAdapter(TeamFormation, Protocol):
     """A ruleset's adapter, as the season layer sees it."""
 
     #: The ruleset's registered name (Season.ruleset).

@@ -427,7 +427,7 @@ class BudgetTeamForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.candidates = list(candidates)
         self.fields["riders"].choices = [  # type: ignore[attr-defined]
-            (c.rider_id, c.name) for c in self.candidates
+            (c.id, c.name) for c in self.candidates
         ]
 
     def chosen(self) -> list[int]:

@@ -248,6 +248,14 @@ class Season(models.Model):
             )
 
     @property
+    def event(self) -> Race | Championship:
+        """What the season races: its stage race, or its championship of Grands Prix (the
+        game's adapter knows which; the season layer hands it over as it is)."""
+        event = self.race if self.race_id is not None else self.championship
+        assert event is not None, "a season races a stage race or a championship (CHECK)"
+        return event
+
+    @property
     def race_pk(self) -> int:
         """The id of a cycling season's stage race, for the cycling code's lookups (a season of
         Grands Prix has none: ValueError)."""
@@ -1013,15 +1021,29 @@ class Notification(models.Model):
 
 
 class WishListEntry(models.Model):
-    """One rider on a team's wish list for the draft, in its owner's order: the automatic pick
-    (the pick clock, the organiser's) takes the first one still free that the rules allow.
-    A rider picked by any team leaves every list (season.formation._add_pick)."""
+    """One rider (or car) on a team's wish list for the draft, in its owner's order: the
+    automatic pick (the pick clock, the organiser's) takes the first one still free that the
+    rules allow. What any team picks leaves every list (season.formation._add_pick)."""
 
     team = models.ForeignKey(
         SeasonTeam, verbose_name=_("team"), on_delete=models.CASCADE, related_name="wishes"
     )
-    rider = models.ForeignKey(
-        Rider, verbose_name=_("rider"), on_delete=models.CASCADE, related_name="+"
+    # A wish is a rider (a stage race's draft) or a car (a championship's), exactly one.
+    rider: "models.ForeignKey[Rider | None, Rider]" = models.ForeignKey(  # type: ignore[misc]
+        Rider,
+        verbose_name=_("rider"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    entry: "models.ForeignKey[Entry | None, Entry]" = models.ForeignKey(  # type: ignore[misc]
+        Entry,
+        verbose_name=_("car"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        blank=True,
     )
     position = models.PositiveSmallIntegerField(_("position"))
 
@@ -1031,9 +1053,15 @@ class WishListEntry(models.Model):
         ordering = ["team", "position"]
         constraints = [
             models.UniqueConstraint(fields=["team", "rider"], name="wish_rider_once_per_team"),
+            models.UniqueConstraint(fields=["team", "entry"], name="wish_car_once_per_team"),
+            models.CheckConstraint(
+                condition=models.Q(rider__isnull=False, entry__isnull=True)
+                | models.Q(rider__isnull=True, entry__isnull=False),
+                name="wish_rider_or_car",
+            ),
             # Also the index of the list as shown: filter(team=).order_by("position").
             models.UniqueConstraint(fields=["team", "position"], name="wish_position_per_team"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.team} {self.position}: {self.rider}"
+        return f"{self.team} {self.position}: {self.rider or self.entry}"

@@ -28,6 +28,7 @@ from engine.odds import TOP, RunLine
 from engine.registry import motor_ruleset
 from engine.ruleset import MOTOR, Ruleset
 from engine.spec import Spec, SpecError
+from motor.adapters.formation import MotorFormation
 from motor.championship import RaceLine, car_points
 from motor.models import (
     Championship,
@@ -90,7 +91,7 @@ def _status(engine_status: str) -> str:
     return ResultStatus.DNF  # retired (Grand Prix), eliminated (Ludicitude)
 
 
-class MotorAdapter(commitment.DiceCommitment):
+class MotorAdapter(MotorFormation, commitment.DiceCommitment):
     """A motor ruleset's adapter (discipline ``motor``). A subclass sets ``name``, ``label``
     and ``how_it_works``, and overrides :meth:`run` when its engine takes more than the
     command line's ``simulate(track, cars, orders, seed, laps)`` (settings, standings)."""

@@ -29,6 +29,7 @@ from engine.outcome import Event
 from engine.registry import cycling_ruleset
 from engine.ruleset import CYCLING, Ruleset
 from engine.spec import Spec
+from races.adapters.formation import CyclingFormation
 from races.adapters.spec_forms import rider_fields_from_spec, settings_fields_from_spec
 from races.models import RaceEvent, Stage, StageResult
 from races.timing import (
@@ -99,7 +100,7 @@ def _case_of(event: Event) -> int | None:
     return case if type(case) is int else None
 
 
-class CyclingAdapter(commitment.DiceCommitment):
+class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
     """A cycling ruleset's adapter. A subclass sets ``name``, ``label``, ``how_it_works`` and
     overrides what its ruleset does differently (the orders form's cross-field checks, the
     settings the season's rules already hold, the gap scale)."""

@@ -32,7 +32,7 @@ from motor.views.links import ChampionshipLinks
 from motor.views.texts import map_texts
 from plugins import adapter_for, motor_adapter
 from season import cache as page_cache
-from season import leagues, selectors
+from season import formation, leagues, selectors
 from season.formation import FormationError
 from season.forms import CarOrdersForm, CarPickForm, ChampionshipSeasonCreateForm
 from season.models import (
@@ -44,13 +44,7 @@ from season.models import (
     Season,
     SeasonTeam,
 )
-from season.motor_league import (
-    car_draft_status,
-    car_pick,
-    car_price,
-    free_entries,
-    season_create_from_championship,
-)
+from season.motor_league import season_create_from_championship
 from season.permissions import results_view, round_results_visible, status_visible, visible_upto
 from season.services import draft_clock, lifecycle
 from season.services.motor_rounds import team_cars
@@ -186,7 +180,7 @@ def dashboard(request: HttpRequest, season: Season, *, invite_url: str) -> HttpR
                 "players": players,
                 "teams_formed": bool(players)
                 and all(len(row["cars"]) == CARS_PER_TEAM for row in players),
-                "draft": car_draft_status(season=season)
+                "draft": formation.draft_status(season=season)
                 if season.formation_mode == Season.FormationMode.DRAFT
                 else None,
                 "join_closed": leagues.join_closed_reason(season),
@@ -211,11 +205,13 @@ def team_page(request: HttpRequest, team: SeasonTeam) -> HttpResponse:
     season = team.season
     cars = team_cars(team=team)
     started = season.rounds.exclude(status=Round.Status.SCHEDULED).exists()
-    free = free_entries(season=season) if not started and len(cars) < CARS_PER_TEAM else []
-    prices = {e.pk: car_price(e) for e in free}
-    spent = sum(car_price(car.entry) for car in cars)
+    free = (
+        formation.free_pickables(season=season) if not started and len(cars) < CARS_PER_TEAM else []
+    )
+    prices = {e.pk: formation.candidate_of(e, season=season).price for e in free}
+    spent = sum(formation.candidate_of(car.entry, season=season).price for car in cars)
     draft = (
-        car_draft_status(season=season)
+        formation.draft_status(season=season)
         if season.formation_mode == Season.FormationMode.DRAFT
         else None
     )
@@ -242,7 +238,10 @@ def team_page(request: HttpRequest, team: SeasonTeam) -> HttpResponse:
         {
             "season": season,
             "team": team,
-            "cars": [{"car": car, "price": car_price(car.entry)} for car in cars],
+            "cars": [
+                {"car": car, "price": formation.candidate_of(car.entry, season=season).price}
+                for car in cars
+            ],
             "cars_per_team": CARS_PER_TEAM,
             "pool": pool,
             "budget": budget,
@@ -275,7 +274,11 @@ def pick(request: HttpRequest, team: SeasonTeam) -> HttpResponse:
         messages.error(request, _("Choose a car of this championship."))
         return redirect("player-team", slug=season.slug, team_id=team.pk)
     try:
-        car = car_pick(season=season, team=team, entry=entry, user=request.user)
+        if season.formation_mode == Season.FormationMode.DRAFT:
+            formation.draft_pick(season=season, team=team, pickable=entry, user=request.user)
+            car = team.seats.get(entry=entry)
+        else:
+            car = formation.budget_pick(team=team, pickable=entry)
     except FormationError as error:
         messages.error(request, str(error))
     else:

@@ -45,7 +45,7 @@ def _drafting_with_two_jumbo_riders():
             rider = next(r for r in pool if r.team and r.team.name == JUMBO)
         else:
             rider = next(r for r in reversed(pool) if not r.team or r.team.name != JUMBO)
-        formation.draft_pick(season=season, team=status.on_turn, rider=rider, user=None)
+        formation.draft_pick(season=season, team=status.on_turn, pickable=rider, user=None)
 
 
 @pytest.mark.browser

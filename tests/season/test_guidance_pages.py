@@ -202,8 +202,9 @@ def test_my_seasons_links_to_the_draft_while_it_runs(client, alice, bob, charlie
 def test_my_seasons_says_the_motor_draft_is_over_once_every_car_is_picked(
     client, alice, bob, charlie
 ):
-    from season.motor_league import car_draft_start, car_pick, free_entries
+    from season.formation import draft_start as car_draft_start
     from tests.season import motor_builders
+    from tests.season.motor_builders import car_pick, free_entries
 
     season = motor_builders.motor_league(organiser=charlie, formation_mode="draft")
     motor_builders.joined(season, alice, bob)

@@ -10,15 +10,22 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from motor.models import GrandPrixEvent, Result, Standing
+from season.computer_teams import computer_teams_fill as computer_cars_fill
 from season.formation import FormationError
+from season.formation import draft_start as car_draft_start
 from season.leagues import LeagueError
 from season.models import Round, Season, Seat
-from season.motor_league import car_draft_start, car_pick, computer_cars_fill, free_entries
 from season.replay import stage_replay
 from season.services.lifecycle import round_open
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.services.resolution import round_resolve
-from tests.season.motor_builders import joined, motor_league, real_championship
+from tests.season.motor_builders import (
+    car_pick,
+    free_entries,
+    joined,
+    motor_league,
+    real_championship,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +82,7 @@ def test_teams_of_two_cars_within_a_budget(alice, bob):
     (team,) = joined(season, bob)
     _two_cars_each(season, team)
     assert team.seats.count() == 2
-    with pytest.raises(FormationError, match="A team has two cars"):
+    with pytest.raises(FormationError, match="A team has at most 2 cars"):
         car_pick(season=season, team=team, entry=free_entries(season=season)[0])
     car = team.seats.first()
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -105,7 +112,7 @@ def test_a_draft_goes_in_turns(alice, bob, charlie):
         car_pick(season=season, team=bob_team, entry=free_entries(season=season)[0])
     first, second = car_draft_start(season=season)
     season.refresh_from_db()
-    with pytest.raises(FormationError, match="not your turn"):
+    with pytest.raises(FormationError, match="turn \\(pick 1\\)"):
         car_pick(season=season, team=second, entry=free_entries(season=season)[0])
     for team in (first, second, second, first):  # the snake order
         assert season.rounds.get(number=1).status == Round.Status.SCHEDULED

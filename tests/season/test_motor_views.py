@@ -10,10 +10,10 @@ from django.utils import timezone
 
 from motor.models import GrandPrix
 from season.models import Orders, Round, Season, Seat
-from season.motor_league import free_entries
 from season.services.lifecycle import round_publish
 from tests.commits import committed
 from tests.season.motor_builders import (
+    free_entries,
     joined,
     motor_league,
     real_championship,
@@ -117,7 +117,7 @@ def test_a_player_picks_two_cars_within_the_budget(client, alice, bob):
     assert team.seats.count() == 2
     # A third car: refused with the reason.
     response = client.post(pick, {"entry": entries[2].pk}, follow=True)
-    assert "A team has two cars." in response.content.decode()
+    assert "A team has at most 2 cars." in response.content.decode()
     assert team.seats.count() == 2
 
 

@@ -32,7 +32,7 @@ def tour2022(db):
 
 def _cheapest_of_distinct_teams(season, count, taken=()):
     chosen, teams = [], set()
-    for rider in sorted(formation.rider_pool(season=season), key=lambda r: (r.team_id, r.pk)):
+    for rider in sorted(formation.pool(season=season), key=lambda r: (r.team_id, r.pk)):
         if rider.pk in taken or rider.team_id in teams:
             continue
         chosen.append(rider)
@@ -54,7 +54,7 @@ def _budget_league(organiser, template, *players, **settings):
     taken = []
     for team in joined(season, *players):
         riders = _cheapest_of_distinct_teams(season, ROSTER, taken)
-        formation.team_select(team=team, rider_ids=[r.pk for r in riders])
+        formation.team_select(team=team, pickable_ids=[r.pk for r in riders])
         taken += [r.pk for r in riders]
     return season
 
