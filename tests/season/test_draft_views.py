@@ -275,7 +275,9 @@ def test_no_wish_list_once_the_team_is_complete(drafting):
 def test_a_budget_season_has_no_wish_list(alice, charlie):
     season = league(organiser=charlie, formation_mode=Season.FormationMode.BUDGET)
     (team,) = joined(season, alice)
-    with pytest.raises(formation.FormationError, match="This season has no draft: there is no wish list"):
+    with pytest.raises(
+        formation.FormationError, match="This season has no draft: there is no wish list"
+    ):
         formation.wish_add(team=team, pickable=free_riders(season)[0])
 
 
