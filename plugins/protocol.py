@@ -36,6 +36,15 @@ class GameAdapter(TeamFormation, Protocol):
     #: What a round of this game is called in the commands' output.
     round_noun: str
     rounds_noun: str
+
+    def round_label(self, number: int) -> str:
+        """Round ``number`` as a sentence names it, in the active language ("stage 3")."""
+        ...
+
+    def event_label(self, event: Any) -> str:
+        """A round's event (a stage, a Grand Prix) as the notices name it."""
+        ...
+
     #: The league's defaults of some of the ruleset's settings (docs/rules-choices.md).
     season_defaults: Mapping[str, Any]
     #: The pages' words for what this game's players order ("each rider", "each car").

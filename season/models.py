@@ -372,6 +372,14 @@ class Round(models.Model):
         return _("%(season)s – stage %(number)s") % {"season": self.season, "number": self.number}
 
     @property
+    def event(self) -> Stage | GrandPrix:
+        """What the round races: a stage of the season's race, or a Grand Prix of its
+        championship (the game's adapter knows which; the season layer hands it over)."""
+        event = self.stage if self.stage_id is not None else self.grand_prix
+        assert event is not None, "a round races a stage or a Grand Prix (CHECK)"
+        return event
+
+    @property
     def stage_pk(self) -> int:
         """The id of a stage round's stage, for the cycling code's lookups (a Grand Prix round
         has none: ValueError)."""

@@ -20,7 +20,7 @@ from typing import Any
 
 from django import forms
 from django.db import transaction
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from engine import commitment
 from engine.motor import CarEntry, DataDocument, EntryError
@@ -104,6 +104,20 @@ class MotorAdapter(MotorFormation, commitment.DiceCommitment):
     #: What a round of this game is called, one and several (commands' messages).
     round_noun = "Grand Prix"
     rounds_noun = "Grands Prix"
+
+    @staticmethod
+    def round_label(number: int) -> str:
+        """Round ``number`` as a sentence names it, in the active language ("round 3",
+        "la manche 3")."""
+        return pgettext("a round of a championship, in a sentence", "round %(number)s") % {
+            "number": number
+        }
+
+    @staticmethod
+    def event_label(event: Any) -> str:
+        """A round's event as the notices name it: the Grand Prix and its circuit."""
+        return f"{event.name} ({event.circuit})" if event is not None else ""
+
     #: The league's own defaults where they differ from the engine's (none).
     season_defaults: Mapping[str, Any] = MappingProxyType({})
 

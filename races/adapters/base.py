@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext_lazy, gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop, pgettext
 
 from engine import commitment, get_ruleset, simulate
 from engine.cycling.course import Course, Segment
@@ -116,6 +116,20 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
     #: What a round of this game is called, one and several (commands' messages).
     round_noun = "stage"
     rounds_noun = "stages"
+
+    @staticmethod
+    def round_label(number: int) -> str:
+        """Round ``number`` as a sentence names it, in the active language ("stage 3",
+        "l'étape 3": feminine, with its article, as a championship's round is)."""
+        return pgettext("a stage of a stage race, in a sentence", "stage %(number)s") % {
+            "number": number
+        }
+
+    @staticmethod
+    def event_label(event: Any) -> str:
+        """A round's event as the notices name it: a stage's start and finish."""
+        return f"{event.start} – {event.finish}" if event is not None else ""
+
     #: The league's defaults of some of the ruleset's settings, where they differ from the
     #: engine's (docs/rules-choices.md); the organiser's values come on top.
     season_defaults: Mapping[str, Any] = MappingProxyType({})
