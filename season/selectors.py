@@ -9,10 +9,17 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from plugins import cycling_adapter
+from plugins import Starter, cycling_adapter
 from races.models import Classification, RaceEvent, StageResult, Standing
 from riders.models import Rider
-from season.models import DONE_STATUSES, Round, Season, SeasonTeam, SeasonTeamRider
+from season.models import (
+    DONE_STATUSES,
+    Round,
+    Season,
+    SeasonTeam,
+    SeasonTeamCar,
+    SeasonTeamRider,
+)
 
 
 def season_list_public() -> QuerySet[Season]:
@@ -224,6 +231,44 @@ def team_of_user(*, season: Season, user: object) -> SeasonTeam | None:
 
 
 # --- who starts a round ---------------------------------------------------------------
+
+
+def team_cars(*, team: SeasonTeam) -> list[SeasonTeamCar]:
+    """A motor team's cars, car 1 then car 2, with their drivers and constructors (the pages)."""
+    return list(team.cars.select_related("entry__driver", "entry__constructor").order_by("slot"))
+
+
+def season_seats(*, season: Season, team: SeasonTeam | None = None) -> list[Starter]:
+    """Every seat of the season's teams (of ``team`` only, when given) as plain starters
+    without orders, in start-list order: riders by bib, cars team by team in draft order, car 1
+    then car 2. The one read of the squads that the rounds make (resolution, orders, odds)."""
+    riders = SeasonTeamRider.objects.filter(season=season).select_related("team", "rider")
+    cars = SeasonTeamCar.objects.filter(season=season).select_related("team", "entry__driver")
+    if team is not None:
+        riders = riders.filter(team=team)
+        cars = cars.filter(team=team)
+    return [
+        Starter(
+            team_id=m.team_id,
+            team=m.team.name,
+            competitor_id=m.rider_id,
+            key=str(m.rider_id),
+            number=m.bib or m.pk,
+            role=m.role,
+            name=m.rider.name,
+        )
+        for m in riders.order_by("bib", "pk")
+    ] + [
+        Starter(
+            team_id=car.team_id,
+            team=car.team.name,
+            competitor_id=car.entry_id,
+            key=str(car.number),
+            number=car.number,
+            name=car.entry.driver.name,
+        )
+        for car in cars.order_by("team__draft_position", "team_id", "slot")
+    ]
 
 
 OUT_OF_RACE = [s for s in StageResult.Status.values if s != StageResult.Status.FINISHED]
