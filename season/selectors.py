@@ -289,16 +289,6 @@ def team_starters(*, team: SeasonTeam, round: Round) -> list[SeasonTeamRider]:
     return [m for m in team.members.select_related("rider") if m.rider_id not in out]
 
 
-def previous_standing(round: Round, classification: str) -> list[Standing]:
-    return list(
-        Standing.objects.filter(
-            stage__race_id=round.season.race_pk,
-            stage__number=round.number - 1,
-            classification=classification,
-        ).order_by("rank")
-    )
-
-
 def carried_states(round: Round) -> dict[int, dict[str, Any]]:
     """The engine state each rider carries from the previous stage (Cyclo Sim: energy)."""
     return dict(

@@ -298,3 +298,11 @@ def test_a_stage_with_a_reinstated_rider_replays_identically(demo):
     # The replay knows him by the field: the reason's text, shown to readers, may change.
     StageResult.objects.filter(pk=kept.pk).update(status_reason="kept in by the commissaires")
     assert stage_replay(round=stage(demo, 1)) == []
+
+
+def test_a_stage_whose_dice_log_is_lost_replays_naming_it(demo):
+    resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
+    DiceLog.objects.filter(round=resolved).delete()
+    differences = stage_replay(round=resolved)
+    assert len(differences) == 1
+    assert differences[0].startswith("dice log: none stored, replay ")
