@@ -38,7 +38,7 @@ def main() -> int:
     from plugins import adapter_for
     from season.demo import motor_demo_load
     from season.models import Round
-    from season.services.motor_rounds import motor_round_simulate
+    from season.services.commitment import dice_seed_of
     from season.services.resolution import round_resolve
 
     if connection.vendor != "postgresql":
@@ -63,7 +63,7 @@ def main() -> int:
         # The engine's share: the same inputs and seed simulated again, outside the database.
         adapter = adapter_for(season.ruleset)
         started = time.perf_counter()
-        motor_round_simulate(round=resolved, adapter=adapter)
+        adapter.simulate(resolved.engine_inputs, seed=dice_seed_of(resolved))
         engines.append(time.perf_counter() - started)
     median = statistics.median(totals)
     print(

@@ -58,6 +58,11 @@ class TeamFormation(Protocol):
     #: The Seat's (and DraftPick's, WishListEntry's) field that holds what a team picks:
     #: "rider" or "entry".
     seat_field: str
+    #: The seats have roles (a cycling team's: GC leader, sprinter...), given in each round's
+    #: orders within the team's limits (season.orders); a car has none.
+    seat_roles: bool
+    #: The order of a round's starters (a queryset order of season.models.Seat).
+    seat_order: tuple[str, ...]
     #: The pages' words for one pickable and several ("rider"/"riders", "car"/"cars").
     pickable_noun: Any
     pickables_noun: Any
@@ -68,6 +73,10 @@ class TeamFormation(Protocol):
         ...
 
     def candidate(self, pickable: Any) -> Candidate: ...
+
+    def seat_key(self, *, competitor_id: int, number: int | None) -> str:
+        """How a team's orders name a seat (a rider's id, a car's number)."""
+        ...
 
     def person_of(self, pickable: Any) -> int:
         """The person who races it (a rider's id, a car's driver's id)."""

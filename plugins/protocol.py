@@ -15,9 +15,33 @@ are ``Any`` here, and the adapters give them precisely.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from plugins.formation import TeamFormation
+
+
+@dataclass(frozen=True)
+class Starter:
+    """One seat of a league team as plain data, whatever the game: the season builds these from
+    its squads (season.selectors.season_seats) and the adapter turns them into its engine's
+    entrants, reading the state each game carries between rounds from its own app."""
+
+    team_id: int
+    #: The league team's name (the motor engine groups a team's cars by it).
+    team: str
+    #: Who: a rider's id, or a car's motor Entry id.
+    competitor_id: int
+    #: How the team's orders name this seat: a rider's id, a car's number (as text).
+    key: str
+    #: A rider's bib, a car's number.
+    number: int
+    #: The rider's role in the squad ("" for a car, which has none).
+    role: str = ""
+    #: Who the pages name: the rider, the car's driver.
+    name: str = ""
+    #: The team's orders for this seat in the round, as stored (empty: the spec's defaults).
+    orders: Mapping[str, Any] = field(default_factory=dict)
 
 
 @runtime_checkable
@@ -105,3 +129,49 @@ class GameAdapter(TeamFormation, Protocol):
     def odds_runner(
         self, inputs_data: Mapping[str, Any], *, round: Any, rules: Any
     ) -> Callable[[int], Any]: ...
+
+    # --- a round: its event (a races Stage, a motor GrandPrix) and its starters ---------------
+
+    #: The message naming the seats a team's orders give that are not its starters, formatted
+    #: with ``ids`` (a list) and ``numbers`` (a text).
+    unknown_seats: Any
+
+    def round_event(self, round: Any) -> Any:
+        """The row a league round races (its stage, its Grand Prix); None: it has none."""
+        ...
+
+    def round_errors(self, event: Any) -> list[str]:
+        """Why the event cannot be raced as it stands (empty: it can), before any input."""
+        ...
+
+    def starters_racing(self, *, event: Any, starters: Sequence[Starter]) -> list[Starter]:
+        """The starters still in the race at ``event`` (a cycling abandon is out for good)."""
+        ...
+
+    def round_inputs(self, *, event: Any, starters: Sequence[Starter], rules: Any) -> Any:
+        """The engine's inputs of the event for the starters still racing, each with its
+        orders and the state its game carries from the earlier rounds (read by the adapter
+        from its own app), in the engine's start order."""
+        ...
+
+    def inputs_stored(self, inputs: Any) -> dict[str, Any]:
+        """Inputs in the JSON the round keeps (replays, odds), with the ruleset's version."""
+        ...
+
+    def round_write(
+        self, *, event: Any, outcome: Any, starters: Sequence[Starter], rules: Any
+    ) -> None:
+        """The outcome as rows of the adapter's app (results, events, the event's standings);
+        inside the resolving transaction."""
+        ...
+
+    def round_replay(
+        self, *, event: Any, stored_inputs: Mapping[str, Any], seed: int, rules: Any
+    ) -> tuple[Any, list[str]]:
+        """A fresh run of stored inputs and what it changes in the event's stored rows (the
+        dice log is the season's to compare): the outcome, and the differences."""
+        ...
+
+    def seat_label(self, starter: Starter) -> str:
+        """How a table names a seat: the rider, or the car's number and driver."""
+        ...

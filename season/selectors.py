@@ -9,7 +9,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from plugins import cycling_adapter
+from plugins import Starter, adapter_for, cycling_adapter
 from races.models import Classification, RaceEvent, StageResult, Standing
 from riders.models import Rider
 from season.models import DONE_STATUSES, Round, Season, SeasonTeam, Seat
@@ -224,6 +224,37 @@ def team_of_user(*, season: Season, user: object) -> SeasonTeam | None:
 # --- who starts a round ---------------------------------------------------------------
 
 
+def team_cars(*, team: SeasonTeam) -> list[Seat]:
+    """A team's seats as the motor pages list cars: car 1 then car 2, with their drivers and
+    constructors."""
+    return list(team.seats.select_related("entry__driver", "entry__constructor").order_by("slot"))
+
+
+def season_seats(*, season: Season, team: SeasonTeam | None = None) -> list[Starter]:
+    """Every seat of the season's teams (of ``team`` only, when given) as plain starters
+    without orders, in the game's start order (riders by bib; cars team by team in draft
+    order, car 1 then car 2). The one read of the squads that the rounds make (resolution,
+    orders, odds)."""
+    game = adapter_for(season.ruleset)
+    seats = Seat.objects.filter(season=season).select_related("team", "rider", "entry__driver")
+    if team is not None:
+        seats = seats.filter(team=team)
+    return [
+        Starter(
+            team_id=seat.team_id,
+            team=seat.team.name,
+            competitor_id=getattr(seat, f"{game.seat_field}_id"),
+            key=game.seat_key(
+                competitor_id=getattr(seat, f"{game.seat_field}_id"), number=seat.number
+            ),
+            number=seat.number or seat.pk,
+            role=seat.role if game.seat_roles else "",
+            name=seat.name,
+        )
+        for seat in seats.order_by(*game.seat_order)
+    ]
+
+
 OUT_OF_RACE = [s for s in StageResult.Status.values if s != StageResult.Status.FINISHED]
 
 
@@ -240,16 +271,6 @@ def riders_out_of_race(*, season: Season, before_number: int) -> set[int]:
 def team_starters(*, team: SeasonTeam, round: Round) -> list[Seat]:
     out = riders_out_of_race(season=team.season, before_number=round.number)
     return [m for m in team.seats.select_related("rider") if m.rider_id not in out]
-
-
-def previous_standing(round: Round, classification: str) -> list[Standing]:
-    return list(
-        Standing.objects.filter(
-            stage__race_id=round.season.race_pk,
-            stage__number=round.number - 1,
-            classification=classification,
-        ).order_by("rank")
-    )
 
 
 def carried_states(round: Round) -> dict[int, dict[str, Any]]:

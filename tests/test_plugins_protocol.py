@@ -8,6 +8,7 @@ from plugins import (
     CYCLING,
     MOTOR,
     GameAdapter,
+    Starter,
     WrongDiscipline,
     adapter_for,
     adapter_names,
@@ -31,6 +32,11 @@ def test_every_registered_game_answers_the_whole_protocol():
 
 def test_the_protocol_holds_what_both_disciplines_share():
     for member in ("orders_errors", "order_fields", "odds_runner", "simulate", "dice_seed"):
+        assert member in PROTOCOL_MEMBERS
+    # A round's whole path: its event, its starters' inputs, its rows, its replay.
+    for member in ("round_event", "starters_racing", "round_inputs", "inputs_stored"):
+        assert member in PROTOCOL_MEMBERS
+    for member in ("round_write", "round_replay", "seat_label", "unknown_seats"):
         assert member in PROTOCOL_MEMBERS
     # A discipline's own member is not in it: the season layer narrows to reach it.
     assert "inputs_build" not in PROTOCOL_MEMBERS
@@ -71,3 +77,40 @@ def test_both_disciplines_check_orders_with_the_same_call():
         round = season.rounds.get(number=1)
         errors = adapter_for(name).orders_errors(orders=orders, round=round)
         assert named in errors[0], errors
+
+
+def test_both_disciplines_race_a_round_from_the_same_plain_starters():
+    """The season hands every game the same Starter values (its seats and their orders); the
+    adapter makes its engine's inputs of them, and those are what the resolution stores."""
+    from season.demo import demo_load, motor_demo_load
+    from season.services.resolution import round_resolve, round_starters
+
+    for season in (demo_load(), motor_demo_load()):
+        adapter = adapter_for(season.ruleset)
+        first = season.rounds.get(number=1)
+        starters = round_starters(round=first)
+        assert starters
+        assert all(isinstance(starter, Starter) for starter in starters)
+        inputs = adapter.round_inputs(
+            event=adapter.round_event(first), starters=starters, rules=season.rules
+        )
+        stored = adapter.inputs_stored(inputs)
+        assert round_resolve(round_id=first.pk).engine_inputs == stored, season.ruleset
+
+
+def test_both_disciplines_refuse_a_seat_not_the_teams_by_the_same_check():
+    """A team's orders for a seat of another team are refused, naming the seat, in each game's
+    words, by one check (season.services.orders.team_orders_check)."""
+    from season.demo import demo_load, motor_demo_load
+    from season.selectors import season_seats
+    from season.services.orders import OrdersInvalid, team_orders_check
+
+    for season, words in (
+        (demo_load(), "Riders [{seat}] are not in this team's starting riders."),
+        (motor_demo_load(), "Cars {seat} are not this team's."),
+    ):
+        team, rival = season.teams.order_by("pk")[:2]
+        seat = season_seats(season=season, team=rival)[0].key
+        with pytest.raises(OrdersInvalid) as refused:
+            team_orders_check(team=team, round=season.rounds.get(number=1), orders={seat: {}})
+        assert refused.value.errors == [words.format(seat=seat)]

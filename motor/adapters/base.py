@@ -24,7 +24,6 @@ from django.utils.translation import gettext_lazy, pgettext
 
 from engine import commitment
 from engine.motor import CarEntry, DataDocument, EntryError
-from engine.odds import TOP, RunLine
 from engine.registry import motor_ruleset
 from engine.ruleset import MOTOR, Ruleset
 from engine.spec import Spec, SpecError
@@ -42,6 +41,8 @@ from motor.models import (
     Track,
 )
 from motor.standings import championship_standings_write
+from plugins.odds import TOP, RunLine
+from plugins.protocol import Starter
 from specforms import car_fields_from_spec, settings_fields_from_spec
 
 #: Key of the ruleset version in a round's stored inputs.
@@ -437,6 +438,102 @@ class MotorAdapter(MotorFormation, commitment.DiceCommitment):
             return lines
 
         return run
+
+    # --- a round: one Grand Prix of the league's championship (plugins.GameAdapter) -------
+
+    #: The message naming the cars a team's orders give that are not its own.
+    unknown_seats: Any = gettext_lazy("Cars %(numbers)s are not this team's.")
+
+    @staticmethod
+    def round_event(round: Any) -> GrandPrix | None:
+        grand_prix: GrandPrix | None = round.grand_prix
+        return grand_prix
+
+    @staticmethod
+    def round_errors(event: GrandPrix) -> list[str]:
+        """None before the inputs: a track of another game is refused as they are built."""
+        return []
+
+    @staticmethod
+    def starters_racing(*, event: GrandPrix, starters: Sequence[Starter]) -> list[Starter]:
+        """Every car: a car that retired races again at the next Grand Prix."""
+        return list(starters)
+
+    @staticmethod
+    def standing_places(grand_prix: GrandPrix) -> dict[int, int]:
+        """Each driver's place in the drivers' table after the previous Grand Prix of the
+        championship (empty before the first). A league's championship may copy a part of a
+        real calendar: the previous one is the last before it, not the one numbered one less."""
+        previous = (
+            GrandPrix.objects.filter(
+                championship_id=grand_prix.championship_id, round__lt=grand_prix.round
+            )
+            .order_by("-round")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if previous is None:
+            return {}
+        return dict(
+            Standing.objects.filter(
+                grand_prix_id=previous, table=StandingTable.DRIVERS
+            ).values_list("driver_id", "position")
+        )
+
+    def round_cars(self, *, event: GrandPrix, starters: Sequence[Starter]) -> list[CarEntrantSpec]:
+        """The grid's cars in the starters' order (team by team, car 1 then car 2), each with
+        its orders and its driver's place in the standings before the round."""
+        places = self.standing_places(event)
+        drivers = {
+            pk: (driver_id, name)
+            for pk, driver_id, name in Entry.objects.filter(
+                pk__in=[s.competitor_id for s in starters]
+            ).values_list("pk", "driver_id", "driver__name")
+        }
+        return [
+            CarEntrantSpec(
+                car_id=s.key,
+                entry_id=s.competitor_id,
+                team_id=s.team_id,
+                team=s.team,
+                driver=drivers[s.competitor_id][1],
+                orders=s.orders,
+                standing=places.get(drivers[s.competitor_id][0]),
+            )
+            for s in starters
+        ]
+
+    def round_inputs(
+        self, *, event: GrandPrix, starters: Sequence[Starter], rules: Any
+    ) -> dict[str, Any]:
+        return self.inputs_build(
+            grand_prix=event,
+            cars=self.round_cars(event=event, starters=starters),
+            values=self.season_values(rules),
+        )
+
+    @staticmethod
+    def inputs_stored(inputs: Mapping[str, Any]) -> dict[str, Any]:
+        """The inputs through JSON, as :meth:`simulate` keeps them in its run."""
+        stored: dict[str, Any] = json.loads(json.dumps(inputs))
+        return stored
+
+    def round_write(
+        self, *, event: GrandPrix, outcome: MotorRun, starters: Sequence[Starter], rules: Any
+    ) -> None:
+        """Results, events, trace, then both tables of the championship."""
+        self.outcome_write(grand_prix=event, run=outcome)
+        self.standings_write(championship=event.championship)
+
+    def round_replay(
+        self, *, event: GrandPrix, stored_inputs: Mapping[str, Any], seed: int, rules: Any
+    ) -> tuple[MotorRun, list[str]]:
+        run = self.simulate(stored_inputs, seed=seed)
+        return run, self.replay_differences(grand_prix=event, run=run)
+
+    @staticmethod
+    def seat_label(starter: Starter) -> str:
+        return f"#{starter.number} {starter.name}"
 
     # --- rows ---------------------------------------------------------------------------
 

@@ -36,6 +36,8 @@ def car_price(entry: Entry) -> int:
 
 class MotorFormation:
     seat_field = "entry"
+    seat_order = ("team__draft_position", "team_id", "slot")
+    seat_roles = False
     pickable_noun = gettext_lazy("car")
     pickables_noun = gettext_lazy("cars")
     #: The cars of one team (the motor specs: two).
@@ -61,6 +63,9 @@ class MotorFormation:
             person_id=pickable.driver_id,
             number=pickable.number or 0,
         )
+
+    def seat_key(self, *, competitor_id: int, number: int | None) -> str:
+        return str(number)
 
     def person_of(self, pickable: Entry) -> int:
         return int(pickable.driver_id)

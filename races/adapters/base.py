@@ -24,14 +24,17 @@ from engine.cycling.hooks import CyclingHooks
 from engine.cycling.inputs import Entrant, StageInputs
 from engine.cycling.outcome import Outcome
 from engine.cycling.profile import Profile
-from engine.odds import RunLine
 from engine.outcome import Event
 from engine.registry import cycling_ruleset
 from engine.ruleset import CYCLING, Ruleset
 from engine.spec import Spec
+from plugins.odds import RunLine
+from plugins.protocol import Starter
 from races.adapters.formation import CyclingFormation
 from races.adapters.spec_forms import rider_fields_from_spec, settings_fields_from_spec
-from races.models import RaceEvent, Stage, StageResult
+from races.course_validation import stage_course_errors
+from races.models import Classification, RaceEvent, Stage, StageResult, Standing
+from races.standings import standings_update
 from races.timing import (
     FINISHED,
     UNSCALED_GAPS,
@@ -41,6 +44,10 @@ from races.timing import (
     stage_times,
 )
 from riders.models import RATING_AXES, Rider
+
+#: The statuses of a rider out of the race for the rest of it (crashed out, abandoned, outside
+#: the time limit).
+OUT_OF_RACE = tuple(s for s in StageResult.Status.values if s != StageResult.Status.FINISHED)
 
 #: Key of the ruleset version in a stage's stored inputs.
 ENGINE_VERSION_KEY = "engine_version"
@@ -98,6 +105,13 @@ def dice_sha256(rows: Iterable[Sequence[Any]]) -> str:
 def _case_of(event: Event) -> int | None:
     case = event.data.get("case")
     return case if type(case) is int else None
+
+
+def _first_difference(a: Sequence[object], b: Sequence[object]) -> int:
+    for index, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return index
+    return min(len(a), len(b))
 
 
 class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
@@ -176,6 +190,8 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
         (``rider_clean``), which the orders form also shows by its field, so that no path to
         the service (the admin, a command, another view) stores what the form refuses."""
         stage: Stage = round.stage
+        # The season names a rider's seat by his id as text; the engine's check takes ids.
+        orders = {int(who): order for who, order in orders.items()}
         errors = {
             who: dict(fields)
             for who, fields in self.hooks.orders_errors(orders, course_from_stage(stage)).items()
@@ -457,6 +473,180 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
             return lines
 
         return run
+
+    # --- a round: one stage of the league's race (plugins.GameAdapter) -------------------
+
+    #: The message naming the riders a team's orders give that are not among its starters.
+    unknown_seats: Any = gettext_lazy("Riders %(ids)s are not in this team's starting riders.")
+
+    @staticmethod
+    def round_event(round: Any) -> Stage | None:
+        stage: Stage | None = round.stage
+        return stage
+
+    @staticmethod
+    def round_errors(event: Stage) -> list[str]:
+        """A course the engine would refuse, refused before any input is built (naming the
+        stage)."""
+        return list(stage_course_errors(event))
+
+    @staticmethod
+    def riders_out(stage: Stage) -> set[int]:
+        """The riders out of the race before ``stage``: crashed out, abandoned or outside the
+        time limit on an earlier stage are out for the rest of it (ARCHITECTURE "Abandons")."""
+        return set(
+            StageResult.objects.filter(
+                stage__race_id=stage.race_id,
+                stage__number__lt=stage.number,
+                status__in=OUT_OF_RACE,
+            ).values_list("rider_id", flat=True)
+        )
+
+    def starters_racing(self, *, event: Stage, starters: Sequence[Starter]) -> list[Starter]:
+        out = self.riders_out(event)
+        return [s for s in starters if s.competitor_id not in out]
+
+    @staticmethod
+    def _standing_before(stage: Stage, classification: str) -> list[Standing]:
+        return list(
+            Standing.objects.filter(
+                stage__race_id=stage.race_id,
+                stage__number=stage.number - 1,
+                classification=classification,
+            ).order_by("rank")
+        )
+
+    def round_entrants(
+        self, *, event: Stage, starters: Sequence[Starter]
+    ) -> tuple[list[EntrantSpec], int | None, int | None]:
+        """The starters still in the race in start order (GC order; stage 1: bib order), each
+        with his orders (his role in them, else his squad role) and the state he carries (the
+        GC order of the rules, R-T1; his crashes so far; the ruleset's ``carried`` of his
+        previous result), and the wearers of the yellow and green jerseys."""
+        racing = self.starters_racing(event=event, starters=starters)
+        crash_counts: dict[int, int] = {}
+        for rider_id, crashes in StageResult.objects.filter(
+            stage__race_id=event.race_id, stage__number__lt=event.number
+        ).values_list("rider_id", "crashes"):
+            crash_counts[rider_id] = crash_counts.get(rider_id, 0) + len(crashes)
+        carried = dict(
+            StageResult.objects.filter(
+                stage__race_id=event.race_id, stage__number=event.number - 1
+            ).values_list("rider_id", "state")
+        )
+        general = self._standing_before(event, Classification.GENERAL)
+        gc = {line.rider_id: line for line in general}
+        points = self._standing_before(event, Classification.POINTS)
+        specs = []
+        for starter in racing:
+            standing = gc.get(starter.competitor_id)
+            specs.append(
+                EntrantSpec(
+                    rider_id=starter.competitor_id,
+                    team_id=starter.team_id,
+                    bib=starter.number,
+                    role=starter.orders.get("role", starter.role),
+                    tour_crash_count=crash_counts.get(starter.competitor_id, 0),
+                    gc_rank_before=standing.rank if standing else None,
+                    gc_time_before=standing.value if standing else 0,
+                    orders=starter.orders,
+                    carried=carried.get(starter.competitor_id) or {},
+                )
+            )
+        big = 10**9
+        specs.sort(key=lambda s: (s.gc_rank_before or big, s.bib))
+        yellow = general[0].rider_id if general else None
+        green = points[0].rider_id if points else None
+        return specs, yellow, green
+
+    def round_inputs(
+        self, *, event: Stage, starters: Sequence[Starter], rules: Any
+    ) -> StageInputs[Any, Any]:
+        entrants, yellow, green = self.round_entrants(event=event, starters=starters)
+        return self.inputs_build(
+            stage=event, entrants=entrants, rules=rules, yellow_jersey=yellow, green_jersey=green
+        )
+
+    def inputs_stored(self, inputs: StageInputs[Any, Any]) -> dict[str, Any]:
+        return self.inputs_to_data(inputs)
+
+    def round_write(
+        self, *, event: Stage, outcome: Outcome, starters: Sequence[Starter], rules: Any
+    ) -> None:
+        """The stage's results (timed by the season's rules), events and classifications."""
+        self.outcome_write(
+            stage=event,
+            outcome=outcome,
+            timed=self.stage_times(stage=event, outcome=outcome, rules=rules),
+            team_of={s.competitor_id: s.team_id for s in starters},
+        )
+        standings_update(stage=event)
+
+    def round_replay(
+        self, *, event: Stage, stored_inputs: Mapping[str, Any], seed: int, rules: Any
+    ) -> tuple[Outcome, list[str]]:
+        """Each rider's stored result (rank, status, times, final case, crashes) and the
+        stage's events against a fresh run, timed as the resolution timed it (the riders the
+        organiser kept in the race after the time cut reinstated)."""
+        outcome = self.simulate(self.inputs_from_data(stored_inputs), seed=seed)
+        differences = []
+        engine = {r.rider_id: r for r in outcome.results}
+        stored = {r.rider_id: r for r in StageResult.objects.filter(stage=event)}
+        reinstated = {rider_id for rider_id, row in stored.items() if row.reinstated}
+        timed = self.stage_times(stage=event, outcome=outcome, rules=rules, reinstated=reinstated)
+        if set(stored) != set(engine):
+            differences.append(
+                f"riders: {len(stored)} stored, {len(engine)} replayed "
+                f"(only stored: {sorted(set(stored) - set(engine))[:10]}, "
+                f"only replayed: {sorted(set(engine) - set(stored))[:10]})"
+            )
+        for line in timed:
+            row = stored.get(line.rider_id)
+            if row is None:
+                continue
+            result = engine[line.rider_id]
+            replayed = (
+                line.rank,
+                line.status,
+                line.time_seconds,
+                line.gap_seconds,
+                line.bonus_seconds,
+                result.final_case,
+                result.squares_behind,
+                result.final_group,
+                [[c.turn, c.case, c.severity] for c in result.crashes],
+            )
+            kept = (
+                row.rank,
+                row.status,
+                row.time_seconds,
+                row.gap_seconds,
+                row.bonus_seconds,
+                row.final_case,
+                row.squares_behind,
+                row.final_group,
+                [[c["turn"], c["case"], c["severity"]] for c in row.crashes],
+            )
+            if replayed != kept:
+                differences.append(f"rider {line.rider_id}: stored {kept}, replayed {replayed}")
+        stored_events = list(
+            RaceEvent.objects.filter(stage=event)
+            .order_by("seq")
+            .values_list("turn", "kind", "rider_ids", "case")
+        )
+        replayed_events = [
+            (e.turn, e.kind, list(e.entrant_ids), e.data.get("case")) for e in outcome.events
+        ]
+        if stored_events != replayed_events:
+            differences.append(
+                f"events: {len(stored_events)} stored, {len(replayed_events)} replayed, first "
+                f"difference at #{_first_difference(stored_events, replayed_events) + 1}"
+            )
+        return outcome, differences
+
+    @staticmethod
+    def seat_label(starter: Starter) -> str:
+        return starter.name
 
     # --- pages -------------------------------------------------------------------------
 

@@ -28,6 +28,8 @@ def number_block(roster_size: int) -> int:
 
 class CyclingFormation:
     seat_field = "rider"
+    seat_order = ("number", "pk")
+    seat_roles = True
     pickable_noun = gettext_lazy("rider")
     pickables_noun = gettext_lazy("riders")
 
@@ -51,6 +53,9 @@ class CyclingFormation:
             price=rider_price(pickable),
             person_id=pickable.pk,
         )
+
+    def seat_key(self, *, competitor_id: int, number: int | None) -> str:
+        return str(competitor_id)
 
     def person_of(self, pickable: Rider) -> int:
         return int(pickable.pk)

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Any
 
-from plugins import adapter_for
+from plugins import GameAdapter, adapter_for
 from season.models import DONE_STATUSES, Orders, Round, Season
 
 
-def _protocol(season: Season) -> Any:
+def _protocol(season: Season) -> GameAdapter:
     # The commitment's hash and the dice seed's derivation come with the season's game adapter,
     # which shares them with the engine's replay (one definition, no exception to the boundary).
     return adapter_for(season.ruleset)

@@ -3,10 +3,11 @@ the ruleset's rows, their count and sha256 (the replay compares both)."""
 
 from typing import Any
 
+from plugins import GameAdapter
 from season.models import DiceLog, Round
 
 
-def dice_log_write(*, round: Round, adapter: Any, outcome: Any) -> DiceLog:
+def dice_log_write(*, round: Round, adapter: GameAdapter, outcome: Any) -> DiceLog:
     """Store the outcome's dice log for ``round``; call inside the resolving transaction."""
     if round.seed is None:
         raise ValueError(f"round {round.number} has no seed: it has not been resolved")

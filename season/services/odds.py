@@ -6,7 +6,7 @@ without a team), and keys them by a hash of those inputs:
 the same orders give the same key, so a table already counted is read back, and a change of
 orders gives a new key and new counts. The inputs go to the odds cache (Redis, or files in the
 embedded default: every worker reads them), then a chord of chunk tasks each counts its runs
-(engine.odds, a seed per run from the round's odds seed base) and the chord's callback merges the
+(plugins.odds, a seed per run from the round's odds seed base) and the chord's callback merges the
 partial counts and stores the table. Progress is the number of chunks whose mark is in the cache.
 
 The chunks go to a queue of their own (config.celery.task_route), a request's runs come out of
@@ -34,19 +34,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.rate_limits import Limit, rate_take
-from engine.odds import OddsCounts, OddsRow, RunLine, chunks, count_runs, merge_all, odds_rows
-from plugins import adapter_for, cycling_adapter
-from races.adapters.base import EntrantSpec
-from season.models import DONE_STATUSES, Round, Season, SeasonTeam, Seat
-from season.orders import orders_errors
+from plugins import Starter, adapter_for
+from plugins.odds import OddsCounts, OddsRow, RunLine, chunks, count_runs, merge_all, odds_rows
+from season.models import DONE_STATUSES, Round, Season, SeasonTeam
 from season.permissions import PUBLIC_VIEW, status_visible
 from season.round_names import round_name
 from season.rule_settings import ODDS_RUNS_DEFAULT, ODDS_RUNS_MAX, ODDS_RUNS_MIN
-from season.selectors import team_starters
+from season.selectors import season_seats
 from season.services.lifecycle import RoundError
-from season.services.motor_rounds import car_orders_errors, is_motor, motor_round_inputs
-from season.services.orders import OrdersInvalid
-from season.services.resolution import round_entrants
+from season.services.orders import team_orders_check
+from season.services.resolution import round_event, round_starters
 
 logger = logging.getLogger(__name__)
 
@@ -145,24 +142,7 @@ def draft_orders_check(
     """A team's draft orders as they would be stored ({rider id or car number: fields}),
     checked as orders_submit checks them (OrdersInvalid naming each problem); nothing is
     saved."""
-    if is_motor(team.season):
-        cars, problems = car_orders_errors(
-            adapter=adapter_for(team.season.ruleset), team=team, round=round, orders=dict(orders)
-        )
-        if problems:
-            raise OrdersInvalid(problems)
-        return cars
-    starters = {m.rider_pk for m in team_starters(team=team, round=round)}
-    errors = orders_errors(orders=dict(orders), rider_ids=starters)
-    adapter = adapter_for(team.season.ruleset)
-    data = {
-        str(rider_id): adapter.orders_stored(order) for rider_id, order in sorted(orders.items())
-    }
-    if not errors:
-        errors = adapter.orders_errors(orders={int(k): v for k, v in data.items()}, round=round)
-    if errors:
-        raise OrdersInvalid(errors)
-    return data
+    return team_orders_check(team=team, round=round, orders=orders)
 
 
 def _round_check(round: Round) -> None:
@@ -171,7 +151,7 @@ def _round_check(round: Round) -> None:
             _("Odds are given while orders are open; round %(number)s is %(status)s.")
             % {"number": round.number, "status": round.get_status_display()}
         )
-    if round.stage_id is None and round.grand_prix_id is None:
+    if adapter_for(round.season.ruleset).round_event(round) is None:
         raise OddsError(
             _("Round %(number)s has no stage nor Grand Prix.") % {"number": round.number}
         )
@@ -215,17 +195,7 @@ def odds_plan(
     runs = runs_bounded(runs)
     season = round.season
     drafted = team is not None and draft is not None
-    if is_motor(season):
-        data = motor_round_inputs(
-            round=round,
-            adapter=adapter_for(season.ruleset),
-            draft_team_id=team.pk if team is not None and drafted else None,
-            draft=draft,
-            rivals_default=True,
-            own_team_id=team.pk if team is not None else None,
-        )
-    else:
-        data = _stage_inputs(round=round, team=team, draft=draft)
+    data = _known_inputs(round=round, team=team, draft=draft)
     base = seed_base_of(round)
     identity = json.dumps(
         {
@@ -256,36 +226,27 @@ def odds_plan(
     )
 
 
-def _stage_inputs(
+def _known_inputs(
     *, round: Round, team: SeasonTeam | None, draft: Mapping[str, Mapping[str, Any]] | None
 ) -> dict[str, Any]:
-    """A stage's inputs as stored, with ``team``'s orders (its ``draft`` in place of its saved
-    orders when given) and the default orders for every other team (for everyone without
-    ``team``): an order left out rides as round_entrants gives a rider without orders."""
+    """The round's inputs as stored, with ``team``'s orders (its ``draft`` in place of its
+    saved orders when given) and the default orders for every other team (for everyone without
+    ``team``): a seat left out races as the resolution races a seat without orders."""
     season = round.season
-    adapter = cycling_adapter(season.ruleset)
-    entrants, yellow, green = round_entrants(round=round)
-    roles = dict(Seat.objects.filter(season=season).values_list("rider_id", "role"))
+    adapter = adapter_for(season.ruleset)
 
-    def known(spec: EntrantSpec) -> EntrantSpec:
-        if team is not None and spec.team_id == team.pk:
+    def known(seat: Starter) -> Starter:
+        if team is not None and seat.team_id == team.pk:
             if draft is None:
-                return spec
-            order = dict(draft.get(str(spec.rider_id), {}))
-        else:
-            order = {}
-        return replace(spec, orders=order, role=order.get("role", roles[spec.rider_id]))
+                return seat
+            return replace(seat, orders=dict(draft.get(seat.key, {})))
+        return replace(seat, orders={})
 
-    entrants = [known(spec) for spec in entrants]
-    inputs = adapter.inputs_build(
-        stage=round.stage,
-        entrants=entrants,
-        rules=season.rules,
-        yellow_jersey=yellow,
-        green_jersey=green,
+    starters = [known(seat) for seat in round_starters(round=round)]
+    inputs = adapter.round_inputs(
+        event=round_event(round, adapter), starters=starters, rules=season.rules
     )
-    data: dict[str, Any] = adapter.inputs_to_data(inputs)
-    return data
+    return adapter.inputs_stored(inputs)
 
 
 # --- running the runs --------------------------------------------------------------------
@@ -646,18 +607,12 @@ class OddsLine:
 
 
 def _entrant_names(round: Round) -> dict[str, tuple[str, str, int | None]]:
-    """{entrant id: (name, league team, team id)}: riders by rider id, cars by car number (the
-    driver's name)."""
-    if round.grand_prix_id is not None:
-        return {
-            str(car.number): (f"#{car.number} {car.entry.driver.name}", car.team.name, car.team_id)
-            for car in Seat.objects.filter(season_id=round.season_id).select_related(
-                "entry__driver", "team"
-            )
-        }
+    """{entrant id: (name, league team, team id)}: riders by rider id, cars by car number,
+    each named as the game's tables name a seat."""
+    adapter = adapter_for(round.season.ruleset)
     return {
-        str(m.rider_id): (m.rider.name, m.team.name, m.team_id)
-        for m in Seat.objects.filter(season_id=round.season_id).select_related("rider", "team")
+        seat.key: (adapter.seat_label(seat), seat.team, seat.team_id)
+        for seat in season_seats(season=round.season)
     }
 
 

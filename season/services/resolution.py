@@ -3,6 +3,7 @@ and every row written in one transaction (STYLE "Stage resolution")."""
 
 import logging
 import time
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -12,11 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from plugins import adapter_for, cycling_adapter
-from races.adapters.base import EntrantSpec
-from races.course_validation import stage_course_errors
-from races.models import Classification, StageResult
-from races.standings import standings_update
+from plugins import GameAdapter, Starter, adapter_for
 from season.cache import season_changed
 from season.computer_teams import computer_teams_fill
 from season.models import (
@@ -25,10 +22,9 @@ from season.models import (
     Job,
     Orders,
     Round,
-    Seat,
 )
 from season.round_names import round_name_start
-from season.selectors import carried_states, previous_standing, riders_out_of_race
+from season.selectors import season_seats
 from season.services.commitment import dice_seed_of, round_seed_commit
 from season.services.dice import dice_log_write
 from season.services.jobs import (
@@ -39,66 +35,41 @@ from season.services.jobs import (
     job_update,
 )
 from season.services.lifecycle import RoundError, previous_resolved_check
-from season.services.motor_rounds import is_motor, motor_round_simulate, motor_round_write
 
 logger = logging.getLogger(__name__)
 
 
-def round_entrants(*, round: Round) -> tuple[list[EntrantSpec], int | None, int | None]:
-    """Starters in start order (GC order; stage 1: bib order), with their orders and the
-    state they carry (the GC order of the rules, R-T1; ARCHITECTURE "State carried between
-    stages"): the orders as stored and the carried state go to the ruleset's adapter as they are.
-
-    A stage whose course the engine would refuse is refused here, before any engine input is
-    built (RoundError naming the stage). Stage 1 first puts the start-list riders no player
-    took into computer teams, should the race have started without them (docs/league.md).
-    """
-    season = round.season
-    errors = stage_course_errors(round.stage)
+def round_event(round: Round, adapter: GameAdapter) -> Any:
+    """The row the round races (a stage, a Grand Prix), refused when it has none or when the
+    game would refuse it as it stands (RoundError naming it), before any input is built."""
+    event = adapter.round_event(round)
+    if event is None:
+        raise RoundError(
+            _("%(round)s has nothing to race.")
+            % {"round": round_name_start(round.season, round.number)}
+        )
+    errors = adapter.round_errors(event)
     if errors:
         raise RoundError(" ".join(errors))
+    return event
+
+
+def round_starters(*, round: Round) -> list[Starter]:
+    """Every seat of the season's teams with its team's orders for the round (none: the spec's
+    defaults, and a rider's squad role), as plain starters for the game's adapter, which keeps
+    those still racing and adds the state its game carries (the GC order, a driver's place).
+
+    Round 1 first puts the seats no player took into computer teams, should the season have
+    started without them (docs/league.md).
+    """
+    season = round.season
     if round.number == 1 and round.status not in DONE_STATUSES:
         computer_teams_fill(season=season)
-    out = riders_out_of_race(season=season, before_number=round.number)
-    members = [
-        m
-        for m in Seat.objects.filter(season=season).order_by("number", "pk")
-        if m.rider_id not in out
-    ]
     orders = {o.team_id: o.data for o in Orders.objects.filter(round=round)}
-    crash_counts: dict[int, int] = {}
-    for rider_id, crashes in StageResult.objects.filter(
-        stage__race_id=season.race_pk, stage__number__lt=round.number
-    ).values_list("rider_id", "crashes"):
-        crash_counts[rider_id] = crash_counts.get(rider_id, 0) + len(crashes)
-    carried = carried_states(round)
-    general = previous_standing(round, Classification.GENERAL)
-    gc = {line.rider_id: line for line in general}
-    points = previous_standing(round, Classification.POINTS)
-
-    specs = []
-    for member in members:
-        team_orders: dict[str, Any] = orders.get(member.team_id, {})
-        order = team_orders.get(str(member.rider_id), {})
-        standing = gc.get(member.rider_id)
-        specs.append(
-            EntrantSpec(
-                rider_id=member.rider_pk,
-                team_id=member.team_id,
-                bib=member.number or member.pk,
-                role=order.get("role", member.role),
-                tour_crash_count=crash_counts.get(member.rider_pk, 0),
-                gc_rank_before=standing.rank if standing else None,
-                gc_time_before=standing.value if standing else 0,
-                orders=order,
-                carried=carried.get(member.rider_pk) or {},
-            )
-        )
-    big = 10**9
-    specs.sort(key=lambda s: (s.gc_rank_before or big, s.bib))
-    yellow = general[0].rider_id if general else None
-    green = points[0].rider_id if points else None
-    return specs, yellow, green
+    return [
+        replace(seat, orders=orders.get(seat.team_id, {}).get(seat.key, {}))
+        for seat in season_seats(season=season)
+    ]
 
 
 def _next_round_follow(resolved: Round) -> None:
@@ -141,7 +112,7 @@ def round_resolve(
         with transaction.atomic():
             stage = (
                 Round.objects.select_for_update(of=("self",))
-                .select_related("season", "stage")
+                .select_related("season", "stage", "grand_prix__championship")
                 .get(pk=round_id)
             )
             if stage.status in DONE_STATUSES:
@@ -180,20 +151,12 @@ def round_resolve(
     )
 
     try:
-        if is_motor(stage.season):
-            return _motor_round_finish(stage, job_id=job_id)
         rules = stage.season.rules
-        adapter = cycling_adapter(stage.season.ruleset)
-        entrants, yellow, green = round_entrants(round=stage)
-        inputs = adapter.inputs_build(
-            stage=stage.stage,
-            entrants=entrants,
-            rules=rules,
-            yellow_jersey=yellow,
-            green_jersey=green,
-        )
+        adapter = adapter_for(stage.season.ruleset)
+        event = round_event(stage, adapter)
+        starters = round_starters(round=stage)
+        inputs = adapter.round_inputs(event=event, starters=starters, rules=rules)
         outcome = adapter.simulate(inputs, seed=dice_seed_of(stage))
-        timed = adapter.stage_times(stage=stage.stage, outcome=outcome, rules=rules)
         job_update(job_id, progress=60, message=gettext_noop("writing results and standings"))
         with transaction.atomic():
             locked = Round.objects.select_for_update().get(pk=stage.pk)
@@ -206,17 +169,11 @@ def round_resolve(
                     message=gettext_noop("already resolved"),
                 )
                 return locked
-            adapter.outcome_write(
-                stage=stage.stage,
-                outcome=outcome,
-                timed=timed,
-                team_of={e.rider_id: e.team_id for e in entrants},
-            )
-            standings_update(stage=stage.stage)
+            adapter.round_write(event=event, outcome=outcome, starters=starters, rules=rules)
             dice_log_write(round=locked, adapter=adapter, outcome=outcome)
             locked.status = Round.Status.RESOLVED
             locked.resolved_at = timezone.now()
-            locked.engine_inputs = adapter.inputs_to_data(inputs)
+            locked.engine_inputs = adapter.inputs_stored(inputs)
             locked.last_error = ""
             locked.save(update_fields=["status", "resolved_at", "engine_inputs", "last_error"])
             season_changed(stage.season)
@@ -252,37 +209,5 @@ def round_resolve(
             retry_at=timezone.now() + timedelta(seconds=retry_in) if retry and retry_in else None,
         )
         raise
-    locked.refresh_from_db()
-    return locked
-
-
-def _motor_round_finish(claimed: Round, *, job_id: int | None) -> Round:
-    """A claimed Grand Prix round: the grid filled on round 1, the engine run outside the lock,
-    then, locked again, the rows written once (results, events, trace, both tables). Errors go
-    to round_resolve's handler, which puts the round back and records them on the job."""
-    adapter = adapter_for(claimed.season.ruleset)
-    if claimed.number == 1:
-        computer_teams_fill(season=claimed.season)
-    run = motor_round_simulate(round=claimed, adapter=adapter)
-    job_update(job_id, progress=60, message=gettext_noop("writing results and standings"))
-    with transaction.atomic():
-        locked = Round.objects.select_for_update().get(pk=claimed.pk)
-        if locked.status in DONE_STATUSES:
-            job_update(
-                job_id,
-                status=Job.Status.DONE,
-                progress=100,
-                message=gettext_noop("already resolved"),
-            )
-            return locked
-        motor_round_write(round=claimed, adapter=adapter, run=run)
-        locked.status = Round.Status.RESOLVED
-        locked.resolved_at = timezone.now()
-        locked.engine_inputs = run.inputs
-        locked.last_error = ""
-        locked.save(update_fields=["status", "resolved_at", "engine_inputs", "last_error"])
-        _next_round_follow(locked)
-        # Done in the round's own transaction, as a stage's job is.
-        job_update(job_id, status=Job.Status.DONE, progress=100, message=gettext_noop("resolved"))
     locked.refresh_from_db()
     return locked

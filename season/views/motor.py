@@ -46,8 +46,8 @@ from season.models import (
 )
 from season.motor_league import season_create_from_championship
 from season.permissions import results_view, round_results_visible, status_visible, visible_upto
+from season.selectors import team_cars
 from season.services import draft_clock, lifecycle
-from season.services.motor_rounds import team_cars
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.services.orders_status import orders_count, orders_status
 from season.views.badges import round_badge

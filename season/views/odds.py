@@ -24,9 +24,9 @@ from season.formatting import gap
 from season.forms import CarOrdersForm, TeamOrdersForm, orders_form_class
 from season.models import Round, Season, SeasonTeam
 from season.round_names import round_name, round_name_start
+from season.selectors import team_cars
 from season.services import odds
 from season.services.lifecycle import RoundError
-from season.services.motor_rounds import team_cars
 from season.services.orders import OrdersInvalid
 from season.views.player import own_team
 

@@ -29,9 +29,8 @@ from season.forms import (
     SeasonSettingsForm,
 )
 from season.models import Membership, Round, Season
-from season.round_names import picks_text
+from season.round_names import is_championship, picks_text
 from season.services import deadlines, draft_clock, game_settings, invitations, lifecycle
-from season.services.motor_rounds import is_motor
 from season.services.orders_status import orders_count, orders_status
 from season.tables import CalendarTable, MembersTable, table_configure
 from season.views import motor
@@ -71,7 +70,7 @@ def season_create(request: HttpRequest) -> HttpResponse:
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     season = managed_season(request, slug)
-    if is_motor(season):
+    if is_championship(season):
         invite = reverse("season-join", kwargs={"code": season.invite_code})
         return motor.dashboard(request, season, invite_url=request.build_absolute_uri(invite))
     members = list(
@@ -147,7 +146,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def settings_edit(request: HttpRequest, slug: str) -> HttpResponse:
     season = managed_season(request, slug)
-    motor_season = is_motor(season)
+    motor_season = is_championship(season)
     form_class = MotorSeasonSettingsForm if motor_season else SeasonSettingsForm
     form = form_class(
         request.POST or None,

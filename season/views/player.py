@@ -33,8 +33,8 @@ from season.forms import (
 )
 from season.models import Orders, RiderRole, Round, Season, SeasonTeam
 from season.orders import ROLE_LIMITS, default_roles, role_count_text
+from season.round_names import is_championship
 from season.services import draft_clock
-from season.services.motor_rounds import is_motor
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.tables import DraftBoardTable, DraftHistoryTable, TeamRosterTable, table_configure
 from season.views import motor
@@ -208,7 +208,7 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     """The player's team: its roster, and the draft or the budget pick while teams form."""
     team = own_team(request, slug, team_id)
     season = team.season
-    if is_motor(season):
+    if is_championship(season):
         return motor.team_page(request, team)
     members = list(team.seats.select_related("rider__team").order_by("number", "rider__name"))
     labels = radar_labels()
@@ -427,7 +427,7 @@ def _draft_context(
 @require_POST
 def draft_pick(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     team = own_team(request, slug, team_id)
-    if is_motor(team.season):
+    if is_championship(team.season):
         return motor.pick(request, team)
     form = DraftPickForm(request.POST)
     if not form.is_valid():
@@ -500,7 +500,7 @@ def orders(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     checks the deadline, the starters and the role limits again."""
     team = own_team(request, slug, team_id)
     season = team.season
-    if is_motor(season):
+    if is_championship(season):
         return motor.orders(request, team)
     with timezone.override(season.tz):
         return _orders(request, season, team, timezone.now())

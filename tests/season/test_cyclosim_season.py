@@ -6,6 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from plugins import cycling_adapter
 from races.models import StageResult
 from season import selectors
 from season.demo import demo_load
@@ -29,6 +30,13 @@ def stage(season, number):
     return Round.objects.select_related("stage", "season").get(season=season, number=number)
 
 
+def entrants_of(round):
+    """The cycling adapter's start list of a round, from the season's seats and orders."""
+    return cycling_adapter(round.season.ruleset).round_entrants(
+        event=round.stage, starters=resolution.round_starters(round=round)
+    )
+
+
 def alice_orders(team, **changes):
     orders = {m.rider_id: {"role": m.role} for m in team.seats.order_by("number")}
     leader = team.seats.order_by("number").first().rider_id
@@ -43,7 +51,7 @@ def test_energy_spent_on_one_stage_is_carried_to_the_next(league):
     assert all("pe_consumed" in state for state in spent.values())
     assert any(state["pe_consumed"] > 0 for state in spent.values())
 
-    entrants, _, _ = resolution.round_entrants(round=stage(league, 2))
+    entrants, _, _ = entrants_of(stage(league, 2))
     for entrant in entrants:
         assert entrant.carried["pe_consumed"] == spent[entrant.rider_id]["pe_consumed"]
 

@@ -9,6 +9,7 @@ import pytest
 import redis
 from django.utils import timezone
 
+from races.adapters import base as cycling_rows
 from races.models import StageResult
 from season.demo import demo_load
 from season.models import Job, Round
@@ -37,13 +38,13 @@ def past_deadline(round: Round) -> None:
 
 def failing_once(monkeypatch, error: Exception) -> None:
     """The results' writing meets `error` (Redis gone under the worker), once."""
-    real = resolution.standings_update
+    real = cycling_rows.standings_update
 
     def once(**kwargs):
-        monkeypatch.setattr(resolution, "standings_update", real)
+        monkeypatch.setattr(cycling_rows, "standings_update", real)
         raise error
 
-    monkeypatch.setattr(resolution, "standings_update", once)
+    monkeypatch.setattr(cycling_rows, "standings_update", once)
 
 
 # --- the deadline check queues again a stage an outside failure left locked ----------------

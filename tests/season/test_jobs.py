@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.celery import app as celery_app
+from races.adapters import base as cycling_rows
 from races.adapters.base import CyclingAdapter
 from races.models import StageResult
 from season.demo import demo_load
@@ -225,7 +226,7 @@ def fail_writes_with(monkeypatch, error: Exception) -> None:
     def refused(**kwargs):
         raise error
 
-    monkeypatch.setattr(resolution, "standings_update", refused)
+    monkeypatch.setattr(cycling_rows, "standings_update", refused)
 
 
 def test_a_database_refusal_is_explained_to_the_organiser_and_kept_off_the_public_page(
@@ -278,7 +279,7 @@ def test_a_passing_fault_says_will_be_retried_only_while_a_retry_is_scheduled(
 
 
 def test_the_task_retries_a_passing_fault_and_then_resolves(demo, monkeypatch):
-    real = resolution.standings_update
+    real = cycling_rows.standings_update
     calls = []
 
     def busy_once(**kwargs):
@@ -287,7 +288,7 @@ def test_the_task_retries_a_passing_fault_and_then_resolves(demo, monkeypatch):
             raise OperationalError("database is locked")
         return real(**kwargs)
 
-    monkeypatch.setattr(resolution, "standings_update", busy_once)
+    monkeypatch.setattr(cycling_rows, "standings_update", busy_once)
     job = Job.objects.create(round=stage(demo, 1))
     # Eagerly, apply() runs the retry at once when it does not re-raise.
     assert round_resolve_task.apply(args=(stage(demo, 1).pk, job.pk), throw=False).successful()

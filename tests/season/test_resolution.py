@@ -3,6 +3,8 @@
 import pytest
 from django.core.management import call_command
 
+from plugins import cycling_adapter
+from races.adapters import base as cycling_rows
 from races.models import Classification, RaceEvent, StageResult, Standing
 from season.models import DiceLog, Job, Round
 from season.replay import stage_replay
@@ -21,6 +23,13 @@ def demo():
 
 def stage(season, number):
     return Round.objects.select_related("stage", "season").get(season=season, number=number)
+
+
+def entrants_of(round):
+    """The cycling adapter's start list of a round, from the season's seats and orders."""
+    return cycling_adapter(round.season.ruleset).round_entrants(
+        event=round.stage, starters=resolution.round_starters(round=round)
+    )
 
 
 def test_it_resolves_a_stage_with_a_result_for_every_starter(demo):
@@ -49,7 +58,7 @@ def test_a_failed_resolution_writes_nothing_records_why_and_can_be_retried(demo,
     def broken_standings(**kwargs):
         raise RuntimeError("standings exploded")
 
-    monkeypatch.setattr(resolution, "standings_update", broken_standings)
+    monkeypatch.setattr(cycling_rows, "standings_update", broken_standings)
     target = stage(demo, 1)
     with pytest.raises(RuntimeError, match="standings exploded"):
         resolution.round_resolve(round_id=target.pk)
@@ -83,7 +92,7 @@ def test_abandoned_riders_start_no_further_stage(demo):
     out = StageResult.objects.filter(stage=first.stage).exclude(status="finished")
     victim = StageResult.objects.filter(stage=first.stage, status="finished").last()
     StageResult.objects.filter(pk=victim.pk).update(status="abandoned")
-    entrants, _, _ = resolution.round_entrants(round=stage(demo, 2))
+    entrants, _, _ = entrants_of(stage(demo, 2))
     starters = {e.rider_id for e in entrants}
     assert victim.rider_id not in starters
     assert not starters & set(out.values_list("rider_id", flat=True))
@@ -92,7 +101,7 @@ def test_abandoned_riders_start_no_further_stage(demo):
 def test_start_order_and_jerseys_follow_the_standings(demo):
     resolution.round_resolve(round_id=stage(demo, 1).pk)
     after_1 = stage(demo, 1).stage
-    entrants, yellow, green = resolution.round_entrants(round=stage(demo, 2))
+    entrants, yellow, green = entrants_of(stage(demo, 2))
     leader = Standing.objects.get(stage=after_1, classification="general", rank=1)
     assert yellow == leader.rider_id
     assert entrants[0].rider_id == leader.rider_id
@@ -104,7 +113,7 @@ def test_start_order_and_jerseys_follow_the_standings(demo):
 
 def test_crashes_are_counted_for_the_tour(demo):
     call_command("simulate_season", "demo", "--stages", "1-3", "--in-process", verbosity=0)
-    entrants, _, _ = resolution.round_entrants(round=stage(demo, 4))
+    entrants, _, _ = entrants_of(stage(demo, 4))
     counted = {e.rider_id: e.tour_crash_count for e in entrants}
     for rider_id, crash_count in counted.items():
         expected = sum(
@@ -208,7 +217,7 @@ def test_given_orders_become_the_riders_roles_for_the_stage(demo):
     orders = {m.rider_id: {"role": "domestique"} for m in members}
     orders[members[3].rider_id] = {"role": "gc_leader", "no_breakaway": True}
     orders_submit(team=team, round=target, orders=orders, user=team.owner)
-    entrants, _, _ = resolution.round_entrants(round=target)
+    entrants, _, _ = entrants_of(target)
     mine = {e.rider_id: e for e in entrants if e.team_id == team.pk}
     assert mine[members[3].rider_id].role == "gc_leader"
     assert mine[members[3].rider_id].orders["no_breakaway"] is True
@@ -231,7 +240,7 @@ def test_the_organiser_reinstates_a_rider_outside_the_time_limit(demo):
     assert last.status_reason == "reinstated by the organiser"
     assert last.reinstated
     assert general.filter(rider_id=last.rider_id).exists()
-    entrants, _, _ = resolution.round_entrants(round=stage(demo, 2))
+    entrants, _, _ = entrants_of(stage(demo, 2))
     assert last.rider_id in {e.rider_id for e in entrants}
 
 
@@ -289,3 +298,11 @@ def test_a_stage_with_a_reinstated_rider_replays_identically(demo):
     # The replay knows him by the field: the reason's text, shown to readers, may change.
     StageResult.objects.filter(pk=kept.pk).update(status_reason="kept in by the commissaires")
     assert stage_replay(round=stage(demo, 1)) == []
+
+
+def test_a_stage_whose_dice_log_is_lost_replays_naming_it(demo):
+    resolved = resolution.round_resolve(round_id=stage(demo, 1).pk)
+    DiceLog.objects.filter(round=resolved).delete()
+    differences = stage_replay(round=resolved)
+    assert len(differences) == 1
+    assert differences[0].startswith("dice log: none stored, replay ")

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import simulate
-from engine.odds import (
+from plugins.odds import (
     OddsCounts,
     RunLine,
     chunks,

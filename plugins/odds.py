@@ -9,6 +9,9 @@ them, and the result equals one process counting every run with the same seeds.
 Each run's seed comes from the round's seed base and the run's number through SHA-256
 (:func:`seed_for`): no run shares a stream with another, and the n-th run of a round is the
 same run on every machine, in whichever chunk it falls.
+
+It lives with the registry, not in the engine: no engine uses it, every adapter produces its runs
+and the season counts them, so the season reaches it without an exception to the engine boundary.
 """
 
 from __future__ import annotations
