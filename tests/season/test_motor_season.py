@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from motor.models import GrandPrixEvent, Result, Standing
+from motor.models import Championship, GrandPrixEvent, Result, Standing
 from season.computer_teams import computer_teams_fill as computer_cars_fill
 from season.formation import FormationError
 from season.formation import draft_start as car_draft_start
@@ -64,8 +64,14 @@ def test_a_championship_without_tracks_of_the_game_is_refused(alice):
 
 
 def test_a_cycling_ruleset_cannot_run_a_championship(alice):
-    with pytest.raises(LeagueError, match="not a motor racing ruleset"):
-        motor_league(organiser=alice, ruleset="moreno")
+    real = real_championship()
+    with pytest.raises(
+        LeagueError, match=r"The ruleset Moréno .* does not race Formula 1 1981: choose one of"
+    ):
+        motor_league(organiser=alice, championship=real, ruleset="moreno")
+    assert not Season.objects.exists()
+    assert not Round.objects.exists()
+    assert list(Championship.objects.all()) == [real]
 
 
 def test_the_database_holds_exactly_one_of_race_and_championship(alice):

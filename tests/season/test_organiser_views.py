@@ -18,7 +18,7 @@ def create_data(template, **overrides):
     return {
         "name": "Tour des Amis",
         "slug": "amis",
-        "template": template.pk,
+        "event": f"race-{template.pk}",
         "ruleset": "moreno",
         "is_public": "on",
         "time_zone": "Europe/Paris",
@@ -81,12 +81,23 @@ def test_a_field_that_is_not_offered_is_refused_by_name(client, charlie):
 
 
 def test_a_motor_ruleset_on_a_stage_race_is_refused_and_nothing_created(client, charlie):
+    from motor.models import Championship
+
     client.force_login(charlie)
-    data = create_data(template_race(stages=3), ruleset="grandprix")
-    response = client.post(reverse("season-create"), data)
+    template = template_race(stages=3)
+    page = client.get(reverse("season-create")).content.decode()
+    # Both games' rulesets are offered, grouped under the events their leagues run.
+    assert 'value="grandprix"' in page
+    assert 'value="moreno"' in page
+    response = client.post(reverse("season-create"), create_data(template, ruleset="grandprix"))
     assert response.status_code == 200
-    assert "ruleset" in response.context["form"].errors
+    (message,) = response.context["form"].errors["ruleset"]
+    assert "Grand Prix (F1 dice game" in message
+    assert template.name in message
+    assert "Moréno" in message
     assert not Season.objects.exists()
+    assert not Round.objects.exists()
+    assert not Championship.objects.exists()
     assert not Race.objects.filter(kind=Race.Kind.LEAGUE).exists()
 
 
@@ -124,10 +135,10 @@ def test_only_real_races_with_stages_are_offered_as_routes(client, charlie):
     offered = template_race()
     empty = Race.objects.create(name="Empty", year=2023, slug="empty", kind=Race.Kind.REAL)
     client.force_login(charlie)
-    choices = dict(client.get(reverse("season-create")).context["form"].fields["template"].choices)
-    keys = {int(str(value)) for value in choices}
-    assert offered.pk in keys
-    assert empty.pk not in keys
+    groups = dict(client.get(reverse("season-create")).context["form"].fields["event"].choices)
+    keys = {str(value) for value, _label in groups["Stage races"]}
+    assert f"race-{offered.pk}" in keys
+    assert f"race-{empty.pk}" not in keys
 
 
 def test_the_dashboard_shows_the_invitation_link_and_code(client, charlie):
