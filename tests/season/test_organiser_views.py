@@ -265,3 +265,80 @@ def test_the_dashboard_works_on_the_demo_season(client):
     assert "The teams are formed." in page
     assert "Jumbo-Visma" in page
     assert "The race has started: this season takes no new teams." in page
+
+
+# --- one create page, one settings page, for every game (issue 27) ----------------------------
+
+
+def _one_page_create_data(discipline):
+    """The new-season form as a browser posts it: every field of the page, whichever game."""
+    from tests.season.motor_builders import real_championship
+
+    if discipline == "cycling":
+        return create_data(template_race(stages=3), auto_publish="on")
+    real = real_championship()
+    return create_data(
+        template_race(stages=3),
+        event=f"championship-{real.pk}",
+        ruleset="grandprix",
+        points_system="f1-1961-1990",
+        auto_publish="on",
+    )
+
+
+def _settings_as_shown(page, **changes):
+    """The settings form posted as shown: its fields' values, ``changes`` on top (False
+    unticks a box)."""
+    form = page.context["form"]
+    data = {}
+    for name, field in form.fields.items():
+        if field.disabled:
+            continue
+        value = form[name].value()
+        if value is True:
+            data[name] = "on"
+        elif value not in (None, False):
+            data[name] = ", ".join(map(str, value)) if isinstance(value, tuple) else value
+    for name, value in changes.items():
+        if value is False:
+            data.pop(name, None)
+        else:
+            data[name] = value
+    return data
+
+
+@pytest.mark.parametrize("discipline", ["cycling", "motor"])
+def test_auto_publish_is_chosen_on_the_one_create_page_and_changed_in_the_settings(
+    client, charlie, discipline
+):
+    client.force_login(charlie)
+    response = client.post(reverse("season-create"), _one_page_create_data(discipline))
+    assert response.status_code == 302, response.context["form"].errors
+    season = Season.objects.get(slug="amis")
+    assert season.auto_publish
+    url = reverse("organiser-settings", kwargs={"slug": season.slug})
+    page = client.get(url)
+    assert 'name="auto_publish"' in page.content.decode()
+    assert client.post(url, _settings_as_shown(page, auto_publish=False)).status_code == 302
+    assert not Season.objects.get(pk=season.pk).auto_publish
+
+
+def test_a_motor_season_created_on_the_one_page_keeps_its_cars_and_ignores_the_race_rules(
+    client, charlie
+):
+    """The page shows the cycling settings too; a season of Grands Prix takes none of them:
+    teams of its game's two cars, no limit per real team, the default race rules."""
+    from season.rule_settings import RuleSettings
+
+    client.force_login(charlie)
+    response = client.post(reverse("season-create"), _one_page_create_data("motor"))
+    assert response.status_code == 302
+    season = Season.objects.get(slug="amis")
+    assert (season.roster_size, season.max_per_real_team) == (2, None)
+    assert season.rules == RuleSettings()
+    assert season.points_system.slug == "f1-1961-1990"
+    page = client.get(reverse("organiser-settings", kwargs={"slug": season.slug}))
+    fields = page.context["form"].fields
+    assert not {"roster_size", "peloton", "finish_bonuses"} & set(fields)
+    assert fields["ruleset"].disabled
+    assert [name for name, _label in fields["ruleset"].choices] == ["grandprix"]
