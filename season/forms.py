@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from plugins import GameAdapter, adapter_for, adapter_names
+from plugins import GameAdapter, adapter_for, adapter_names, ruleset_choices
 from season.formation import Candidate
 from season.leagues import (
     FORMATION_FIELDS,
@@ -142,7 +142,7 @@ class SeasonSettingsForm(forms.Form):
     """The season's settings: the create form adds the slug, the route and the calendar."""
 
     name = forms.CharField(label=_("Name"), max_length=120, validators=[validate_display_name])
-    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=grouped_rulesets)
+    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=ruleset_choices)
     is_public = forms.BooleanField(
         label=_("Public"),
         required=False,
@@ -364,6 +364,7 @@ class SeasonCreateForm(SeasonSettingsForm):
         self.fields["event"].choices = [  # type: ignore[attr-defined]
             (str(game.league_events_label), game.league_events()) for game in self.games
         ]
+        self.fields["ruleset"].choices = grouped_rulesets()  # type: ignore[attr-defined]
         #: Each game's own fields (GameAdapter.league_create_fields), by discipline.
         self.game_fields: dict[str, list[str]] = {}
         for game in self.games:
