@@ -47,7 +47,8 @@ class GameAdapter(TeamFormation, Protocol):
 
     #: The league's defaults of some of the ruleset's settings (docs/rules-choices.md).
     season_defaults: Mapping[str, Any]
-    #: The pages' words for what this game's players order ("each rider", "each car").
+    #: The pages' words for what this game's players order ("each rider", "each car") and what
+    #: a team's budget buys ("budget_help").
     page_words: Mapping[str, Any]
     #: The codes of the dice log and their texts, for the rules page (may be empty).
     rule_texts: Mapping[str, Any]

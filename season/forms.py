@@ -233,15 +233,19 @@ class SeasonSettingsForm(forms.Form):
         *args: Any,
         base_rules: RuleSettings | None = None,
         event: Any = None,
-        unused: Iterable[str] = (),
+        game: GameAdapter | None = None,
         **kwargs: Any,
     ) -> None:
-        """``event``: the season's, whose rulesets alone are offered; ``unused``: the settings
-        its game does not use (GameAdapter.league_settings_unused), left out and kept."""
+        """``event``: the season's, whose rulesets alone are offered; ``game``: the season's
+        adapter, whose unused settings (GameAdapter.league_settings_unused) are left out and
+        kept, and whose words say what a budget buys."""
         super().__init__(*args, **kwargs)
         self.base_rules = base_rules or RuleSettings()
-        for name in unused:
-            self.fields.pop(name, None)
+        if game is not None:
+            for name in game.league_settings_unused:
+                self.fields.pop(name, None)
+            if budget_help := game.page_words.get("budget_help"):
+                self.fields["budget"].help_text = budget_help
         self.unused = set()
         if event is not None:
             ruleset = self.fields["ruleset"]

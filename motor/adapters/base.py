@@ -450,6 +450,9 @@ class MotorAdapter(MotorFormation, commitment.DiceCommitment):
         {
             "orders_heading": gettext_lazy("The orders you give each car"),
             "no_orders": gettext_lazy("A car without orders races with the default orders."),
+            "budget_help": gettext_lazy(
+                "Budget picks only: the most a team's two cars may cost together."
+            ),
         }
     )
     #: The codes of the dice log and their texts (none listed yet for the motor games).

@@ -459,6 +459,9 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
         {
             "orders_heading": gettext_lazy("The orders you give each rider"),
             "no_orders": gettext_lazy("A rider without orders rides with his role as it stands."),
+            "budget_help": gettext_lazy(
+                "Budget picks only: the most a team's riders may cost together."
+            ),
         }
     )
     #: The codes of the dice log and their texts (the rules page's "What the dice decide").

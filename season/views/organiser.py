@@ -153,7 +153,7 @@ def settings_edit(request: HttpRequest, slug: str) -> HttpResponse:
         initial=SeasonSettingsForm.initial_for(season),
         base_rules=season.rules,
         event=season.event,
-        unused=adapter_for(season.ruleset).league_settings_unused,
+        game=adapter_for(season.ruleset),
     )
     if formation.formation_started(season):
         form.freeze(

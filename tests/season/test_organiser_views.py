@@ -342,3 +342,7 @@ def test_a_motor_season_created_on_the_one_page_keeps_its_cars_and_ignores_the_r
     assert not {"roster_size", "peloton", "finish_bonuses"} & set(fields)
     assert fields["ruleset"].disabled
     assert [name for name, _label in fields["ruleset"].choices] == ["grandprix"]
+    assert (
+        fields["budget"].help_text
+        == "Budget picks only: the most a team's two cars may cost together."
+    )
