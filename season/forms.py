@@ -376,12 +376,25 @@ class SeasonCreateForm(SeasonSettingsForm):
             self.fields.update(own)
             self.game_fields[game.discipline] = list(own)
         # The settings the chosen game does not use are not asked for (the page shows them
-        # for every game; a browser posts them anyway) and keep their defaults.
+        # for every game, saying which events do without them; a browser posts them anyway)
+        # and keep their defaults.
+        for name, headings in self._unused_by().items():
+            note = _("Not used for %(events)s.") % {"events": ", ".join(headings)}
+            field = self.fields[name]
+            field.help_text = f"{field.help_text} {note}" if field.help_text else note
         chosen = self.data.get("ruleset") if self.is_bound else None
         if chosen in adapter_names():
             self.unused = set(adapter_for(chosen).league_settings_unused)
             for name in self.unused:
                 self.fields[name].required = False
+
+    def _unused_by(self) -> dict[str, list[str]]:
+        """The settings some games do not use, each with the headings of those games' events."""
+        unused: dict[str, list[str]] = {}
+        for game in self.games:
+            for name in game.league_settings_unused:
+                unused.setdefault(name, []).append(str(game.league_events_label))
+        return unused
 
     def fieldsets(self) -> list[tuple[Any, list[forms.BoundField]]]:
         sets = super().fieldsets()
@@ -412,6 +425,9 @@ class SeasonCreateForm(SeasonSettingsForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        for name in self.unused:
+            # Whatever the page posted for a setting the chosen game does not use is ignored.
+            self.errors.pop(name, None)
         slug, event, ruleset = data.get("slug"), data.get("event"), data.get("ruleset")
         adapter = None
         if event is not None and ruleset:

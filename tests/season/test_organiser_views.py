@@ -270,12 +270,12 @@ def test_the_dashboard_works_on_the_demo_season(client):
 # --- one create page, one settings page, for every game (issue 27) ----------------------------
 
 
-def _one_page_create_data(discipline):
+def _one_page_create_data(discipline, **overrides):
     """The new-season form as a browser posts it: every field of the page, whichever game."""
     from tests.season.motor_builders import real_championship
 
     if discipline == "cycling":
-        return create_data(template_race(stages=3), auto_publish="on")
+        return create_data(template_race(stages=3), auto_publish="on", **overrides)
     real = real_championship()
     return create_data(
         template_race(stages=3),
@@ -283,6 +283,7 @@ def _one_page_create_data(discipline):
         ruleset="grandprix",
         points_system="f1-1961-1990",
         auto_publish="on",
+        **overrides,
     )
 
 
@@ -331,7 +332,11 @@ def test_a_motor_season_created_on_the_one_page_keeps_its_cars_and_ignores_the_r
     from season.rule_settings import RuleSettings
 
     client.force_login(charlie)
-    response = client.post(reverse("season-create"), _one_page_create_data("motor"))
+    page = client.get(reverse("season-create")).context["form"]
+    assert "Not used for Championships (Grands Prix)." in page.fields["roster_size"].help_text
+    # What the page holds in the fields a motor league does not use is not even checked.
+    data = _one_page_create_data("motor", roster_size="40000", finish_bonuses="ten, six")
+    response = client.post(reverse("season-create"), data)
     assert response.status_code == 302
     season = Season.objects.get(slug="amis")
     assert (season.roster_size, season.max_per_real_team) == (2, None)
