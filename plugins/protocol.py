@@ -71,7 +71,8 @@ class GameAdapter(TeamFormation, Protocol):
 
     #: The league's defaults of some of the ruleset's settings (docs/rules-choices.md).
     season_defaults: Mapping[str, Any]
-    #: The pages' words for what this game's players order ("each rider", "each car").
+    #: The pages' words for what this game's players order ("each rider", "each car") and what
+    #: a team's budget buys ("budget_help").
     page_words: Mapping[str, Any]
     #: The codes of the dice log and their texts, for the rules page (may be empty).
     rule_texts: Mapping[str, Any]
@@ -115,6 +116,67 @@ class GameAdapter(TeamFormation, Protocol):
     def season_values(self, rules: Any) -> dict[str, Any]: ...
 
     def engine_settings(self, rules: Any) -> Any: ...
+
+    # --- the league: the event a season runs and its rounds (season.leagues) -------------
+
+    #: The create form's heading of this game's events, and a sentence on what one gives.
+    league_events_label: Any
+    league_events_help: Any
+    #: The season settings (SeasonSettings' field names) a league of this game does not use:
+    #: the forms leave them out and the season keeps their defaults.
+    league_settings_unused: tuple[str, ...]
+
+    def league_events(self) -> list[tuple[str, str]]:
+        """The events a league of this game can run, as (key, name): the create form's
+        choices (a key names its app's kind of event, e.g. "race-12")."""
+        ...
+
+    def league_event_get(self, key: str) -> Any | None:
+        """The event of a key of :meth:`league_events`; None when the key is not this game's
+        kind of event (or names none)."""
+        ...
+
+    def league_event_fits(self, event: Any) -> bool:
+        """Whether this game races ``event`` (a real event or a league's copy of one)."""
+        ...
+
+    def league_event_problems(self, event: Any) -> list[str]:
+        """Why a league of this game cannot run ``event`` (each round named); empty: it can."""
+        ...
+
+    def league_round_count(self, event: Any) -> int: ...
+
+    def league_copy_taken(self, *, slug: str, event: Any) -> bool:
+        """Whether the league's copy of ``event`` for the season ``slug`` would clash with a
+        copy already made."""
+        ...
+
+    def league_create_fields(self) -> dict[str, Any]:
+        """The create form's fields of this game's own choices (e.g. a points system); their
+        cleaned values reach :meth:`league_event` as ``options``."""
+        ...
+
+    def league_event(
+        self, *, event: Any, slug: str, name: str, rules: Any, options: Mapping[str, Any]
+    ) -> Any:
+        """The league's own copy of ``event``, written in the adapter's app (inside the
+        caller's transaction)."""
+        ...
+
+    def league_season_fields(self, event: Any) -> dict[str, Any]:
+        """The Season's fields that a league of this game on the copy ``event`` takes (the
+        event's own field, and the settings its game fixes)."""
+        ...
+
+    def league_rounds(self, event: Any) -> list[dict[str, Any]]:
+        """The Round fields per round of the copy ``event``, in order: its ``number`` and the
+        round's event (``{"number": 1, "stage": s}``, ``{"number": 1, "grand_prix": gp}``)."""
+        ...
+
+    def league_settings_changed(self, *, season: Any, rounds: Any) -> int:
+        """After the organiser changed the game's settings: update what ``rounds`` (those not
+        raced yet) take from them; the number of rows changed."""
+        ...
 
     # --- simulation, replay, odds --------------------------------------------------------
 

@@ -1,6 +1,21 @@
 from django.db import transaction
+from django.db.models import Count, QuerySet
 
 from races.models import Race, Stage
+
+
+def template_races() -> QuerySet[Race]:
+    """The races a league can copy: real ones with a route."""
+    return (
+        Race.objects.filter(kind=Race.Kind.REAL)
+        .annotate(stage_count=Count("stages"))
+        .filter(stage_count__gt=0)
+        .order_by("-year", "name")
+    )
+
+
+def league_race_slug(*, slug: str, template: Race) -> str:
+    return f"{slug}-{template.slug}"
 
 
 @transaction.atomic

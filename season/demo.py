@@ -230,8 +230,7 @@ def motor_demo_load(*, today: date | None = None) -> Season:
     from motor.models import PointsSystem, Result
     from season.computer_teams import computer_teams_fill
     from season.formation import budget_pick
-    from season.leagues import SeasonSettings, season_join
-    from season.motor_league import season_create_from_championship
+    from season.leagues import SeasonSettings, season_create, season_join
     from season.rule_settings import RuleSettings
 
     with transaction.atomic():
@@ -247,10 +246,10 @@ def motor_demo_load(*, today: date | None = None) -> Season:
                 copy.delete()
         first_day = (today or timezone.localdate()) + timedelta(days=1)
         first = datetime.combine(first_day, DEADLINE_TIME, tzinfo=timezone.get_current_timezone())
-        season = season_create_from_championship(
+        season = season_create(
             organiser=users["olivia"],
             slug=MOTOR_DEMO_SLUG,
-            championship=championship,
+            event=championship,
             settings=SeasonSettings(
                 name=MOTOR_DEMO_NAME,
                 ruleset=MOTOR_DEMO_RULESET,
@@ -262,9 +261,9 @@ def motor_demo_load(*, today: date | None = None) -> Season:
                 max_per_real_team=None,
                 time_zone=timezone.get_current_timezone_name(),
             ),
-            points_system=PointsSystem.objects.get(slug=MOTOR_DEMO_POINTS),
             first_deadline=first,
             hours_between=24,
+            options={"points_system": PointsSystem.objects.get(slug=MOTOR_DEMO_POINTS)},
         )
         # The demo shows each round's results as soon as it is resolved, as the Tour does.
         Season.objects.filter(pk=season.pk).update(auto_publish=True)

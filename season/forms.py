@@ -12,30 +12,24 @@ from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from motor.models import Championship, ChampionshipKind, PointsSystem
-from plugins import CYCLING, MOTOR, adapter_for, ruleset_choices
-from races.course_generation import route_problems
-from races.models import Race
+from plugins import GameAdapter, adapter_for, adapter_names, ruleset_choices
 from season.formation import Candidate
 from season.leagues import (
     FORMATION_FIELDS,
     CalendarInvalid,
     SeasonSettings,
     first_deadline_check,
-    league_race_slug,
     stage_deadlines,
-    template_races,
 )
 from season.models import (
     BUDGET_MAX,
-    CARS_PER_TEAM,
     PICK_MINUTES_MAX,
     ROSTER_MAX,
     Round,
     Season,
     Seat,
+    ruleset_mismatch,
 )
-from season.motor_league import league_championship_slug
 from season.rule_settings import (
     BONUS_SECONDS_MAX,
     BONUSES_MAX,
@@ -114,13 +108,41 @@ def pick_minutes_field() -> forms.IntegerField:
     )
 
 
+def games() -> list[GameAdapter]:
+    """One adapter per kind of league (the first registered of each discipline): the create
+    form's groups of events and of rulesets."""
+    first: dict[str, GameAdapter] = {}
+    for name in adapter_names():
+        adapter = adapter_for(name)
+        first.setdefault(adapter.discipline, adapter)
+    return list(first.values())
+
+
+def grouped_rulesets() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every ruleset, grouped under the heading of the events its kind of league runs."""
+    headings = {game.discipline: str(game.league_events_label) for game in games()}
+    groups: dict[str, tuple[str, list[tuple[str, str]]]] = {}
+    for name in adapter_names():
+        adapter = adapter_for(name)
+        group = groups.setdefault(adapter.discipline, (headings[adapter.discipline], []))
+        group[1].append((name, str(adapter.label)))
+    return list(groups.values())
+
+
+def fitting_rulesets(event: Any) -> list[tuple[str, str]]:
+    """The rulesets that race ``event`` (a season's settings keep to them)."""
+    return [
+        (name, str(adapter_for(name).label))
+        for name in adapter_names()
+        if adapter_for(name).league_event_fits(event)
+    ]
+
+
 class SeasonSettingsForm(forms.Form):
     """The season's settings: the create form adds the slug, the route and the calendar."""
 
     name = forms.CharField(label=_("Name"), max_length=120, validators=[validate_display_name])
-    ruleset = forms.ChoiceField(
-        label=_("Ruleset"), choices=lambda: ruleset_choices(discipline=CYCLING)
-    )
+    ruleset = forms.ChoiceField(label=_("Ruleset"), choices=ruleset_choices)
     is_public = forms.BooleanField(
         label=_("Public"),
         required=False,
@@ -206,9 +228,31 @@ class SeasonSettingsForm(forms.Form):
         (_("Race rules"), RULE_FIELDS),
     )
 
-    def __init__(self, *args: Any, base_rules: RuleSettings | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        base_rules: RuleSettings | None = None,
+        event: Any = None,
+        game: GameAdapter | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """``event``: the season's, whose rulesets alone are offered; ``game``: the season's
+        adapter, whose unused settings (GameAdapter.league_settings_unused) are left out and
+        kept, and whose words say what a budget buys."""
         super().__init__(*args, **kwargs)
         self.base_rules = base_rules or RuleSettings()
+        if game is not None:
+            for name in game.league_settings_unused:
+                self.fields.pop(name, None)
+            if budget_help := game.page_words.get("budget_help"):
+                self.fields["budget"].help_text = budget_help
+        self.unused = set()
+        if event is not None:
+            ruleset = self.fields["ruleset"]
+            ruleset.choices = fitting_rulesets(event)  # type: ignore[attr-defined]
+            if len(ruleset.choices) == 1:  # type: ignore[attr-defined]
+                ruleset.disabled = True
+                ruleset.help_text = _("Fixed: no other game races this season's calendar.")
         zones = sorted(zoneinfo.available_timezones())
         self.fields["time_zone"].choices = [(z, z) for z in zones]  # type: ignore[attr-defined]
         self.fields["time_zone"].initial = timezone.get_default_timezone_name()
@@ -254,73 +298,124 @@ class SeasonSettingsForm(forms.Form):
     def clean_intermediate_sprint_bonuses(self) -> tuple[int, ...]:
         return _bonuses(self.cleaned_data["intermediate_sprint_bonuses"])
 
+    #: The settings the season's game does not use: kept as they are.
+    unused: set[str]
+
+    def _used(self, name: str) -> bool:
+        return name in self.fields and name not in self.unused
+
+    def _value(self, name: str) -> Any:
+        """A setting as cleaned, or, for one the game does not use, as it is (its initial)."""
+        if self._used(name):
+            return self.cleaned_data[name]
+        return self.initial.get(name, self.base_fields[name].initial)
+
     def season_settings(self) -> SeasonSettings:
         data = self.cleaned_data
         rules = RuleSettings.from_data(
-            self.base_rules.to_data() | {name: data[name] for name in self.RULE_FIELDS}
+            self.base_rules.to_data()
+            | {name: data[name] for name in self.RULE_FIELDS if self._used(name)}
         )
         return SeasonSettings(
             name=data["name"].strip(),
             ruleset=data["ruleset"],
             is_public=data["is_public"],
             rule_settings=rules,
-            roster_size=data["roster_size"],
+            roster_size=self._value("roster_size"),
             formation_mode=data["formation_mode"],
             budget=data["budget"],
-            max_per_real_team=data["max_per_real_team"],
+            max_per_real_team=self._value("max_per_real_team"),
             time_zone=data["time_zone"],
             auto_publish=data["auto_publish"],
             draft_pick_minutes=data["draft_pick_minutes"] or 0,
-            peloton=data["peloton"],
+            peloton=self._value("peloton"),
         )
 
 
 class SeasonCreateForm(SeasonSettingsForm):
+    """A new season of any game: the event it runs (every game's events, grouped), a ruleset
+    (every one, grouped; one that does not race the event is refused, naming both), the
+    calendar, the league's settings and the chosen game's own fields (a points system)."""
+
     slug = forms.SlugField(
         label=_("Address"),
         max_length=60,
         help_text=_("Letters, digits and hyphens; the season's pages live at /seasons/<address>/."),
     )
-    template = forms.ModelChoiceField(
-        label=_("Route"),
-        queryset=Race.objects.none(),
-        empty_label=None,
-        help_text=_("The real race whose stages this season runs."),
+    event = forms.ChoiceField(
+        label=_("Event"),
+        help_text=_("The real event whose rounds this season runs, in a copy of its own."),
     )
     first_deadline = WallClockDateTimeField(
-        label=_("Orders deadline of stage 1"), widget=_datetime_widget()
+        label=_("Orders deadline of round 1"), widget=_datetime_widget()
     )
     hours_between = forms.IntegerField(
-        label=_("Hours between two stages' deadlines"),
+        label=_("Hours between two rounds' deadlines"),
         min_value=1,
         max_value=24 * 28,
         initial=24,
-        help_text=_("24: a stage a day; 168: a stage a week. Each deadline can be moved later."),
+        help_text=_("24: a round a day; 168: a round a week. Each deadline can be moved later."),
     )
 
-    field_order = [
-        "name",
-        "slug",
-        "template",
-        "ruleset",
-        "is_public",
-        "time_zone",
-        "first_deadline",
-        "hours_between",
-    ]
+    FIELDSETS: ClassVar = (
+        (_("The season"), ("name", "slug", "event", "ruleset", "is_public", "auto_publish")),
+        *SeasonSettingsForm.FIELDSETS[1:],
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["template"].queryset = template_races()  # type: ignore[attr-defined]
+        self.games = games()
+        self.fields["event"].choices = [  # type: ignore[attr-defined]
+            (str(game.league_events_label), game.league_events()) for game in self.games
+        ]
+        self.fields["ruleset"].choices = grouped_rulesets()  # type: ignore[attr-defined]
+        #: Each game's own fields (GameAdapter.league_create_fields), by discipline.
+        self.game_fields: dict[str, list[str]] = {}
+        for game in self.games:
+            own = game.league_create_fields()
+            self.fields.update(own)
+            self.game_fields[game.discipline] = list(own)
+        # The settings the chosen game does not use are not asked for (the page shows them
+        # for every game, saying which events do without them; a browser posts them anyway)
+        # and keep their defaults.
+        for name, headings in self._unused_by().items():
+            note = _("Not used for %(events)s.") % {"events": ", ".join(headings)}
+            field = self.fields[name]
+            field.help_text = f"{field.help_text} {note}" if field.help_text else note
+        chosen = self.data.get("ruleset") if self.is_bound else None
+        if chosen in adapter_names():
+            self.unused = set(adapter_for(chosen).league_settings_unused)
+            for name in self.unused:
+                self.fields[name].required = False
 
-    def clean_template(self) -> Race:
-        """A route with a stage that cannot be raced is refused, each such stage listed."""
-        template: Race = self.cleaned_data["template"]
-        problems = route_problems(template.stages.order_by("number"))
-        if problems:
-            lead = _("This route has stages that cannot be raced; an admin must fix them first:")
-            raise forms.ValidationError([lead, *problems])
-        return template
+    def _unused_by(self) -> dict[str, list[str]]:
+        """The settings some games do not use, each with the headings of those games' events."""
+        unused: dict[str, list[str]] = {}
+        for game in self.games:
+            for name in game.league_settings_unused:
+                unused.setdefault(name, []).append(str(game.league_events_label))
+        return unused
+
+    def fieldsets(self) -> list[tuple[Any, list[forms.BoundField]]]:
+        sets = super().fieldsets()
+        own = [
+            (game.league_events_label, [self[n] for n in self.game_fields[game.discipline]])
+            for game in self.games
+            if self.game_fields[game.discipline]
+        ]
+        return sets[:1] + own + sets[1:]
+
+    def event_kinds(self) -> list[tuple[Any, Any]]:
+        """(heading, what choosing such an event gives), for the page's introduction."""
+        return [(game.league_events_label, game.league_events_help) for game in self.games]
+
+    def clean_event(self) -> Any:
+        key = self.cleaned_data["event"]
+        for game in self.games:
+            event = game.league_event_get(key)
+            if event is not None:
+                return event
+        raise forms.ValidationError(_("Choose one of the events offered."))
 
     def clean_slug(self) -> str:
         slug = str(self.cleaned_data["slug"]).lower()
@@ -330,32 +425,53 @@ class SeasonCreateForm(SeasonSettingsForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        slug, template = data.get("slug"), data.get("template")
-        if slug and template:
-            race_slug = league_race_slug(slug=slug, template=template)
-            if Race.objects.filter(slug=race_slug).exists():
+        for name in self.unused:
+            # Whatever the page posted for a setting the chosen game does not use is ignored.
+            self.errors.pop(name, None)
+        slug, event, ruleset = data.get("slug"), data.get("event"), data.get("ruleset")
+        adapter = None
+        if event is not None and ruleset:
+            mismatch = ruleset_mismatch(ruleset, event)
+            if mismatch:
+                self.add_error("ruleset", mismatch)
+            else:
+                adapter = adapter_for(ruleset)
+        if adapter is not None:
+            problems = adapter.league_event_problems(event)
+            if problems:
+                lead = _("This event cannot be raced with this game; an admin must fix it first:")
+                self.add_error("event", forms.ValidationError([lead, *problems]))
+                adapter = None
+            elif slug and adapter.league_copy_taken(slug=slug, event=event):
                 self.add_error("slug", _("Another season already uses this address."))
         first, zone = data.get("first_deadline"), data.get("time_zone")
         if first and zone:
             aware = timezone.make_aware(first, zoneinfo.ZoneInfo(zone))
             if past := first_deadline_problem(aware):
                 self.add_error("first_deadline", past)
-            elif template and not self._calendar_fits(aware, data, template):
-                self.add_error(
-                    "first_deadline",
-                    _("The season must end within two years: choose an earlier first deadline."),
-                )
+            elif adapter is not None and not self._calendar_fits(
+                aware, data, adapter.league_round_count(event)
+            ):
+                self.add_error("first_deadline", CALENDAR_TOO_LONG)
             data["first_deadline"] = aware
         return data
 
     @staticmethod
-    def _calendar_fits(first: datetime, data: dict[str, Any], template: Race) -> bool:
+    def _calendar_fits(first: datetime, data: dict[str, Any], count: int) -> bool:
         try:
             hours = data.get("hours_between") or 0
-            stage_deadlines(first=first, hours_between=hours, count=template.stages.count())
+            stage_deadlines(first=first, hours_between=hours, count=count)
         except CalendarInvalid:
             return False
         return True
+
+    def options(self) -> dict[str, Any]:
+        """The chosen game's own fields, as season.leagues.season_create takes them."""
+        game = adapter_for(self.cleaned_data["ruleset"])
+        return {name: self.cleaned_data.get(name) for name in self.game_fields[game.discipline]}
+
+
+CALENDAR_TOO_LONG = _("The season must end within two years: choose an earlier first deadline.")
 
 
 class CalendarForm(forms.Form):
@@ -625,184 +741,7 @@ class GameSettingsForm(forms.Form):
                 field.help_text = reason
 
 
-# --- motor seasons (a championship of Grands Prix) -----------------------------------------
-
-
-CALENDAR_TOO_LONG = _("The season must end within two years: choose an earlier first deadline.")
-
-
-class ChampionshipSeasonCreateForm(forms.Form):
-    """A season of Grands Prix: a real championship's calendar, a motor ruleset and a points
-    system; teams of two cars (season.motor_league)."""
-
-    name = forms.CharField(label=_("Name"), max_length=120, validators=[validate_display_name])
-    slug = forms.SlugField(
-        label=_("Address"),
-        max_length=60,
-        help_text=_("Letters, digits and hyphens; the season's pages live at /seasons/<address>/."),
-    )
-    championship = forms.ModelChoiceField(
-        label=_("Championship"),
-        queryset=Championship.objects.none(),
-        empty_label=None,
-        help_text=_("The real championship whose Grands Prix this season runs, one per round."),
-    )
-    ruleset = forms.ChoiceField(label=_("Ruleset"))
-    points_system = forms.ModelChoiceField(
-        label=_("Points system"),
-        queryset=PointsSystem.objects.none(),
-        empty_label=None,
-        to_field_name="slug",
-        help_text=_("The points of each place, as the real eras gave them."),
-    )
-    is_public = forms.BooleanField(
-        label=_("Public"),
-        required=False,
-        initial=True,
-        help_text=_("Anybody can read a public season; a private one only its members."),
-    )
-    auto_publish = forms.BooleanField(
-        label=capfirst(Season._meta.get_field("auto_publish").verbose_name),
-        required=False,
-        help_text=Season._meta.get_field("auto_publish").help_text,
-    )
-    time_zone = forms.ChoiceField(
-        label=_("Time zone"), help_text=_("Deadlines are entered and shown in this time zone.")
-    )
-    first_deadline = WallClockDateTimeField(
-        label=_("Orders deadline of round 1"), widget=_datetime_widget()
-    )
-    hours_between = forms.IntegerField(
-        label=_("Hours between two rounds' deadlines"),
-        min_value=1,
-        max_value=24 * 28,
-        initial=168,
-        help_text=_("168: a Grand Prix a week; 24: one a day. Each deadline can be moved later."),
-    )
-    formation_mode = forms.ChoiceField(
-        label=_("Team formation"), choices=Season.FormationMode.choices
-    )
-    budget = forms.IntegerField(
-        label=_("Budget"),
-        min_value=1,
-        max_value=BUDGET_MAX,
-        initial=100,
-        help_text=_(
-            "Budget picks only: the most a team's two cars may cost together (a car costs 5 "
-            "plus the points its driver scored in the real championship)."
-        ),
-    )
-    draft_pick_minutes = pick_minutes_field()
-
-    FIELDSETS: ClassVar = (
-        (
-            _("The season"),
-            (
-                "name",
-                "slug",
-                "championship",
-                "ruleset",
-                "points_system",
-                "is_public",
-                "auto_publish",
-            ),
-        ),
-        (_("Calendar"), ("time_zone", "first_deadline", "hours_between")),
-        (_("Teams of two cars"), ("formation_mode", "budget", "draft_pick_minutes")),
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["championship"].queryset = Championship.objects.filter(  # type: ignore[attr-defined]
-            kind=ChampionshipKind.REAL
-        ).order_by("-year", "name")
-        self.fields["points_system"].queryset = PointsSystem.objects.order_by("name")  # type: ignore[attr-defined]
-        self.fields["ruleset"].choices = ruleset_choices(discipline=MOTOR)  # type: ignore[attr-defined]
-        zones = sorted(zoneinfo.available_timezones())
-        self.fields["time_zone"].choices = [(z, z) for z in zones]  # type: ignore[attr-defined]
-        self.fields["time_zone"].initial = timezone.get_default_timezone_name()
-
-    def fieldsets(self) -> list[tuple[Any, list[forms.BoundField]]]:
-        return [(title, [self[name] for name in names]) for title, names in self.FIELDSETS]
-
-    def clean_slug(self) -> str:
-        slug = str(self.cleaned_data["slug"]).lower()
-        if Season.objects.filter(slug=slug).exists():
-            raise forms.ValidationError(_("Another season already uses this address."))
-        return slug
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        slug, championship = data.get("slug"), data.get("championship")
-        if slug and championship:
-            copy = league_championship_slug(slug=slug, championship=championship)
-            if Championship.objects.filter(slug=copy).exists():
-                self.add_error("slug", _("Another season already uses this address."))
-        first, zone = data.get("first_deadline"), data.get("time_zone")
-        if first and zone:
-            aware = timezone.make_aware(first, zoneinfo.ZoneInfo(zone))
-            if past := first_deadline_problem(aware):
-                self.add_error("first_deadline", past)
-            elif championship is not None:
-                try:
-                    stage_deadlines(
-                        first=aware,
-                        hours_between=data.get("hours_between") or 0,
-                        count=championship.grands_prix.count(),
-                    )
-                except CalendarInvalid:
-                    self.add_error("first_deadline", CALENDAR_TOO_LONG)
-            data["first_deadline"] = aware
-        return data
-
-    def season_settings(self) -> SeasonSettings:
-        data = self.cleaned_data
-        return SeasonSettings(
-            name=data["name"].strip(),
-            ruleset=data["ruleset"],
-            is_public=data["is_public"],
-            rule_settings=RuleSettings(),
-            roster_size=CARS_PER_TEAM,
-            formation_mode=data["formation_mode"],
-            budget=data["budget"],
-            max_per_real_team=None,
-            time_zone=data["time_zone"],
-            auto_publish=data["auto_publish"],
-            draft_pick_minutes=data["draft_pick_minutes"] or 0,
-        )
-
-
-class MotorSeasonSettingsForm(SeasonSettingsForm):
-    """A motor season's settings: the cycling race rules and rider counts do not apply, and
-    the ruleset stays the one its Grands Prix have tracks for."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # A grid's empty seats always go to computer cars (season.motor_league).
-        names = ("roster_size", "max_per_real_team", "peloton")
-        for name in (*names, *self.RULE_FIELDS):
-            del self.fields[name]
-        self.fields["ruleset"].disabled = True
-        self.fields["ruleset"].help_text = _("Fixed: the calendar is on this game's tracks.")
-        self.fields["budget"].help_text = _(
-            "Budget picks only: the most a team's two cars may cost together."
-        )
-
-    def season_settings(self) -> SeasonSettings:
-        data = self.cleaned_data
-        return SeasonSettings(
-            name=data["name"].strip(),
-            ruleset=data["ruleset"],
-            is_public=data["is_public"],
-            rule_settings=self.base_rules,
-            roster_size=CARS_PER_TEAM,
-            formation_mode=data["formation_mode"],
-            budget=data["budget"],
-            max_per_real_team=None,
-            time_zone=data["time_zone"],
-            auto_publish=data["auto_publish"],
-            draft_pick_minutes=data["draft_pick_minutes"] or 0,
-        )
+# --- a team's cars and their orders ---------------------------------------------------
 
 
 class CarPickForm(forms.Form):

@@ -13,16 +13,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from races.course_generation import route_problems, stage_courses_generate
-from races.models import Race
-from races.services import race_copy_for_league
+from plugins import adapter_for
 from season.cache import season_changed
 from season.formation import formation_started, race_started, team_capacity
-from season.models import DONE_STATUSES, Membership, Round, Season, SeasonTeam
+from season.models import DONE_STATUSES, Membership, Round, Season, SeasonTeam, ruleset_mismatch
 from season.round_names import is_championship, round_name
 from season.rule_settings import RuleSettings
 
@@ -55,16 +53,6 @@ class CalendarInvalid(LeagueError):
 # --- templates and the calendar ----------------------------------------------------------
 
 
-def template_races() -> QuerySet[Race]:
-    """The races a season can copy: real ones with a route."""
-    return (
-        Race.objects.filter(kind=Race.Kind.REAL)
-        .annotate(stage_count=Count("stages"))
-        .filter(stage_count__gt=0)
-        .order_by("-year", "name")
-    )
-
-
 #: How far ahead a deadline may lie: a season runs for weeks or months, not for years.
 DEADLINE_HORIZON = timedelta(days=2 * 366)
 
@@ -92,10 +80,6 @@ def first_deadline_check(first: datetime, *, now: datetime | None = None) -> Non
     show this under their field; the services refuse it whoever calls them)."""
     if first <= (now or timezone.now()):
         raise CalendarInvalid([str(FIRST_DEADLINE_PAST)])
-
-
-def league_race_slug(*, slug: str, template: Race) -> str:
-    return f"{slug}-{template.slug}"
 
 
 # --- creating and editing a season -------------------------------------------------------
@@ -136,44 +120,50 @@ def season_create(
     *,
     organiser: Any,
     slug: str,
-    template: Race,
+    event: Any,
     settings: SeasonSettings,
     first_deadline: datetime,
     hours_between: int,
+    options: Mapping[str, Any] | None = None,
 ) -> Season:
-    """A new season on a copy of the template's route, one deadline per stage, its creator
-    organising it. Every stage starts scheduled; stage 1 opens when the teams are formed.
+    """A new season on the league's own copy of ``event`` (a real stage race or championship,
+    copied by the ruleset's adapter: a route's stages, a championship's entries and Grands
+    Prix), one round per round of the copy with its deadline, every round scheduled (round 1
+    opens when the teams are formed), its creator organising it. ``options`` are the values of
+    the game's own create fields (GameAdapter.league_create_fields).
 
-    A route with a stage that cannot be raced (`route_problems`) is refused before anything is
-    written (RouteInvalid); stages the template left without a course get the generated one in
-    the league's copy (docs/import.md "Generated courses")."""
+    Refused before anything is written: a ruleset that does not race the event (LeagueError
+    naming both), an event the game cannot run (RouteInvalid naming each round: a stage that
+    cannot be raced, a Grand Prix without a track of the game), a calendar beyond the horizon.
+    """
     first_deadline_check(first_deadline)
-    stages = list(template.stages.order_by("number"))
-    problems = route_problems(stages) if stages else [_("The route has no stage.")]
+    mismatch = ruleset_mismatch(settings.ruleset, event)
+    if mismatch:
+        raise LeagueError(mismatch)
+    adapter = adapter_for(settings.ruleset)
+    problems = adapter.league_event_problems(event)
     if problems:
         raise RouteInvalid(problems)
+    deadlines = stage_deadlines(
+        first=first_deadline,
+        hours_between=hours_between,
+        count=adapter.league_round_count(event),
+    )
     with transaction.atomic():
-        race = race_copy_for_league(
-            template=template,
-            name=settings.name,
-            slug=league_race_slug(slug=slug, template=template),
-        )
-        stage_courses_generate(stages=[s for s in race.stages.all() if not s.segments])
-        season = Season(
+        copy = adapter.league_event(
+            event=event,
             slug=slug,
-            organiser=organiser,
-            race=race,
-            **_model_fields(settings),
+            name=settings.name,
+            rules=settings.rule_settings,
+            options=options or {},
         )
+        fields = _model_fields(settings) | adapter.league_season_fields(copy)
+        season = Season(slug=slug, organiser=organiser, **fields)
         season.full_clean()
         season.save()
-        stages = list(race.stages.order_by("number"))
-        deadlines = stage_deadlines(
-            first=first_deadline, hours_between=hours_between, count=len(stages)
-        )
         Round.objects.bulk_create(
-            Round(season=season, stage=stage, number=stage.number, orders_deadline=deadline)
-            for stage, deadline in zip(stages, deadlines, strict=True)
+            Round(season=season, orders_deadline=deadline, **round_fields)
+            for round_fields, deadline in zip(adapter.league_rounds(copy), deadlines, strict=True)
         )
         Membership.objects.create(season=season, user=organiser, role=Membership.Role.ORGANISER)
     return season

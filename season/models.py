@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from motor.models import Championship, Entry, GrandPrix, PointsSystem
-from plugins import CYCLING, MOTOR, adapter_for, adapter_names, discipline_of, ruleset_choices
+from plugins import adapter_for, adapter_names, ruleset_choices
 from races.models import Race, Stage
 from riders.models import Rider
 from season.rule_settings import RuleSettings, default_rule_settings
@@ -223,29 +223,12 @@ class Season(models.Model):
             raise ValidationError({"rule_settings": str(error)}) from error
 
     def _ruleset_event_check(self) -> None:
-        # A stage race is raced by a cycling game, a championship by a motor one: the ruleset's
-        # adapter names its discipline, the event its own.
-        if self.ruleset not in adapter_names():
-            return
-        event = self.race if self.race_id is not None else self.championship
-        if event is None:
-            return
-        wanted = CYCLING if self.race_id is not None else MOTOR
-        adapter = adapter_for(self.ruleset)
-        if discipline_of(adapter) != wanted:
-            raise ValidationError(
-                {
-                    "ruleset": _(
-                        "The ruleset %(ruleset)s does not race %(event)s: "
-                        "choose one of %(choices)s."
-                    )
-                    % {
-                        "ruleset": adapter.label,
-                        "event": event,
-                        "choices": ", ".join(str(label) for _n, label in ruleset_choices(wanted)),
-                    }
-                }
-            )
+        # A stage race is raced by a cycling game, a championship by a motor one (on its
+        # game's tracks): the ruleset's adapter says which events it races.
+        # Not self.event: a season being built may have neither yet (the CHECK refuses it).
+        mismatch = ruleset_mismatch(self.ruleset, self.race or self.championship)
+        if mismatch:
+            raise ValidationError({"ruleset": mismatch})
 
     @property
     def event(self) -> Race | Championship:
@@ -259,7 +242,7 @@ class Season(models.Model):
     def race_pk(self) -> int:
         """The id of a cycling season's stage race, for the cycling code's lookups (a season of
         Grands Prix has none: ValueError)."""
-        if self.race_id is None:
+        if not self.race_id:
             raise ValueError(f"season {self.slug!r} runs a championship, not a stage race")
         return self.race_id
 
@@ -270,6 +253,26 @@ class Season(models.Model):
     @property
     def tz(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.time_zone)
+
+
+def ruleset_mismatch(ruleset: str, event: object) -> str:
+    """Why ``ruleset`` cannot race ``event`` (a real event or a league's copy), naming both and
+    the rulesets that can; "" when it can, or when there is no event or no such ruleset yet
+    (the ruleset field's choices refuse an unknown one)."""
+    if event is None or ruleset not in adapter_names():
+        return ""
+    adapter = adapter_for(ruleset)
+    if adapter.league_event_fits(event):
+        return ""
+    fitting = [
+        str(label)
+        for name, label in ruleset_choices()
+        if adapter_for(name).league_event_fits(event)
+    ]
+    return str(
+        _("The ruleset %(ruleset)s does not race %(event)s: choose one of %(choices)s.")
+        % {"ruleset": adapter.label, "event": event, "choices": ", ".join(fitting)}
+    )
 
 
 class RoundStatus(models.TextChoices):

@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.generic import RedirectView
 
 from season.views import (
     community,
@@ -111,10 +112,10 @@ urlpatterns = [
         "my/notifications/<int:notice_id>/", community.notification_open, name="notification-open"
     ),
     path("my/new-season/", organiser.season_create, name="season-create"),
+    # The old address of the motor season's create page: one page creates every season now.
     path(
         "my/new-season/championship/",
-        motor.season_create,
-        name="season-create-championship",
+        RedirectView.as_view(pattern_name="season-create", permanent=True),
     ),
     path("join/", player.join_code, name="season-join-code"),
     path("join/<str:code>/", player.join, name="season-join"),

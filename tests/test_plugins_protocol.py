@@ -38,6 +38,19 @@ def test_the_protocol_holds_what_both_disciplines_share():
         assert member in PROTOCOL_MEMBERS
     for member in ("round_write", "round_replay", "seat_label", "unknown_seats"):
         assert member in PROTOCOL_MEMBERS
+    # Creating a league is the same call for every game (issue 27): its event and rounds.
+    for member in (
+        "league_events",
+        "league_event_get",
+        "league_event_fits",
+        "league_event_problems",
+        "league_event",
+        "league_season_fields",
+        "league_rounds",
+        "league_settings_changed",
+        "league_settings_unused",
+    ):
+        assert member in PROTOCOL_MEMBERS
     # A discipline's own member is not in it: the season layer narrows to reach it.
     assert "inputs_build" not in PROTOCOL_MEMBERS
     assert "max_cars" not in PROTOCOL_MEMBERS
@@ -114,3 +127,19 @@ def test_both_disciplines_refuse_a_seat_not_the_teams_by_the_same_check():
         with pytest.raises(OrdersInvalid) as refused:
             team_orders_check(team=team, round=season.rounds.get(number=1), orders={seat: {}})
         assert refused.value.errors == [words.format(seat=seat)]
+
+
+def test_each_game_says_which_events_it_races():
+    from motor.models import Championship
+    from season.demo import demo_load, motor_demo_load
+
+    race = demo_load().race
+    championship = motor_demo_load().championship
+    assert isinstance(championship, Championship)
+    for name in adapter_names():
+        adapter = adapter_for(name)
+        cycling = adapter.discipline == CYCLING
+        assert adapter.league_event_fits(race) is cycling, name
+        # The demo's Grands Prix are on the Grand Prix game's tracks: no other game races them.
+        assert adapter.league_event_fits(championship) is (name == "grandprix"), name
+        assert adapter.league_event_get("no-such-event") is None

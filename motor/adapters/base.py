@@ -29,11 +29,20 @@ from engine.ruleset import MOTOR, Ruleset
 from engine.spec import Spec, SpecError
 from motor.adapters.formation import MotorFormation
 from motor.championship import RaceLine, car_points
+from motor.league_copy import (
+    championship_copy_for_league,
+    championship_problems,
+    grand_prix_laps_update,
+    league_championship_slug,
+    real_championships,
+)
 from motor.models import (
     Championship,
+    ChampionshipKind,
     Entry,
     GrandPrix,
     GrandPrixEvent,
+    PointsSystem,
     Result,
     ResultStatus,
     Standing,
@@ -226,6 +235,104 @@ class MotorAdapter(MotorFormation, commitment.DiceCommitment):
         laps = values.get("laps") or (track.content or {}).get("laps") or DEFAULT_GAME_LAPS
         return int(laps)
 
+    # --- the league: the event a season runs, its rounds (season.leagues) ---------------
+
+    #: The heading of the events a league of this game runs, and what choosing one gives.
+    league_events_label: Any = gettext_lazy("Championships (Grands Prix)")
+    league_events_help: Any = gettext_lazy(
+        "A championship: the season runs one round per Grand Prix, on a track of the game's "
+        "for its circuit. Players form teams of two cars from its drivers; computer teams fill "
+        "the grid."
+    )
+    #: The season's settings a motor league does not use: a team is its cars, and the race
+    #: rules are the cycling ones (the game's own settings are on the game settings page).
+    league_settings_unused: tuple[str, ...] = (
+        "roster_size",
+        "max_per_real_team",
+        "peloton",
+        "same_group_same_time",
+        "finish_bonuses",
+        "intermediate_sprint_bonuses",
+        "time_cut_enabled",
+    )
+    _EVENT_KEY = "championship"
+
+    def league_events(self) -> list[tuple[str, str]]:
+        """The real championships, as (key, name) for the create form."""
+        return [(f"{self._EVENT_KEY}-{c.pk}", str(c)) for c in real_championships()]
+
+    def league_event_get(self, key: str) -> Championship | None:
+        kind, _sep, pk = key.partition("-")
+        if kind != self._EVENT_KEY or not (pk.isascii() and pk.isdigit()):
+            return None
+        return real_championships().filter(pk=int(pk)).first()
+
+    def league_event_fits(self, event: Any) -> bool:
+        """A championship, and for a league's own copy one whose Grands Prix are all on
+        tracks of this game (another game cannot race them)."""
+        if not isinstance(event, Championship):
+            return False
+        if event.kind != ChampionshipKind.LEAGUE:
+            return True
+        return not event.grands_prix.exclude(track__game=self.game).exists()
+
+    def league_event_problems(self, event: Championship) -> list[str]:
+        return championship_problems(event, game=self.game)
+
+    def league_round_count(self, event: Championship) -> int:
+        return event.grands_prix.count()
+
+    def league_copy_taken(self, *, slug: str, event: Championship) -> bool:
+        copy = league_championship_slug(slug=slug, championship=event)
+        return Championship.objects.filter(slug=copy).exists()
+
+    def league_create_fields(self) -> dict[str, forms.Field]:
+        return {
+            "points_system": forms.ModelChoiceField(
+                label=gettext_lazy("Points system"),
+                queryset=PointsSystem.objects.order_by("name"),
+                to_field_name="slug",
+                required=False,
+                empty_label=gettext_lazy("The championship's own"),
+                help_text=gettext_lazy("The points of each place, as the real eras gave them."),
+            )
+        }
+
+    def league_event(
+        self, *, event: Championship, slug: str, name: str, rules: Any, options: Mapping[str, Any]
+    ) -> Championship:
+        """The league's copy of the championship (motor.league_copy), each Grand Prix over
+        the game's laps (``options["laps"]``, else the season's laps setting, else the track
+        file's), scored by ``options["points_system"]`` (else the real one's)."""
+        values = self.season_values(rules)
+        laps = options.get("laps")
+        return championship_copy_for_league(
+            championship=event,
+            slug=slug,
+            name=name,
+            game=self.game,
+            laps=lambda track: laps or self.game_laps(track=track, values=values),
+            points_system=options.get("points_system"),
+        )
+
+    def league_season_fields(self, event: Championship) -> dict[str, Any]:
+        return {"championship": event, "roster_size": self.team_size, "max_per_real_team": None}
+
+    def league_rounds(self, event: Championship) -> list[dict[str, Any]]:
+        """One round per Grand Prix, numbered from 1 in the championship's order."""
+        grands_prix = event.grands_prix.order_by("round")
+        return [{"number": n, "grand_prix": gp} for n, gp in enumerate(grands_prix, start=1)]
+
+    def league_settings_changed(self, *, season: Any, rounds: Any) -> int:
+        """After the organiser changed the game's settings: the laps of the Grands Prix of
+        ``rounds`` (those not raced yet), from the ``laps`` setting, else each track file's;
+        the number changed."""
+        values = self.season_values(season.rules)
+        grands_prix = GrandPrix.objects.filter(league_round__in=rounds).select_related("track")
+        return grand_prix_laps_update(
+            grands_prix, laps=lambda track: self.game_laps(track=track, values=values)
+        )
+
     # --- inputs, simulation, outcome ---------------------------------------------------
 
     def track_check(self, track: Track) -> None:
@@ -344,6 +451,9 @@ class MotorAdapter(MotorFormation, commitment.DiceCommitment):
         {
             "orders_heading": gettext_lazy("The orders you give each car"),
             "no_orders": gettext_lazy("A car without orders races with the default orders."),
+            "budget_help": gettext_lazy(
+                "Budget picks only: the most a team's two cars may cost together."
+            ),
         }
     )
     #: The codes of the dice log and their texts (none listed yet for the motor games).

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, pgettext
 
 from engine import commitment, get_ruleset, simulate
@@ -32,8 +33,10 @@ from plugins.odds import RunLine
 from plugins.protocol import Starter
 from races.adapters.formation import CyclingFormation
 from races.adapters.spec_forms import rider_fields_from_spec, settings_fields_from_spec
+from races.course_generation import route_problems, stage_courses_generate
 from races.course_validation import stage_course_errors
-from races.models import Classification, RaceEvent, Stage, StageResult, Standing
+from races.models import Classification, Race, RaceEvent, Stage, StageResult, Standing
+from races.services import league_race_slug, race_copy_for_league, template_races
 from races.standings import standings_update
 from races.timing import (
     FINISHED,
@@ -244,6 +247,67 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
         assert codec is not None
         return codec.from_data(self.season_values(rules))
 
+    # --- the league: the event a season runs, its rounds (season.leagues) ---------------
+
+    #: The heading of the events a league of this game runs, and what choosing one gives.
+    league_events_label: Any = gettext_lazy("Stage races")
+    league_events_help: Any = gettext_lazy(
+        "A stage race: the season runs a copy of its stages, one orders deadline per stage."
+    )
+    #: The season's settings a cycling league does not use: none.
+    league_settings_unused: tuple[str, ...] = ()
+    _EVENT_KEY = "race"
+
+    def league_events(self) -> list[tuple[str, str]]:
+        """The real races with a route, as (key, name) for the create form."""
+        return [(f"{self._EVENT_KEY}-{race.pk}", str(race)) for race in template_races()]
+
+    def league_event_get(self, key: str) -> Race | None:
+        kind, _sep, pk = key.partition("-")
+        if kind != self._EVENT_KEY or not (pk.isascii() and pk.isdigit()):
+            return None
+        return template_races().filter(pk=int(pk)).first()
+
+    def league_event_fits(self, event: Any) -> bool:
+        """Every stage race is raced by every cycling game."""
+        return isinstance(event, Race)
+
+    def league_event_problems(self, event: Race) -> list[str]:
+        """The stages that cannot be raced (races.course_generation.route_problems)."""
+        stages = list(event.stages.order_by("number"))
+        return route_problems(stages) if stages else [str(_("The route has no stage."))]
+
+    def league_round_count(self, event: Race) -> int:
+        return event.stages.count()
+
+    def league_copy_taken(self, *, slug: str, event: Race) -> bool:
+        return Race.objects.filter(slug=league_race_slug(slug=slug, template=event)).exists()
+
+    def league_create_fields(self) -> dict[str, forms.Field]:
+        return {}
+
+    def league_event(
+        self, *, event: Race, slug: str, name: str, rules: Any, options: Mapping[str, Any]
+    ) -> Race:
+        """The league's copy of the route; stages the template left without a course get the
+        generated one in the copy (docs/import.md "Generated courses")."""
+        race = race_copy_for_league(
+            template=event, name=name, slug=league_race_slug(slug=slug, template=event)
+        )
+        stage_courses_generate(stages=[s for s in race.stages.all() if not s.segments])
+        return race
+
+    def league_season_fields(self, event: Race) -> dict[str, Any]:
+        return {"race": event}
+
+    def league_rounds(self, event: Race) -> list[dict[str, Any]]:
+        """One round per stage, numbered as the stage."""
+        return [{"number": s.number, "stage": s} for s in event.stages.order_by("number")]
+
+    def league_settings_changed(self, *, season: Any, rounds: Any) -> int:
+        """A cycling stage holds nothing the game's settings give: nothing to update."""
+        return 0
+
     def timing_rules(self, rules: Any) -> TimingRules:
         """How the engine's gaps become times in this ruleset (the season's rules)."""
         return rules.timing_rules(
@@ -411,6 +475,9 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
         {
             "orders_heading": gettext_lazy("The orders you give each rider"),
             "no_orders": gettext_lazy("A rider without orders rides with his role as it stands."),
+            "budget_help": gettext_lazy(
+                "Budget picks only: the most a team's riders may cost together."
+            ),
         }
     )
     #: The codes of the dice log and their texts (the rules page's "What the dice decide").

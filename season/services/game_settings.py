@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from plugins import adapter_for
 from season.leagues import LeagueError, rules_frozen
-from season.models import Season
+from season.models import DONE_STATUSES, Season
 from season.rule_settings import ODDS_RUNS_MAX, ODDS_RUNS_MIN
 
 #: The one league setting the game settings form holds beside the game's own.
@@ -78,9 +78,8 @@ def game_settings_update(*, season: Season, values: Mapping[str, Any]) -> Season
         locked.rule_settings = rules.to_data()
         locked.full_clean()
         locked.save(update_fields=["rule_settings"])
-        if locked.championship_id is not None:
-            # A motor season's Grands Prix take their laps from the game's settings.
-            from season.motor_league import grand_prix_laps_update
-
-            grand_prix_laps_update(season=locked)
+        # What the rounds still to race take from the game's settings (a Grand Prix's laps).
+        adapter.league_settings_changed(
+            season=locked, rounds=locked.rounds.exclude(status__in=DONE_STATUSES)
+        )
     return locked

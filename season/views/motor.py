@@ -1,6 +1,6 @@
-"""The pages of a motor season (a championship of Grands Prix): creating one, the organiser's
-dashboard, a team's two cars (draft or budget), the orders per car, the round's page, and the
-championship's pages (Grand Prix with its track map and replay, standings, what-if, drivers
+"""The pages of a motor season (a championship of Grands Prix): the organiser's dashboard, a
+team's two cars (draft or budget), the orders per car, the round's page, and the championship's
+pages (Grand Prix with its track map and replay, standings, what-if, drivers
 and constructors) served under the season by ``motor.views.pages`` with the season's links.
 
 The cycling views hand a motor season to these (``is_motor``); each checks the same
@@ -34,7 +34,7 @@ from plugins import adapter_for, motor_adapter
 from season import cache as page_cache
 from season import formation, leagues, selectors
 from season.formation import FormationError
-from season.forms import CarOrdersForm, CarPickForm, ChampionshipSeasonCreateForm
+from season.forms import CarOrdersForm, CarPickForm
 from season.models import (
     CARS_PER_TEAM,
     DONE_STATUSES,
@@ -44,7 +44,6 @@ from season.models import (
     Season,
     SeasonTeam,
 )
-from season.motor_league import season_create_from_championship
 from season.permissions import results_view, round_results_visible, status_visible, visible_upto
 from season.selectors import team_cars
 from season.services import draft_clock, lifecycle
@@ -87,33 +86,6 @@ class SeasonLinks(ChampionshipLinks):
 
     def constructor(self, slug: str) -> str:
         return self._season_url("season-motor-constructor", slug)
-
-
-# --- creating a season of Grands Prix -----------------------------------------------------
-
-
-@login_required
-def season_create(request: HttpRequest) -> HttpResponse:
-    form = ChampionshipSeasonCreateForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            season = season_create_from_championship(
-                organiser=request.user,
-                slug=form.cleaned_data["slug"],
-                championship=form.cleaned_data["championship"],
-                settings=form.season_settings(),
-                points_system=form.cleaned_data["points_system"],
-                first_deadline=form.cleaned_data["first_deadline"],
-                hours_between=form.cleaned_data["hours_between"],
-            )
-        except leagues.LeagueError as error:
-            form.add_error(None, str(error))
-        else:
-            messages.success(
-                request, _("%(season)s is created: invite your players.") % {"season": season.name}
-            )
-            return redirect("organiser-season", slug=season.slug)
-    return render(request, "season/motor/create.html", {"form": form, "kind": "championship"})
 
 
 # --- shared pieces ------------------------------------------------------------------------

@@ -24,7 +24,6 @@ from season import formation, leagues, selectors
 from season.forms import (
     CalendarForm,
     GameSettingsForm,
-    MotorSeasonSettingsForm,
     SeasonCreateForm,
     SeasonSettingsForm,
 )
@@ -45,16 +44,18 @@ def managed_season(request: HttpRequest, slug: str) -> Season:
 
 @login_required
 def season_create(request: HttpRequest) -> HttpResponse:
+    """A new season of any game: the event, the ruleset, the calendar and the settings."""
     form = SeasonCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             season = leagues.season_create(
                 organiser=request.user,
                 slug=form.cleaned_data["slug"],
-                template=form.cleaned_data["template"],
+                event=form.cleaned_data["event"],
                 settings=form.season_settings(),
                 first_deadline=form.cleaned_data["first_deadline"],
                 hours_between=form.cleaned_data["hours_between"],
+                options=form.options(),
             )
         except leagues.LeagueError as error:
             for message in getattr(error, "errors", None) or [str(error)]:
@@ -64,7 +65,7 @@ def season_create(request: HttpRequest) -> HttpResponse:
                 request, _("%(season)s is created: invite your players.") % {"season": season.name}
             )
             return redirect("organiser-season", slug=season.slug)
-    return render(request, "season/organiser/create.html", {"form": form, "kind": "stages"})
+    return render(request, "season/organiser/create.html", {"form": form})
 
 
 @login_required
@@ -146,20 +147,23 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def settings_edit(request: HttpRequest, slug: str) -> HttpResponse:
     season = managed_season(request, slug)
-    motor_season = is_championship(season)
-    form_class = MotorSeasonSettingsForm if motor_season else SeasonSettingsForm
-    form = form_class(
+    form = SeasonSettingsForm(
         request.POST or None,
         initial=SeasonSettingsForm.initial_for(season),
         base_rules=season.rules,
+        event=season.event,
+        game=adapter_for(season.ruleset),
     )
     if formation.formation_started(season):
         form.freeze(
             [name for name in SeasonSettingsForm.FORMATION_FIELDS if name in form.fields],
             _("Fixed: teams are being formed."),
         )
-    if leagues.rules_frozen(season) and not motor_season:
-        form.freeze(SeasonSettingsForm.RULE_FIELDS, _("Fixed: a stage has been resolved with it."))
+    if leagues.rules_frozen(season):
+        form.freeze(
+            [name for name in SeasonSettingsForm.RULE_FIELDS if name in form.fields],
+            _("Fixed: a stage has been resolved with it."),
+        )
     if request.method == "POST" and form.is_valid():
         try:
             leagues.season_settings_update(season=season, settings=form.season_settings())

@@ -54,7 +54,7 @@ def season_create(page, base, *, name, slug, roster, ruleset="moreno", screensho
     page.fill("#id_name", name)
     page.fill("#id_slug", slug)
     template = Race.objects.get(slug="tour-de-france-2023")
-    page.select_option("#id_template", str(template.pk))
+    page.select_option("#id_event", f"race-{template.pk}")
     page.select_option("#id_ruleset", ruleset)
     page.select_option("#id_formation_mode", "budget")
     page.fill("#id_roster_size", str(roster))

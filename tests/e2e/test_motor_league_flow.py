@@ -33,10 +33,10 @@ def test_a_grand_prix_week_from_orders_to_standings(live_server, browser, screen
     for page in pages.values():
         page.set_viewport_size(DESKTOP)
 
-    # The organiser: the creation page offers both kinds of season; his dashboard.
-    olivia.goto(base + "/my/new-season/championship/")
-    assert "Championship (Grands Prix)" in olivia.content()
-    assert olivia.locator("#id_championship option").count() >= 1
+    # The organiser: the one creation page offers both kinds of season; his dashboard.
+    olivia.goto(base + "/my/new-season/")
+    assert "Championships (Grands Prix)" in olivia.content()
+    assert olivia.locator("#id_event option[value^='championship-']").count() >= 1
     screenshot(olivia, "motor-season-create")
     olivia.goto(root + "/organise/")
     assert "Alice Racing" in olivia.content()

@@ -47,7 +47,7 @@ def league(
     return season_create(
         organiser=organiser,
         slug=slug,
-        template=template or template_race(),
+        event=template or template_race(),
         settings=SeasonSettings(**values),
         first_deadline=first_deadline or timezone.now() + timedelta(days=2),
         hours_between=hours_between,

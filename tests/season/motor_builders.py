@@ -9,9 +9,8 @@ from django.utils import timezone
 from motor.models import Championship, Constructor, Driver, Entry, GrandPrix, PointsSystem, Track
 from motor.points_presets import presets_ensure
 from motor.track_files import shipped_tracks_load
-from season.leagues import SeasonSettings, season_join
+from season.leagues import SeasonSettings, season_create, season_join
 from season.models import Season, SeasonTeam
-from season.motor_league import season_create_from_championship
 from season.rule_settings import RuleSettings
 
 CONSTRUCTORS = ("Williams", "Brabham", "Renault", "Ligier", "Ferrari", "McLaren", "Lotus", "Alfa")
@@ -80,14 +79,14 @@ def motor_league(
     if championship is None:
         circuits = LUDICITUDE_CIRCUITS if ruleset == "ludicitude" else GRANDPRIX_CIRCUITS
         championship = real_championship(circuits=circuits)
-    return season_create_from_championship(
+    return season_create(
         organiser=organiser,
         slug=slug,
-        championship=championship,
+        event=championship,
         settings=SeasonSettings(**values),
-        points_system=PointsSystem.objects.get(slug=points_system),
         first_deadline=first_deadline or timezone.now() + timedelta(days=2),
         hours_between=24,
+        options={"points_system": PointsSystem.objects.get(slug=points_system)},
     )
 
 

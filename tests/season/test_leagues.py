@@ -254,3 +254,59 @@ def test_the_service_refuses_a_first_deadline_in_the_past_and_creates_nothing(al
             motor_league(organiser=alice, championship=real, first_deadline=yesterday)
         assert Championship.objects.count() == championships
     assert not Season.objects.exists()
+
+
+# --- one way to create a season, for every game (issue 27) ---------------------------------
+
+
+def test_the_service_refuses_a_motor_ruleset_on_a_stage_race_naming_both(alice):
+    from motor.models import Championship
+
+    template = template_race(stages=3)
+    with pytest.raises(LeagueError) as refused:
+        league(organiser=alice, template=template, ruleset="grandprix")
+    message = str(refused.value)
+    assert "The ruleset Grand Prix (F1 dice game" in message
+    assert f"does not race {template.name}" in message
+    assert "Moréno" in message
+    assert not Season.objects.exists()
+    assert not Round.objects.exists()
+    assert not Championship.objects.exists()
+    assert not Race.objects.filter(kind=Race.Kind.LEAGUE).exists()
+
+
+@pytest.mark.parametrize("discipline", ["cycling", "motor"])
+def test_one_service_creates_a_season_of_either_game_with_its_rounds(alice, discipline):
+    """The same call, leagues.season_create: the event's copy comes from the ruleset's
+    adapter, the rounds are one per stage or one per Grand Prix, each with its deadline."""
+    from tests.season.motor_builders import motor_league
+
+    if discipline == "cycling":
+        season = league(organiser=alice, template=template_race(stages=3), hours_between=24)
+        events = [r.stage.number for r in season.rounds.select_related("stage")]
+        assert season.event == season.race
+    else:
+        season = motor_league(organiser=alice)
+        events = [r.grand_prix.round for r in season.rounds.select_related("grand_prix")]
+        assert season.event == season.championship
+        assert season.roster_size == 2
+    rounds = list(season.rounds.order_by("number"))
+    assert [r.number for r in rounds] == [1, 2, 3] == sorted(events)
+    assert {r.status for r in rounds} == {Round.Status.SCHEDULED}
+    assert rounds[1].orders_deadline - rounds[0].orders_deadline == timedelta(hours=24)
+    assert Membership.objects.get(season=season).user == alice
+
+
+def test_another_game_cannot_take_over_a_championship_on_its_tracks(alice):
+    """A league's Grands Prix are on the tracks of its game: the season refuses another motor
+    ruleset, naming the game that races them."""
+    from django.core.exceptions import ValidationError
+
+    from tests.season.motor_builders import motor_league
+
+    season = motor_league(organiser=alice)
+    season.ruleset = "ludicitude"
+    with pytest.raises(ValidationError) as refused:
+        season.full_clean()
+    (message,) = refused.value.message_dict["ruleset"]
+    assert "does not race Friends' Championship: choose one of Grand Prix" in message

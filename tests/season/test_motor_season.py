@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from motor.models import GrandPrixEvent, Result, Standing
+from motor.models import Championship, GrandPrixEvent, Result, Standing
 from season.computer_teams import computer_teams_fill as computer_cars_fill
 from season.formation import FormationError
 from season.formation import draft_start as car_draft_start
@@ -64,8 +64,14 @@ def test_a_championship_without_tracks_of_the_game_is_refused(alice):
 
 
 def test_a_cycling_ruleset_cannot_run_a_championship(alice):
-    with pytest.raises(LeagueError, match="not a motor racing ruleset"):
-        motor_league(organiser=alice, ruleset="moreno")
+    real = real_championship()
+    with pytest.raises(
+        LeagueError, match=r"The ruleset Moréno .* does not race Formula 1 1981: choose one of"
+    ):
+        motor_league(organiser=alice, championship=real, ruleset="moreno")
+    assert not Season.objects.exists()
+    assert not Round.objects.exists()
+    assert list(Championship.objects.all()) == [real]
 
 
 def test_the_database_holds_exactly_one_of_race_and_championship(alice):
@@ -248,3 +254,31 @@ def test_the_commands_resolve_and_replay_a_motor_season(alice, bob, capsys, sett
     assert f"Resolved 3 Grands Prix of {season.slug}" in out
     call_command("replay_stage", season.slug, "2")
     assert f"Grand Prix 2 of {season.slug} replays identically" in capsys.readouterr().out
+
+
+def test_a_season_without_a_points_system_of_its_own_scores_as_the_real_championship(alice):
+    from season.leagues import SeasonSettings, season_create
+    from season.rule_settings import RuleSettings
+
+    real = real_championship()
+    season = season_create(
+        organiser=alice,
+        slug="as-real",
+        event=real,
+        settings=SeasonSettings(
+            name="As the real one",
+            ruleset="grandprix",
+            is_public=True,
+            rule_settings=RuleSettings(),
+            roster_size=8,  # a motor league's teams are its game's two cars, whatever is asked
+            formation_mode=Season.FormationMode.BUDGET,
+            budget=100,
+            max_per_real_team=3,
+            time_zone="Europe/Paris",
+        ),
+        first_deadline=timezone.now() + timedelta(days=2),
+        hours_between=24,
+    )
+    assert season.points_system == real.points_system
+    assert season.championship.copied_from == real
+    assert (season.roster_size, season.max_per_real_team) == (2, None)

@@ -44,16 +44,17 @@ def _form(**values):
 def test_the_organiser_creates_a_season_of_grands_prix(client, alice):
     real = real_championship()
     client.force_login(alice)
-    page = client.get(reverse("season-create-championship"))
+    page = client.get(reverse("season-create"))
     assert page.status_code == 200
     html = page.content.decode()
-    # Only the motor rulesets, and the real championships, are offered.
+    # One page for every game: the real championships and the motor rulesets among them.
+    assert f'value="championship-{real.pk}"' in html
     assert 'value="grandprix"' in html
     assert 'value="ludicitude"' in html
-    assert 'value="moreno"' not in html
-    assert "Championship (Grands Prix)" in html
-    assert "Grand Tour (stage race)" in html
-    response = client.post(reverse("season-create-championship"), _form(championship=str(real.pk)))
+    assert "Championships (Grands Prix)" in html
+    assert "Stage races" in html
+    assert 'name="points_system"' in html
+    response = client.post(reverse("season-create"), _form(event=f"championship-{real.pk}"))
     assert response.status_code == 302
     season = Season.objects.get(slug="sunday-drivers")
     assert season.championship.copied_from_id == real.pk
@@ -67,16 +68,16 @@ def test_the_organiser_creates_a_season_of_grands_prix(client, alice):
 def test_the_organiser_chooses_to_publish_each_grand_prix_when_resolved(client, alice):
     real = real_championship()
     client.force_login(alice)
-    data = _form(championship=str(real.pk), auto_publish="on")
-    assert client.post(reverse("season-create-championship"), data).status_code == 302
+    data = _form(event=f"championship-{real.pk}", auto_publish="on")
+    assert client.post(reverse("season-create"), data).status_code == 302
     assert Season.objects.get(slug="sunday-drivers").auto_publish
 
 
 def test_the_organiser_sets_a_pick_clock_for_a_draft_of_cars(client, alice):
     real = real_championship()
     client.force_login(alice)
-    data = _form(championship=str(real.pk), formation_mode="draft", draft_pick_minutes="30")
-    assert client.post(reverse("season-create-championship"), data).status_code == 302
+    data = _form(event=f"championship-{real.pk}", formation_mode="draft", draft_pick_minutes="30")
+    assert client.post(reverse("season-create"), data).status_code == 302
     season = Season.objects.get(slug="sunday-drivers")
     assert (season.formation_mode, season.draft_pick_minutes) == ("draft", 30)
     settings_page = client.get(reverse("organiser-settings", args=[season.slug]))
@@ -87,16 +88,23 @@ def test_a_cycling_ruleset_is_refused_for_a_championship(client, alice):
     real = real_championship()
     client.force_login(alice)
     response = client.post(
-        reverse("season-create-championship"),
-        _form(championship=str(real.pk), ruleset="moreno"),
+        reverse("season-create"), _form(event=f"championship-{real.pk}", ruleset="moreno")
     )
     assert response.status_code == 200
-    assert "moreno is not one of the available choices" in response.content.decode()
+    (message,) = response.context["form"].errors["ruleset"]
+    assert "The ruleset Moréno" in message
+    assert "does not race Formula 1 1981" in message
     assert not Season.objects.exists()
 
 
+def test_the_old_address_of_the_championship_page_leads_to_the_one_create_page(client, alice):
+    client.force_login(alice)
+    response = client.get("/my/new-season/championship/")
+    assert (response.status_code, response.url) == (301, reverse("season-create"))
+
+
 def test_a_season_needs_a_login_to_be_created(client):
-    response = client.get(reverse("season-create-championship"))
+    response = client.get(reverse("season-create"))
     assert response.status_code == 302
     assert "/login" in response.url
 

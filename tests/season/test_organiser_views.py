@@ -18,7 +18,7 @@ def create_data(template, **overrides):
     return {
         "name": "Tour des Amis",
         "slug": "amis",
-        "template": template.pk,
+        "event": f"race-{template.pk}",
         "ruleset": "moreno",
         "is_public": "on",
         "time_zone": "Europe/Paris",
@@ -81,12 +81,23 @@ def test_a_field_that_is_not_offered_is_refused_by_name(client, charlie):
 
 
 def test_a_motor_ruleset_on_a_stage_race_is_refused_and_nothing_created(client, charlie):
+    from motor.models import Championship
+
     client.force_login(charlie)
-    data = create_data(template_race(stages=3), ruleset="grandprix")
-    response = client.post(reverse("season-create"), data)
+    template = template_race(stages=3)
+    page = client.get(reverse("season-create")).content.decode()
+    # Both games' rulesets are offered, grouped under the events their leagues run.
+    assert 'value="grandprix"' in page
+    assert 'value="moreno"' in page
+    response = client.post(reverse("season-create"), create_data(template, ruleset="grandprix"))
     assert response.status_code == 200
-    assert "ruleset" in response.context["form"].errors
+    (message,) = response.context["form"].errors["ruleset"]
+    assert "Grand Prix (F1 dice game" in message
+    assert template.name in message
+    assert "Moréno" in message
     assert not Season.objects.exists()
+    assert not Round.objects.exists()
+    assert not Championship.objects.exists()
     assert not Race.objects.filter(kind=Race.Kind.LEAGUE).exists()
 
 
@@ -124,10 +135,10 @@ def test_only_real_races_with_stages_are_offered_as_routes(client, charlie):
     offered = template_race()
     empty = Race.objects.create(name="Empty", year=2023, slug="empty", kind=Race.Kind.REAL)
     client.force_login(charlie)
-    choices = dict(client.get(reverse("season-create")).context["form"].fields["template"].choices)
-    keys = {int(str(value)) for value in choices}
-    assert offered.pk in keys
-    assert empty.pk not in keys
+    groups = dict(client.get(reverse("season-create")).context["form"].fields["event"].choices)
+    keys = {str(value) for value, _label in groups["Stage races"]}
+    assert f"race-{offered.pk}" in keys
+    assert f"race-{empty.pk}" not in keys
 
 
 def test_the_dashboard_shows_the_invitation_link_and_code(client, charlie):
@@ -254,3 +265,89 @@ def test_the_dashboard_works_on_the_demo_season(client):
     assert "The teams are formed." in page
     assert "Jumbo-Visma" in page
     assert "The race has started: this season takes no new teams." in page
+
+
+# --- one create page, one settings page, for every game (issue 27) ----------------------------
+
+
+def _one_page_create_data(discipline, **overrides):
+    """The new-season form as a browser posts it: every field of the page, whichever game."""
+    from tests.season.motor_builders import real_championship
+
+    if discipline == "cycling":
+        return create_data(template_race(stages=3), auto_publish="on", **overrides)
+    real = real_championship()
+    return create_data(
+        template_race(stages=3),
+        event=f"championship-{real.pk}",
+        ruleset="grandprix",
+        points_system="f1-1961-1990",
+        auto_publish="on",
+        **overrides,
+    )
+
+
+def _settings_as_shown(page, **changes):
+    """The settings form posted as shown: its fields' values, ``changes`` on top (False
+    unticks a box)."""
+    form = page.context["form"]
+    data = {}
+    for name, field in form.fields.items():
+        if field.disabled:
+            continue
+        value = form[name].value()
+        if value is True:
+            data[name] = "on"
+        elif value not in (None, False):
+            data[name] = ", ".join(map(str, value)) if isinstance(value, tuple) else value
+    for name, value in changes.items():
+        if value is False:
+            data.pop(name, None)
+        else:
+            data[name] = value
+    return data
+
+
+@pytest.mark.parametrize("discipline", ["cycling", "motor"])
+def test_auto_publish_is_chosen_on_the_one_create_page_and_changed_in_the_settings(
+    client, charlie, discipline
+):
+    client.force_login(charlie)
+    response = client.post(reverse("season-create"), _one_page_create_data(discipline))
+    assert response.status_code == 302, response.context["form"].errors
+    season = Season.objects.get(slug="amis")
+    assert season.auto_publish
+    url = reverse("organiser-settings", kwargs={"slug": season.slug})
+    page = client.get(url)
+    assert 'name="auto_publish"' in page.content.decode()
+    assert client.post(url, _settings_as_shown(page, auto_publish=False)).status_code == 302
+    assert not Season.objects.get(pk=season.pk).auto_publish
+
+
+def test_a_motor_season_created_on_the_one_page_keeps_its_cars_and_ignores_the_race_rules(
+    client, charlie
+):
+    """The page shows the cycling settings too; a season of Grands Prix takes none of them:
+    teams of its game's two cars, no limit per real team, the default race rules."""
+    from season.rule_settings import RuleSettings
+
+    client.force_login(charlie)
+    page = client.get(reverse("season-create")).context["form"]
+    assert "Not used for Championships (Grands Prix)." in page.fields["roster_size"].help_text
+    # What the page holds in the fields a motor league does not use is not even checked.
+    data = _one_page_create_data("motor", roster_size="40000", finish_bonuses="ten, six")
+    response = client.post(reverse("season-create"), data)
+    assert response.status_code == 302
+    season = Season.objects.get(slug="amis")
+    assert (season.roster_size, season.max_per_real_team) == (2, None)
+    assert season.rules == RuleSettings()
+    assert season.points_system.slug == "f1-1961-1990"
+    page = client.get(reverse("organiser-settings", kwargs={"slug": season.slug}))
+    fields = page.context["form"].fields
+    assert not {"roster_size", "peloton", "finish_bonuses"} & set(fields)
+    assert fields["ruleset"].disabled
+    assert [name for name, _label in fields["ruleset"].choices] == ["grandprix"]
+    assert (
+        fields["budget"].help_text
+        == "Budget picks only: the most a team's two cars may cost together."
+    )

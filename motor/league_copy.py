@@ -1,0 +1,117 @@
+"""A league's own copy of a real championship (docs/league.md "Motor seasons"): its entries and
+one Grand Prix per real one, each on a track of the league's game, raced over the game's laps.
+
+The rows of the real championship are never changed by a league; the motor adapter's league
+members (motor.adapters.base.MotorAdapter.league_*) call these for the season layer.
+"""
+
+from collections.abc import Callable, Iterable
+
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+
+from motor.models import Championship, ChampionshipKind, Entry, GrandPrix, PointsSystem, Track
+
+
+def league_championship_slug(*, slug: str, championship: Championship) -> str:
+    return f"{slug}-{championship.slug}"[:80]
+
+
+def real_championships() -> QuerySet[Championship]:
+    """The championships a league can copy: the real ones, newest first."""
+    return Championship.objects.filter(kind=ChampionshipKind.REAL).order_by("-year", "name")
+
+
+def track_for(grand_prix: GrandPrix, *, game: str) -> Track | None:
+    """The Grand Prix's own track if it is of the game, else the latest version of a track of
+    the game for its circuit (the track's slug is the circuit id)."""
+    if grand_prix.track is not None and grand_prix.track.game == game:
+        return grand_prix.track
+    slugs = [s for s in (grand_prix.circuit_slug, grand_prix.track and grand_prix.track.slug) if s]
+    return Track.objects.filter(game=game, slug__in=slugs).order_by("-version").first()
+
+
+def championship_problems(championship: Championship, *, game: str) -> list[str]:
+    """Why a league of ``game`` cannot race this championship: no Grand Prix, or a Grand Prix
+    without a track of the game (each named). Empty: it can."""
+    sources = list(championship.grands_prix.select_related("track").order_by("round"))
+    if not sources:
+        return [_("The championship has no Grand Prix.")]
+    return [
+        _("Round %(round)s, %(name)s: no %(game)s track for %(circuit)s.")
+        % {"round": gp.round, "name": gp.name, "game": game, "circuit": gp.circuit}
+        for gp in sources
+        if track_for(gp, game=game) is None
+    ]
+
+
+def championship_copy_for_league(
+    *,
+    championship: Championship,
+    slug: str,
+    name: str,
+    game: str,
+    laps: Callable[[Track], int],
+    points_system: PointsSystem | None = None,
+) -> Championship:
+    """The league's championship (kind league, copied from ``championship``, scored by
+    ``points_system``, else the real one's): the same entries, and one Grand Prix per real one
+    on the game's track for it, over ``laps(track)`` laps. The caller checked
+    ``championship_problems`` and holds the transaction."""
+    copy = Championship.objects.create(
+        slug=league_championship_slug(slug=slug, championship=championship),
+        name=name,
+        year=championship.year,
+        kind=ChampionshipKind.LEAGUE,
+        points_system=points_system or championship.points_system,
+        copied_from=championship,
+    )
+    Entry.objects.bulk_create(
+        Entry(
+            championship=copy,
+            driver_id=entry.driver_id,
+            constructor_id=entry.constructor_id,
+            engine=entry.engine,
+            number=entry.number,
+        )
+        for entry in championship.entries.order_by("pk")
+    )
+    grands_prix = []
+    for gp in championship.grands_prix.select_related("track").order_by("round"):
+        track = track_for(gp, game=game)
+        if track is None:
+            raise ValueError(f"{gp.name}: no {game} track for {gp.circuit}")
+        grands_prix.append(
+            GrandPrix(
+                championship=copy,
+                round=gp.round,
+                name=gp.name,
+                official_name=gp.official_name,
+                date=gp.date,
+                circuit=gp.circuit,
+                circuit_slug=gp.circuit_slug,
+                country=gp.country,
+                track=track,
+                laps=laps(track),
+                lap_km=gp.lap_km,
+            )
+        )
+    GrandPrix.objects.bulk_create(grands_prix)
+    return copy
+
+
+def grand_prix_laps_update(
+    grands_prix: Iterable[GrandPrix], *, laps: Callable[[Track], int]
+) -> int:
+    """The laps of these Grands Prix (those a league has not raced yet) from ``laps(track)``;
+    the number changed."""
+    changed = []
+    for gp in grands_prix:
+        if gp.track is None:
+            continue
+        wanted = laps(gp.track)
+        if gp.laps != wanted:
+            gp.laps = wanted
+            changed.append(gp)
+    GrandPrix.objects.bulk_update(changed, ["laps"])
+    return len(changed)
