@@ -248,6 +248,12 @@ class Season(models.Model):
             )
 
     @property
+    def event(self) -> Race | Championship | None:
+        """What the season plays: its stage race or its championship, whichever it has, so a
+        page asks the game's adapter about it without asking which kind it is."""
+        return self.race if self.race_id is not None else self.championship
+
+    @property
     def race_pk(self) -> int:
         """The id of a cycling season's stage race, for the cycling code's lookups (a season of
         Grands Prix has none: ValueError)."""
@@ -362,6 +368,12 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return _("%(season)s – stage %(number)s") % {"season": self.season, "number": self.number}
+
+    @property
+    def event(self) -> Stage | GrandPrix | None:
+        """What the round plays: its stage or its Grand Prix, whichever it has (see
+        Season.event)."""
+        return self.stage if self.stage_id is not None else self.grand_prix
 
     @property
     def stage_pk(self) -> int:
