@@ -1,4 +1,10 @@
-"""Pages everyone can read (unless the organiser made the season private)."""
+"""Pages everyone can read (unless the organiser made the season private): one set for every
+game. Each view checks access, builds the page's shell (the round's state and actions, the
+orders given, comments, the end of the race, the cache) and asks the season's adapter for the
+game's part of it (``league_season``, ``league_round``, ``league_team``, ``league_dice``) and
+the template that shows it (``league_templates``, each extending templates/season/league/).
+A game's own pages under the season (a championship's Grand Prix, its standings) are
+season/views/event_pages.py's."""
 
 from functools import partial
 
