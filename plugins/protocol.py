@@ -17,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from plugins.formation import TeamFormation
+
 
 @runtime_checkable
-class GameAdapter(Protocol):
+class GameAdapter(TeamFormation, Protocol):
     """A ruleset's adapter, as the season layer sees it."""
 
     #: The ruleset's registered name (Season.ruleset).
@@ -34,6 +36,15 @@ class GameAdapter(Protocol):
     #: What a round of this game is called in the commands' output.
     round_noun: str
     rounds_noun: str
+
+    def round_label(self, number: int) -> str:
+        """Round ``number`` as a sentence names it, in the active language ("stage 3")."""
+        ...
+
+    def event_label(self, event: Any) -> str:
+        """A round's event (a stage, a Grand Prix) as the notices name it."""
+        ...
+
     #: The league's defaults of some of the ruleset's settings (docs/rules-choices.md).
     season_defaults: Mapping[str, Any]
     #: The pages' words for what this game's players order ("each rider", "each car").

@@ -44,11 +44,14 @@ def unregister(name: str) -> None:
 
 
 #: Every member a GameAdapter has: its attributes and its methods and properties.
+#: (GameAdapter's own and those of the protocols it is made of: plugins.formation.)
+_PROTOCOLS = [klass for klass in GameAdapter.__mro__ if klass.__module__.startswith("plugins.")]
 PROTOCOL_MEMBERS = sorted(
-    set(GameAdapter.__annotations__)
+    {name for klass in _PROTOCOLS for name in getattr(klass, "__annotations__", {})}
     | {
         name
-        for name, value in vars(GameAdapter).items()
+        for klass in _PROTOCOLS
+        for name, value in vars(klass).items()
         if not name.startswith("_") and (callable(value) or isinstance(value, property))
     }
 )

@@ -14,7 +14,7 @@ from season.models import (
     Round,
     Season,
     SeasonTeam,
-    SeasonTeamRider,
+    Seat,
 )
 from season.services import jobs, lifecycle
 
@@ -139,10 +139,13 @@ class RoundAdmin(admin.ModelAdmin):
         self._each(request, queryset, lifecycle.round_publish)
 
 
-class SeasonTeamRiderInline(admin.TabularInline):
-    model = SeasonTeamRider
-    fields = ["bib", "rider", "role"]
-    raw_id_fields = ["rider"]
+class SeatInline(admin.TabularInline):
+    """A team's seats: its riders (number, role) or its cars (number, slot, place on the grid).
+    The database's constraints hold each game's limits (two cars a team, a rider once)."""
+
+    model = Seat
+    fields = ["number", "rider", "role", "entry", "slot", "grid"]
+    raw_id_fields = ["rider", "entry"]
     extra = 0
 
 
@@ -152,7 +155,7 @@ class SeasonTeamAdmin(admin.ModelAdmin):
     list_filter = ["season"]
     search_fields = ["name", "owner__username"]
     list_select_related = ["season", "owner"]
-    inlines = [SeasonTeamRiderInline]
+    inlines = [SeatInline]
 
     def save_formset(self, request, form, formset, change):  # type: ignore[no-untyped-def]
         for inline_form in formset.forms:

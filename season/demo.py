@@ -21,7 +21,7 @@ from races.models import Race, Stage
 from races.services import race_copy_for_league
 from riders.models import RATING_AXES, Rating, Rider, Team
 from riders.names import team_key
-from season.models import Membership, Round, Season, SeasonTeam, SeasonTeamRider
+from season.models import Membership, Round, Season, SeasonTeam, Seat
 from season.services.lifecycle import round_open
 
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures" / "demo"
@@ -190,13 +190,13 @@ def demo_load(*, fixtures_dir: Path = FIXTURES_DIR, today: date | None = None) -
         name: SeasonTeam.objects.create(season=season, name=name, owner=owners.get(name))
         for name in teams
     }
-    SeasonTeamRider.objects.bulk_create(
-        SeasonTeamRider(
+    Seat.objects.bulk_create(
+        Seat(
             season=season,
             team=season_teams[entry.rider.team.name],  # type: ignore[union-attr]
             rider=entry.rider,
             role=entry.role,
-            bib=entry.bib,
+            number=entry.bib,
         )
         for entry in riders
     )
@@ -228,8 +228,10 @@ def motor_demo_load(*, today: date | None = None) -> Season:
     orders (a Grand Prix a day, orders due at 20:00) and can be resolved at once."""
     from motor.demo import demo_championship_load
     from motor.models import PointsSystem, Result
+    from season.computer_teams import computer_teams_fill
+    from season.formation import budget_pick
     from season.leagues import SeasonSettings, season_join
-    from season.motor_league import car_pick, computer_cars_fill, season_create_from_championship
+    from season.motor_league import season_create_from_championship
     from season.rule_settings import RuleSettings
 
     with transaction.atomic():
@@ -272,7 +274,7 @@ def motor_demo_load(*, today: date | None = None) -> Season:
         for username, team_name, constructor in MOTOR_DEMO_TEAMS:
             team = season_join(season=season, user=users[username], team_name=team_name)
             for entry in [e for e in entries if e.constructor.slug == constructor]:
-                car_pick(season=season, team=team, entry=entry, user=users[username])
-        computer_cars_fill(season=season)
+                budget_pick(team=team, pickable=entry)
+        computer_teams_fill(season=season)
         round_open(round=season.rounds.get(number=1))
     return season

@@ -7,92 +7,35 @@ players acting at once are served one after the other.
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy
 
-from races.models import RaceEntry
-from riders.models import RATING_AXES, Rider
+from plugins import GameAdapter, adapter_for
+from plugins.formation import Candidate, seat_places
 from season.computer_teams import computer_teams_fill
 from season.models import (
-    CARS_PER_TEAM,
-    GRID_MAX,
     DraftPick,
     PickSource,
     Round,
     Season,
     SeasonTeam,
-    SeasonTeamCar,
-    SeasonTeamRider,
+    Seat,
     WishListEntry,
 )
-from season.orders import default_roles
 from season.services.lifecycle import round_open
 
-# --- prices -----------------------------------------------------------------------------
-
-PRICE_BASE = 5
-# What one axis rated H, 0, 1, 2, 3, 4 adds before its weight: each step up costs more than
-# the one before, so one champion costs more than two strong riders.
-RATING_COST = {-1: 0, 0: 0, 1: 1, 2: 3, 3: 6, 4: 10}
-# The axes that win Grand Tours weigh most: climbing and the time trial make the GC, sprints
-# and punches win stages; the others help on some terrain only.
-AXIS_WEIGHTS = {
-    "climber": 3,
-    "time_trialist": 2,
-    "sprinter": 2,
-    "puncheur": 2,
-    "rouleur": 1,
-    "baroudeur": 1,
-    "finisseur": 1,
-    "descender": 1,
-}
-
-
-def price_of(ratings: Mapping[str, int]) -> int:
-    """A rider's price: PRICE_BASE + sum over the eight axes of weight x cost of the rating.
-
-    On the demo's 2023 start list prices run from 8 to 87, 22 on average, so the default
-    budget of 180 buys an average team of eight.
-    """
-    return PRICE_BASE + sum(
-        weight * RATING_COST[int(ratings.get(axis, 0))] for axis, weight in AXIS_WEIGHTS.items()
-    )
-
-
-def rider_price(rider: Rider) -> int:
-    return price_of({axis: getattr(rider, axis) for axis in RATING_AXES})
+__all__ = ["Candidate"]
 
 
 # --- the rules of a roster --------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A rider as the formation rules see him."""
-
-    rider_id: int
-    name: str
-    real_team_id: int | None
-    real_team_name: str
-    price: int
-
-
-def candidate_of(rider: Rider) -> Candidate:
-    return Candidate(
-        rider_id=rider.pk,
-        name=rider.name,
-        real_team_id=rider.team_id,
-        real_team_name=rider.team.name if rider.team_id else "",  # type: ignore[union-attr]
-        price=rider_price(rider),
-    )
 
 
 def snake_team_index(pick_number: int, team_count: int) -> int:
@@ -118,6 +61,25 @@ class RosterProblem:
 RULE_SIZE = "size"
 RULE_REAL_TEAM = "real_team"
 RULE_BUDGET = "budget"
+RULE_PERSON = "person"
+
+
+@dataclass(frozen=True)
+class Nouns:
+    """What the messages call one pickable and several (the adapter's: rider, car)."""
+
+    one: Any
+    many: Any
+
+    def of(self, count: int) -> Any:
+        return self.one if count == 1 else self.many
+
+
+RIDERS = Nouns(one=gettext_lazy("rider"), many=gettext_lazy("riders"))
+
+
+def nouns_of(adapter: GameAdapter) -> Nouns:
+    return Nouns(one=adapter.pickable_noun, many=adapter.pickables_noun)
 
 
 def roster_errors(
@@ -127,6 +89,7 @@ def roster_errors(
     max_per_real_team: int | None,
     budget: int | None = None,
     complete: bool = False,
+    nouns: Nouns = RIDERS,
 ) -> list[str]:
     """What is wrong with a roster, each rule named. `complete`: the roster must be full
     (a budget selection); otherwise it may still grow (a draft in progress)."""
@@ -138,6 +101,7 @@ def roster_errors(
             max_per_real_team=max_per_real_team,
             budget=budget,
             complete=complete,
+            nouns=nouns,
         )
     ]
 
@@ -149,34 +113,36 @@ def roster_problems(
     max_per_real_team: int | None,
     budget: int | None = None,
     complete: bool = False,
+    nouns: Nouns = RIDERS,
 ) -> list[RosterProblem]:
     """The rules of a roster (roster_errors gives their messages): its size, the limit per real
-    team, the budget."""
+    team, the budget; a rider or a car's driver once."""
     errors = []
     if complete and len(roster) != roster_size:
         errors.append(
             RosterProblem(
                 RULE_SIZE,
-                ngettext(
-                    "Choose exactly %(size)d rider (%(count)d chosen).",
-                    "Choose exactly %(size)d riders (%(count)d chosen).",
-                    roster_size,
-                )
-                % {"size": roster_size, "count": len(roster)},
+                _("Choose exactly %(size)d %(noun)s (%(count)d chosen).")
+                % {"size": roster_size, "count": len(roster), "noun": nouns.of(roster_size)},
             )
         )
     elif len(roster) > roster_size:
         errors.append(
             RosterProblem(
                 RULE_SIZE,
-                ngettext(
-                    "A team has at most %(size)d rider.",
-                    "A team has at most %(size)d riders.",
-                    roster_size,
-                )
-                % {"size": roster_size},
+                _("A team has at most %(size)d %(noun)s.")
+                % {"size": roster_size, "noun": nouns.of(roster_size)},
             )
         )
+    people = Counter(c.person_id for c in roster)
+    for candidate in roster:
+        if people.pop(candidate.person_id, 0) > 1:
+            errors.append(
+                RosterProblem(
+                    RULE_PERSON,
+                    _("%(name)s can race once only.") % {"name": candidate.name},
+                )
+            )
     if max_per_real_team is not None:
         counts = Counter(c.real_team_id for c in roster if c.real_team_id is not None)
         names = {c.real_team_id: c.real_team_name for c in roster}
@@ -185,15 +151,12 @@ def roster_problems(
                 errors.append(
                     RosterProblem(
                         RULE_REAL_TEAM,
-                        ngettext(
-                            "At most %(limit)d rider from one real team: %(count)d from %(team)s.",
-                            "At most %(limit)d riders from one real team: %(count)d from %(team)s.",
-                            max_per_real_team,
-                        )
+                        _("At most %(limit)d %(noun)s from one real team: %(count)d from %(team)s.")
                         % {
                             "limit": max_per_real_team,
                             "count": count,
                             "team": names[real_team_id],
+                            "noun": nouns.of(max_per_real_team),
                         },
                         real_team_id=real_team_id,
                         count=count,
@@ -206,8 +169,8 @@ def roster_problems(
             errors.append(
                 RosterProblem(
                     RULE_BUDGET,
-                    _("The riders cost %(total)d, over the budget of %(budget)d.")
-                    % {"total": total, "budget": budget},
+                    _("The %(noun)s cost %(total)d, over the budget of %(budget)d.")
+                    % {"total": total, "budget": budget, "noun": nouns.many},
                 )
             )
     return errors
@@ -219,20 +182,25 @@ def pick_refusal(
     candidate: Candidate,
     roster_size: int,
     max_per_real_team: int | None,
+    nouns: Nouns = RIDERS,
 ) -> str:
-    """Why a drafting team may not take this rider next ('' when it may), from the rules of
-    roster_problems on the roster with him, worded for the draft board's Pick button."""
+    """Why a drafting team may not take this one next ('' when it may), from the rules of
+    roster_problems on the roster with it, worded for the draft board's Pick button."""
     problems = roster_problems(
-        roster=[*roster, candidate], roster_size=roster_size, max_per_real_team=max_per_real_team
+        roster=[*roster, candidate],
+        roster_size=roster_size,
+        max_per_real_team=max_per_real_team,
+        nouns=nouns,
     )
     for problem in problems:
         if problem.rule == RULE_REAL_TEAM and problem.real_team_id == candidate.real_team_id:
             already = problem.count - 1
-            return ngettext(
-                "%(count)d rider of %(team)s already: limit %(limit)d",
-                "%(count)d riders of %(team)s already: limit %(limit)d",
-                already,
-            ) % {"count": already, "team": candidate.real_team_name, "limit": problem.limit}
+            return _("%(count)d %(noun)s of %(team)s already: limit %(limit)d") % {
+                "count": already,
+                "team": candidate.real_team_name,
+                "limit": problem.limit,
+                "noun": nouns.of(already),
+            }
         if problem.rule == RULE_SIZE:
             return _("Your team is complete.")
     return problems[0].message if problems else ""
@@ -249,31 +217,64 @@ class FormationError(Exception):
         self.errors = list(errors)
 
 
-def rider_pool(*, season: Season) -> QuerySet[Rider]:
-    """The riders a season's teams are formed from: the start list of the race its route was
-    copied from, or, when no start list was imported, the riders of that year's real teams."""
-    template_id = season.race.template_id
-    riders = Rider.objects.select_related("team").order_by("name", "pk")
-    if template_id is None:
-        return riders.none()
-    entries = RaceEntry.objects.filter(race_id=template_id)
-    if entries.exists():
-        return riders.filter(pk__in=entries.values("rider_id"))
-    return riders.filter(team__year=season.race.year)
+def game_of(season: Season) -> GameAdapter:
+    return adapter_for(season.ruleset)
 
 
-def taken_rider_ids(*, season: Season, exclude_team: SeasonTeam | None = None) -> set[int]:
-    taken = SeasonTeamRider.objects.filter(season=season)
+def pool(*, season: Season) -> Any:
+    """What the season's teams are formed from (the game's: a stage race's riders, a
+    championship's cars), a queryset in the pool's order."""
+    return game_of(season).pool(season.event, peloton=season.peloton)
+
+
+def candidate_of(pickable: Any, *, season: Season) -> Candidate:
+    return game_of(season).candidate(pickable)
+
+
+def pickable_get(*, season: Season, pickable_id: int) -> Any:
+    """The pool's rider or car of this id, or None."""
+    return pool(season=season).filter(pk=pickable_id).first()
+
+
+def team_seats(*, team: SeasonTeam) -> list[Seat]:
+    """A team's seats with what they hold (a rider and his real team, a car's driver and
+    constructor), in number order."""
+    return list(
+        team.seats.select_related(
+            "rider__team", "entry__driver", "entry__constructor", "entry__championship"
+        ).order_by("number", "pk")
+    )
+
+
+def seated(seat: Seat, *, season: Season) -> Any:
+    """What a seat holds: its rider or its car."""
+    return getattr(seat, game_of(season).seat_field)
+
+
+def team_candidates(*, team: SeasonTeam) -> list[Candidate]:
+    game = game_of(team.season)
+    return [game.candidate(getattr(seat, game.seat_field)) for seat in team_seats(team=team)]
+
+
+def taken_people(*, season: Season, exclude_team: SeasonTeam | None = None) -> set[int]:
+    """The people (riders, cars' drivers) already in a team of the season."""
+    game = game_of(season)
+    seats = Seat.objects.filter(season=season).select_related(game.seat_field)
     if exclude_team is not None:
-        taken = taken.exclude(team=exclude_team)
-    return set(taken.values_list("rider_id", flat=True))
+        seats = seats.exclude(team=exclude_team)
+    return {game.person_of(getattr(seat, game.seat_field)) for seat in seats}
+
+
+def free_pickables(*, season: Season, exclude_team: SeasonTeam | None = None) -> list[Any]:
+    """The pool's riders or cars whose person races for no team yet."""
+    game = game_of(season)
+    taken = taken_people(season=season, exclude_team=exclude_team)
+    return [p for p in pool(season=season) if game.person_of(p) not in taken]
 
 
 def team_capacity(*, season: Season) -> int:
-    """How many teams the pool can fill (a motor season: the game's grid)."""
-    if season.race_id is None:
-        return GRID_MAX // CARS_PER_TEAM
-    return rider_pool(season=season).count() // season.roster_size
+    """How many teams the pool can fill (a championship: the game's grid)."""
+    return game_of(season).pool_size(season.event) // season.roster_size
 
 
 def race_started(season: Season) -> bool:
@@ -305,6 +306,8 @@ class DraftStatus:
 
 
 def draft_status(*, season: Season) -> DraftStatus:
+    """A snake draft's status, riders or cars alike: the team on turn, and when its turn
+    began (the pick clock's start)."""
     order = list(
         season.teams.filter(draft_position__isnull=False)
         .select_related("owner")
@@ -314,25 +317,7 @@ def draft_status(*, season: Season) -> DraftStatus:
     # the count and the start of the turn now running, in one query.
     last = season.draft_picks.order_by("-number").values_list("number", "picked_at").first()
     picks_made, last_pick_at = last or (0, None)
-    return draft_status_of(
-        season=season,
-        order=order,
-        picks_made=picks_made,
-        picks_total=len(order) * season.roster_size,
-        last_pick_at=last_pick_at,
-    )
-
-
-def draft_status_of(
-    *,
-    season: Season,
-    order: list[SeasonTeam],
-    picks_made: int,
-    picks_total: int,
-    last_pick_at: datetime | None,
-) -> DraftStatus:
-    """A snake draft's status from its order and its picks so far, riders or cars alike (the
-    team on turn, and when its turn began: the pick clock's start)."""
+    picks_total = len(order) * season.roster_size
     on_turn = None
     if season.draft_started_at is not None and order and picks_made < picks_total:
         on_turn = order[snake_team_index(picks_made + 1, len(order))]
@@ -349,8 +334,12 @@ def draft_status_of(
 @dataclass(frozen=True)
 class TeamProgress:
     team: SeasonTeam
-    rider_count: int
+    seat_count: int
     complete: bool
+
+    @property
+    def rider_count(self) -> int:
+        return self.seat_count
 
 
 def teams_progress(*, season: Season) -> list[TeamProgress]:
@@ -359,13 +348,13 @@ def teams_progress(*, season: Season) -> list[TeamProgress]:
     teams = (
         season.teams.filter(owner__isnull=False)
         .select_related("owner")
-        .annotate(rider_count=Count("members"))
+        .annotate(seat_count=Count("seats"))
     )
     return [
         TeamProgress(
             team=team,
-            rider_count=team.rider_count,
-            complete=team.rider_count >= season.roster_size,
+            seat_count=team.seat_count,
+            complete=team.seat_count >= season.roster_size,
         )
         for team in teams.order_by("draft_position", "name")
     ]
@@ -379,11 +368,7 @@ def teams_formed(*, season: Season) -> bool:
 
 def formation_started(season: Season) -> bool:
     """Once true, the settings that shape teams (mode, size, budget, limit) are frozen."""
-    return (
-        season.draft_started_at is not None
-        or SeasonTeamRider.objects.filter(season=season).exists()
-        or SeasonTeamCar.objects.filter(season=season).exists()
-    )
+    return season.draft_started_at is not None or Seat.objects.filter(season=season).exists()
 
 
 # --- services ---------------------------------------------------------------------------
@@ -391,30 +376,47 @@ def formation_started(season: Season) -> bool:
 
 def season_lock(season: Season) -> Season:
     """The season row, locked until the transaction ends. Every formation step runs under this
-    lock: the pick count, the turn and the riders still free are read and written by one
+    lock: the pick count, the turn and what is still free are read and written by one
     request (or one beat's worker) at a time."""
-    return Season.objects.select_for_update(of=("self",)).select_related("race").get(pk=season.pk)
+    return (
+        Season.objects.select_for_update(of=("self",))
+        .select_related("race", "championship")
+        .get(pk=season.pk)
+    )
 
 
 _lock = season_lock
 
 
-def _team_complete(*, season: Season, team: SeasonTeam) -> None:
-    """A full team gets its default roles (season/orders.py) and its bibs: a block of ten
-    per team (1-8, 11-18, ...), the GC leader wearing the first."""
-    members = list(team.members.select_related("rider"))
-    roles = default_roles(m.rider for m in members)
-    team_ids = list(season.teams.order_by("draft_position", "pk").values_list("pk", flat=True))
-    block = 10 * ((season.roster_size + 10) // 10)
-    first_bib = team_ids.index(team.pk) * block + 1
-    ranked = sorted(
-        members,
-        key=lambda m: (roles[m.rider_id] != "gc_leader", -rider_price(m.rider), m.rider_id),
+def _places(season: Season) -> list[Any]:
+    return seat_places(
+        list(Seat.objects.filter(season=season).values("team_id", "number", "slot", "grid"))
     )
-    for offset, member in enumerate(ranked):
-        member.role = roles[member.rider_id]
-        member.bib = first_bib + offset
-    SeasonTeamRider.objects.bulk_update(ranked, ["role", "bib"])
+
+
+def _seat(*, season: Season, team: SeasonTeam, pickable: Any) -> Seat:
+    """The pickable joins the team: a new seat, numbered as the game numbers it."""
+    values = game_of(season).seat_values(pickable, team_id=team.pk, taken=_places(season))
+    return Seat.objects.create(season=season, team=team, **values)
+
+
+def _team_complete(*, season: Season, team: SeasonTeam) -> None:
+    """A full team gets what the game gives a complete team (a cycling team: its default roles
+    and its block of bibs, the GC leader wearing the first)."""
+    game = game_of(season)
+    seats = list(team.seats.select_related(game.seat_field).order_by("pk"))
+    team_ids = list(season.teams.order_by("draft_position", "pk").values_list("pk", flat=True))
+    changes = game.team_seated(
+        [getattr(seat, game.seat_field) for seat in seats],
+        team_index=team_ids.index(team.pk),
+        roster_size=season.roster_size,
+    )
+    if not changes:
+        return
+    for seat, values in zip(seats, changes, strict=True):
+        for name, value in values.items():
+            setattr(seat, name, value)
+    Seat.objects.bulk_update(seats, sorted({name for values in changes for name in values}))
 
 
 def draft_start(*, season: Season, rng: random.Random | None = None) -> list[SeasonTeam]:
@@ -431,14 +433,21 @@ def draft_start(*, season: Season, rng: random.Random | None = None) -> list[Sea
         teams = list(locked.teams.order_by("pk"))
         if len(teams) < 2:
             raise FormationError(_("A draft needs at least two teams."))
-        if SeasonTeamRider.objects.filter(season=locked).exists():
+        if Seat.objects.filter(season=locked).exists():
             raise FormationError(_("Some teams already have riders: there is nothing to draft."))
+        game = game_of(locked)
         needed = len(teams) * locked.roster_size
-        pool = rider_pool(season=locked).count()
-        if pool < needed:
+        size = game.pool_size(locked.event)
+        if size < needed:
             raise FormationError(
-                _("The pool has %(pool)d riders; %(teams)d teams of %(size)d need %(needed)d.")
-                % {"pool": pool, "teams": len(teams), "size": locked.roster_size, "needed": needed}
+                _("The pool has %(pool)d %(noun)s; %(teams)d teams of %(size)d need %(needed)d.")
+                % {
+                    "pool": size,
+                    "noun": nouns_of(game).of(size),
+                    "teams": len(teams),
+                    "size": locked.roster_size,
+                    "needed": needed,
+                }
             )
         rng.shuffle(teams)
         for position, team in enumerate(teams, start=1):
@@ -465,31 +474,43 @@ def _add_pick(
     season: Season,
     status: DraftStatus,
     team: SeasonTeam,
-    rider: Rider,
+    pickable: Any,
     user: Any,
     source: str = PickSource.PLAYER,
     now: datetime | None = None,
 ) -> DraftPick:
+    field = game_of(season).seat_field
     pick = DraftPick.objects.create(
         season=season,
         number=status.next_pick,
         team=team,
-        rider=rider,
-        picked_by=user,
+        picked_by=user if getattr(user, "pk", None) else None,
         source=source,
         picked_at=now or timezone.now(),
+        **{field: pickable},
     )
-    SeasonTeamRider.objects.create(season=season, team=team, rider=rider)
-    # A rider taken leaves every wish list of the season (docs/league.md "The draft").
-    WishListEntry.objects.filter(team__season=season, rider=rider).delete()
-    if team.members.count() >= season.roster_size:
+    _seat(season=season, team=team, pickable=pickable)
+    # What a team took leaves every wish list of the season (docs/league.md "The draft").
+    WishListEntry.objects.filter(team__season=season, **{field: pickable}).delete()
+    if team.seats.count() >= season.roster_size:
         _team_complete(season=season, team=team)
     if status.picks_made + 1 >= status.picks_total:
         round_one_open(season)
     return pick
 
 
-def _check_pick(*, season: Season, team: SeasonTeam, rider: Rider, status: DraftStatus) -> None:
+def _in_pool_check(*, season: Season, pickable: Any) -> None:
+    game = game_of(season)
+    name = game.candidate(pickable).name
+    if not pool(season=season).filter(pk=pickable.pk).exists():
+        raise FormationError(_("%(rider)s is not in this race.") % {"rider": name})
+    if game.person_of(pickable) in taken_people(season=season):
+        raise FormationError(_("%(rider)s has already been picked.") % {"rider": name})
+
+
+def _check_pick(*, season: Season, team: SeasonTeam, pickable: Any, status: DraftStatus) -> None:
+    if team.season_id != season.pk or team.owner_id is None:
+        raise FormationError(_("This team does not pick in this season."))
     if not status.started:
         raise FormationError(_("The draft has not started yet."))
     if status.on_turn is None:
@@ -499,60 +520,70 @@ def _check_pick(*, season: Season, team: SeasonTeam, rider: Rider, status: Draft
             _("It is %(team)s's turn (pick %(number)d).")
             % {"team": status.on_turn.name, "number": status.next_pick}
         )
-    if not rider_pool(season=season).filter(pk=rider.pk).exists():
-        raise FormationError(_("%(rider)s is not in this race.") % {"rider": rider.name})
-    if rider.pk in taken_rider_ids(season=season):
-        raise FormationError(_("%(rider)s has already been picked.") % {"rider": rider.name})
-    roster = [candidate_of(m.rider) for m in team.members.select_related("rider__team")]
+    _in_pool_check(season=season, pickable=pickable)
+    game = game_of(season)
     errors = roster_errors(
-        roster=[*roster, candidate_of(rider)],
+        roster=[*team_candidates(team=team), game.candidate(pickable)],
         roster_size=season.roster_size,
         max_per_real_team=season.max_per_real_team,
+        nouns=nouns_of(game),
     )
     if errors:
         raise FormationError(*errors)
 
 
 def draft_pick(
-    *, season: Season, team: SeasonTeam, rider: Rider, user: Any, now: datetime | None = None
+    *,
+    season: Season,
+    team: SeasonTeam,
+    pickable: Any,
+    user: Any,
+    now: datetime | None = None,
 ) -> DraftPick:
-    """The team on turn takes one free rider, within the roster rules."""
+    """The team on turn takes one free rider or car, within the roster rules."""
     with transaction.atomic():
         locked = _lock(season)
         status = draft_status(season=locked)
-        _check_pick(season=locked, team=team, rider=rider, status=status)
+        _check_pick(season=locked, team=team, pickable=pickable, status=status)
         try:
             with transaction.atomic():
                 return _add_pick(
-                    season=locked, status=status, team=team, rider=rider, user=user, now=now
+                    season=locked,
+                    status=status,
+                    team=team,
+                    pickable=pickable,
+                    user=user,
+                    now=now,
                 )
         except IntegrityError:
             # Only without a row lock (SQLite): the constraints kept the pick unique.
             raise FormationError(_("Somebody else picked first; try again.")) from None
 
 
-def auto_choice(*, season: Season, team: SeasonTeam) -> Rider | None:
-    """The rider an automatic pick takes for this team: the first of its wish list that is
-    still free and that the roster rules allow, else the dearest such free rider (the lowest
-    id among equals); None when no free rider fits."""
-    taken = taken_rider_ids(season=season)
-    roster = [candidate_of(m.rider) for m in team.members.select_related("rider__team")]
+def auto_choice(*, season: Season, team: SeasonTeam) -> Any:
+    """What an automatic pick takes for this team: the first of its wish list that is still
+    free and that the roster rules allow, else the dearest such free one (then the lowest car
+    number, then the lowest id); None when nothing free fits."""
+    game = game_of(season)
+    field = game.seat_field
+    free = free_pickables(season=season)
+    free_ids = {p.pk for p in free}
+    roster = team_candidates(team=team)
     wished = [
-        w.rider
-        for w in team.wishes.select_related("rider__team").order_by("position")
-        if w.rider_id not in taken
+        getattr(w, field)
+        for w in team.wishes.select_related(field).order_by("position")
+        if getattr(w, f"{field}_id") in free_ids
     ]
-    free = [r for r in rider_pool(season=season) if r.pk not in taken]
-    pool_ids = {r.pk for r in free}
-    ranked = sorted(free, key=lambda r: (-rider_price(r), r.pk))
-    for rider in [*(r for r in wished if r.pk in pool_ids), *ranked]:
+    candidates = {p.pk: game.candidate(p) for p in free}
+    ranked = sorted(free, key=lambda p: (-candidates[p.pk].price, candidates[p.pk].number, p.pk))
+    for pickable in [*wished, *ranked]:
         errors = roster_errors(
-            roster=[*roster, candidate_of(rider)],
+            roster=[*roster, candidates[pickable.pk]],
             roster_size=season.roster_size,
             max_per_real_team=season.max_per_real_team,
         )
         if not errors:
-            return rider
+            return pickable
     return None
 
 
@@ -566,11 +597,17 @@ def autopick_locked(
             _("The draft is over.") if status.started else _("The draft has not started yet.")
         )
     team = status.on_turn
-    rider = auto_choice(season=season, team=team)
-    if rider is None:
-        raise FormationError(_("No free rider fits %(team)s's roster.") % {"team": team.name})
+    pickable = auto_choice(season=season, team=team)
+    if pickable is None:
+        raise FormationError(_("Nothing free fits %(team)s's roster.") % {"team": team.name})
     return _add_pick(
-        season=season, status=status, team=team, rider=rider, user=user, source=source, now=now
+        season=season,
+        status=status,
+        team=team,
+        pickable=pickable,
+        user=user,
+        source=source,
+        now=now,
     )
 
 
@@ -587,13 +624,17 @@ def draft_autopick(*, season: Season, user: Any, now: datetime | None = None) ->
 
 # --- the wish list -------------------------------------------------------------------------
 
-#: The longest wish list: several times a roster, so that a list outlives the riders others take.
+#: The longest wish list: several times a roster, so that a list outlives what others take.
 WISH_LIST_MAX = 50
 
 
 def wish_list(*, team: SeasonTeam) -> list[WishListEntry]:
-    """A team's wish list in its owner's order (riders picked by anybody have left it)."""
-    return list(team.wishes.select_related("rider__team").order_by("position"))
+    """A team's wish list in its owner's order (what anybody picked has left it)."""
+    return list(
+        team.wishes.select_related(
+            "rider__team", "entry__driver", "entry__constructor", "entry__championship"
+        ).order_by("position")
+    )
 
 
 def _wish_lock(team: SeasonTeam) -> SeasonTeam:
@@ -604,11 +645,11 @@ def _wish_lock(team: SeasonTeam) -> SeasonTeam:
 
 
 def wish_list_refusal(*, team: SeasonTeam, status: DraftStatus, rider_count: int) -> str:
-    """Why the team has no wish list to change now ('' when it has): a season without a draft
-    of riders, a draft over, a race started, a team complete."""
+    """Why the team has no wish list to change now ('' when it has): a season without a
+    draft, a draft over, a race started, a team complete."""
     season = team.season
-    if season.formation_mode != Season.FormationMode.DRAFT or season.race_id is None:
-        return _("This season has no draft of riders: there is no wish list.")
+    if season.formation_mode != Season.FormationMode.DRAFT:
+        return _("This season has no draft: there is no wish list.")
     if status.started and status.on_turn is None:
         return _("The draft is over.")
     if rider_count >= season.roster_size:
@@ -620,55 +661,67 @@ def wish_list_refusal(*, team: SeasonTeam, status: DraftStatus, rider_count: int
 
 def _wish_list_open(team: SeasonTeam) -> None:
     refusal = wish_list_refusal(
-        team=team, status=draft_status(season=team.season), rider_count=team.members.count()
+        team=team, status=draft_status(season=team.season), rider_count=team.seats.count()
     )
     if refusal:
         raise FormationError(refusal)
 
 
-def wish_add(*, team: SeasonTeam, rider: Rider) -> WishListEntry:
-    """Put a free rider of the season's pool at the end of the team's wish list."""
+def _wished(entries: Sequence[WishListEntry], field: str, pickable: Any) -> int | None:
+    return next(
+        (i for i, e in enumerate(entries) if getattr(e, f"{field}_id") == pickable.pk), None
+    )
+
+
+def wish_add(*, team: SeasonTeam, pickable: Any) -> WishListEntry:
+    """Put a free rider or car of the season's pool at the end of the team's wish list."""
     with transaction.atomic():
         locked = _wish_lock(team)
         _wish_list_open(locked)
         season = locked.season
-        if not rider_pool(season=season).filter(pk=rider.pk).exists():
-            raise FormationError(_("%(rider)s is not in this race.") % {"rider": rider.name})
-        if rider.pk in taken_rider_ids(season=season):
-            raise FormationError(_("%(rider)s has already been picked.") % {"rider": rider.name})
+        _in_pool_check(season=season, pickable=pickable)
+        game = game_of(season)
+        name = game.candidate(pickable).name
         entries = list(locked.wishes.order_by("position"))
-        if any(e.rider_id == rider.pk for e in entries):
-            raise FormationError(
-                _("%(rider)s is already on your wish list.") % {"rider": rider.name}
-            )
+        if _wished(entries, game.seat_field, pickable) is not None:
+            raise FormationError(_("%(rider)s is already on your wish list.") % {"rider": name})
         if len(entries) >= WISH_LIST_MAX:
             raise FormationError(
-                _("A wish list holds at most %(max)d riders.") % {"max": WISH_LIST_MAX}
+                _("A wish list holds at most %(max)d %(noun)s.")
+                % {"max": WISH_LIST_MAX, "noun": nouns_of(game).many}
             )
         position = entries[-1].position + 1 if entries else 1
-        return WishListEntry.objects.create(team=locked, rider=rider, position=position)
+        return WishListEntry.objects.create(
+            team=locked, position=position, **{game.seat_field: pickable}
+        )
 
 
-def wish_remove(*, team: SeasonTeam, rider: Rider) -> None:
+def wish_remove(*, team: SeasonTeam, pickable: Any) -> None:
     with transaction.atomic():
         locked = _wish_lock(team)
-        deleted, _rows = locked.wishes.filter(rider=rider).delete()
+        game = game_of(locked.season)
+        deleted, _rows = locked.wishes.filter(**{game.seat_field: pickable}).delete()
         if not deleted:
-            raise FormationError(_("%(rider)s is not on your wish list.") % {"rider": rider.name})
+            raise FormationError(
+                _("%(rider)s is not on your wish list.") % {"rider": game.candidate(pickable).name}
+            )
 
 
-def wish_move(*, team: SeasonTeam, rider: Rider, offset: int) -> None:
-    """Move a rider one place up (offset -1) or down (+1) the wish list; at either end, where
-    he is."""
+def wish_move(*, team: SeasonTeam, pickable: Any, offset: int) -> None:
+    """Move a rider or car one place up (offset -1) or down (+1) the wish list; at either end,
+    where it is."""
     if offset not in (-1, 1):
         raise ValueError("a wish moves by one place")
     with transaction.atomic():
         locked = _wish_lock(team)
         _wish_list_open(locked)
+        game = game_of(locked.season)
         entries = list(locked.wishes.order_by("position"))
-        index = next((i for i, e in enumerate(entries) if e.rider_id == rider.pk), None)
+        index = _wished(entries, game.seat_field, pickable)
         if index is None:
-            raise FormationError(_("%(rider)s is not on your wish list.") % {"rider": rider.name})
+            raise FormationError(
+                _("%(rider)s is not on your wish list.") % {"rider": game.candidate(pickable).name}
+            )
         other = index + offset
         if not 0 <= other < len(entries):
             return
@@ -681,40 +734,81 @@ def wish_move(*, team: SeasonTeam, rider: Rider, offset: int) -> None:
         WishListEntry.objects.filter(pk=first.pk).update(position=places[1])
 
 
-def team_select(*, team: SeasonTeam, rider_ids: Iterable[int]) -> list[SeasonTeamRider]:
-    """A budget pick: the team's whole roster at once, replacing the previous one, until the
-    race starts."""
-    rider_ids = sorted(set(rider_ids))
+def team_select(*, team: SeasonTeam, pickable_ids: Iterable[int]) -> list[Seat]:
+    """A budget pick: the team's whole roster at once (riders or cars), replacing the previous
+    one, until the race starts."""
+    pickable_ids = sorted(set(pickable_ids))
     with transaction.atomic():
         season = _lock(team.season)
         if season.formation_mode != Season.FormationMode.BUDGET:
             raise FormationError(_("This season drafts its teams in turns."))
         if race_started(season):
             raise FormationError(_("The race has started: teams are final."))
-        riders = list(rider_pool(season=season).filter(pk__in=rider_ids))
-        unknown = set(rider_ids) - {r.pk for r in riders}
+        game = game_of(season)
+        chosen = list(pool(season=season).filter(pk__in=pickable_ids).order_by("pk"))
+        unknown = set(pickable_ids) - {p.pk for p in chosen}
         if unknown:
-            raise FormationError(_("Some of these riders are not in this race."))
-        taken = taken_rider_ids(season=season, exclude_team=team) & set(rider_ids)
+            raise FormationError(
+                _("Some of these %(noun)s are not in this race.") % {"noun": nouns_of(game).many}
+            )
+        others = taken_people(season=season, exclude_team=team)
+        taken = [p for p in chosen if game.person_of(p) in others]
         if taken:
-            names = ", ".join(sorted(r.name for r in riders if r.pk in taken))
+            names = ", ".join(sorted(game.candidate(p).name for p in taken))
             raise FormationError(_("Already in another team: %(names)s.") % {"names": names})
         errors = roster_errors(
-            roster=[candidate_of(r) for r in riders],
+            roster=[game.candidate(p) for p in chosen],
             roster_size=season.roster_size,
             max_per_real_team=season.max_per_real_team,
             budget=season.budget,
             complete=True,
+            nouns=nouns_of(game),
         )
         if errors:
             raise FormationError(*errors)
         try:
             with transaction.atomic():
-                team.members.all().delete()
-                SeasonTeamRider.objects.bulk_create(
-                    SeasonTeamRider(season=season, team=team, rider=rider) for rider in riders
-                )
+                team.seats.all().delete()
+                for pickable in chosen:
+                    _seat(season=season, team=team, pickable=pickable)
         except IntegrityError:
-            raise FormationError(_("Somebody else took one of these riders; try again.")) from None
+            raise FormationError(_("Somebody else took one of these; try again.")) from None
         _team_complete(season=season, team=team)
-    return list(team.members.select_related("rider").order_by("bib"))
+    return team_seats(team=team)
+
+
+def budget_pick(*, team: SeasonTeam, pickable: Any) -> Seat:
+    """A budget pick of one rider or car at a time (the team page's Pick button): within the
+    roster rules and what is left of the budget, until the race starts; the team's last seat
+    completes it (its numbers and roles, as the game gives them)."""
+    with transaction.atomic():
+        season = _lock(team.season)
+        if season.formation_mode != Season.FormationMode.BUDGET:
+            raise FormationError(_("This season drafts its teams in turns."))
+        if race_started(season):
+            raise FormationError(_("The race has started: teams are final."))
+        if team.season_id != season.pk or team.owner_id is None:
+            raise FormationError(_("This team does not pick in this season."))
+        _in_pool_check(season=season, pickable=pickable)
+        game = game_of(season)
+        roster = team_candidates(team=team)
+        candidate = game.candidate(pickable)
+        errors = roster_errors(
+            roster=[*roster, candidate],
+            roster_size=season.roster_size,
+            max_per_real_team=season.max_per_real_team,
+            nouns=nouns_of(game),
+        )
+        spent = sum(c.price for c in roster)
+        if not errors and spent + candidate.price > season.budget:
+            errors = [
+                _("%(name)s costs %(price)s: %(left)s of the budget is left.")
+                % {"name": candidate.name, "price": candidate.price, "left": season.budget - spent}
+            ]
+        if errors:
+            raise FormationError(*errors)
+        seat = _seat(season=season, team=team, pickable=pickable)
+        if len(roster) + 1 >= season.roster_size:
+            _team_complete(season=season, team=team)
+            seat.refresh_from_db()
+    return seat

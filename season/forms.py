@@ -33,7 +33,7 @@ from season.models import (
     ROSTER_MAX,
     Round,
     Season,
-    SeasonTeamRider,
+    Seat,
 )
 from season.motor_league import league_championship_slug
 from season.rule_settings import (
@@ -427,7 +427,7 @@ class BudgetTeamForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.candidates = list(candidates)
         self.fields["riders"].choices = [  # type: ignore[attr-defined]
-            (c.rider_id, c.name) for c in self.candidates
+            (c.id, c.name) for c in self.candidates
         ]
 
     def chosen(self) -> list[int]:
@@ -467,7 +467,7 @@ class TeamOrdersForm(forms.Form):
     def __init__(
         self,
         *args: Any,
-        starters: Sequence[SeasonTeamRider],
+        starters: Sequence[Seat],
         current: dict[str, dict[str, Any]],
         stage_number: int,
         distance_km: float | None = None,
@@ -482,9 +482,7 @@ class TeamOrdersForm(forms.Form):
             for key, field in self.rider_fields(member, given).items():
                 self.fields[f"{member.rider_id}-{key}"] = field
 
-    def rider_fields(
-        self, member: SeasonTeamRider, given: dict[str, Any]
-    ) -> dict[str, forms.Field]:
+    def rider_fields(self, member: Seat, given: dict[str, Any]) -> dict[str, forms.Field]:
         return dict(self.adapter.order_fields(given))
 
     def clean(self) -> dict[str, Any]:
@@ -502,7 +500,7 @@ class TeamOrdersForm(forms.Form):
                 self.add_error(prefix + key, message)
         return cleaned
 
-    def rows(self) -> list[tuple[SeasonTeamRider, list[forms.BoundField]]]:
+    def rows(self) -> list[tuple[Seat, list[forms.BoundField]]]:
         return [
             (member, [self[name] for name in self.fields if name.startswith(f"{member.rider_id}-")])
             for member in self.starters
@@ -527,7 +525,7 @@ class TeamOrdersForm(forms.Form):
             ]
         return lines
 
-    def summary(self) -> list[tuple[SeasonTeamRider, list[tuple[str, str]]]]:
+    def summary(self) -> list[tuple[Seat, list[tuple[str, str]]]]:
         """Each starter's orders as given (``current``), as (label, value) pairs in this
         ruleset's own fields: a choice shows its label, a ticked box a tick."""
         return [
@@ -560,8 +558,8 @@ def _shown(field: forms.Field, value: Any) -> str:
 
 
 def orders_summary(
-    *, ruleset: str, starters: Sequence[SeasonTeamRider], stored: dict[str, dict[str, Any]]
-) -> list[tuple[SeasonTeamRider, list[tuple[str, str]]]]:
+    *, ruleset: str, starters: Sequence[Seat], stored: dict[str, dict[str, Any]]
+) -> list[tuple[Seat, list[tuple[str, str]]]]:
     """The stored orders of a team (Orders.data) for the page that shows them: per starter
     who has orders, (label, value) pairs in the fields of the season's ruleset."""
     form = orders_form_class(ruleset)(starters=starters, current=stored, stage_number=1)
@@ -842,9 +840,9 @@ class CarOrdersForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.adapter = adapter
-        self.cars = list(cars)
+        self.seats = list(cars)
         self.fields["stage"].initial = round_number
-        for car in self.cars:
+        for car in self.seats:
             given = current.get(str(car.number)) or {}
             for key, field in adapter.order_fields(given).items():
                 self.fields[f"{car.number}-{key}"] = field
@@ -852,11 +850,11 @@ class CarOrdersForm(forms.Form):
     def rows(self) -> list[tuple[Any, list[forms.BoundField]]]:
         return [
             (car, [self[name] for name in self.fields if name.startswith(f"{car.number}-")])
-            for car in self.cars
+            for car in self.seats
         ]
 
     def error_lines(self) -> list[str]:
-        names = {str(car.number): f"#{car.number} {car.entry.driver.name}" for car in self.cars}
+        names = {str(car.number): f"#{car.number} {car.entry.driver.name}" for car in self.seats}
         lines = [str(error) for error in self.non_field_errors()]
         lines += [str(error) for error in self.errors.get("stage", [])]
         for name, errors in self.errors.items():

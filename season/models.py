@@ -248,10 +248,12 @@ class Season(models.Model):
             )
 
     @property
-    def event(self) -> Race | Championship | None:
-        """What the season plays: its stage race or its championship, whichever it has, so a
-        page asks the game's adapter about it without asking which kind it is."""
-        return self.race if self.race_id is not None else self.championship
+    def event(self) -> Race | Championship:
+        """What the season races: its stage race, or its championship of Grands Prix (the
+        game's adapter knows which; the season layer hands it over as it is)."""
+        event = self.race if self.race_id is not None else self.championship
+        assert event is not None, "a season races a stage race or a championship (CHECK)"
+        return event
 
     @property
     def race_pk(self) -> int:
@@ -370,10 +372,12 @@ class Round(models.Model):
         return _("%(season)s – stage %(number)s") % {"season": self.season, "number": self.number}
 
     @property
-    def event(self) -> Stage | GrandPrix | None:
-        """What the round plays: its stage or its Grand Prix, whichever it has (see
-        Season.event)."""
-        return self.stage if self.stage_id is not None else self.grand_prix
+    def event(self) -> Stage | GrandPrix:
+        """What the round races: a stage of the season's race, or a Grand Prix of its
+        championship (the game's adapter knows which; the season layer hands it over)."""
+        event = self.stage if self.stage_id is not None else self.grand_prix
+        assert event is not None, "a round races a stage or a Grand Prix (CHECK)"
+        return event
 
     @property
     def stage_pk(self) -> int:
@@ -457,7 +461,11 @@ class SeasonTeam(models.Model):
         help_text=_("Empty for a team run by the computer."),
     )
     riders: models.ManyToManyField = models.ManyToManyField(
-        Rider, through="SeasonTeamRider", related_name="season_teams", verbose_name=_("riders")
+        Rider,
+        through="Seat",
+        through_fields=("team", "rider"),
+        related_name="season_teams",
+        verbose_name=_("riders"),
     )
     draft_position = models.PositiveSmallIntegerField(
         _("draft position"), null=True, blank=True, help_text=_("1 picks first in round 1.")
@@ -495,85 +503,128 @@ class RiderRole(models.TextChoices):
     DOMESTIQUE = "domestique", _("domestique")
 
 
-class SeasonTeamRider(models.Model):
-    Role = RiderRole
-
-    season = models.ForeignKey(
-        Season, on_delete=models.CASCADE, related_name="+", verbose_name=_("season")
-    )
-    team = models.ForeignKey(
-        SeasonTeam, on_delete=models.CASCADE, related_name="members", verbose_name=_("team")
-    )
-    rider = models.ForeignKey(
-        Rider, on_delete=models.PROTECT, related_name="+", verbose_name=_("rider")
-    )
-    role = models.CharField(
-        max_length=10, choices=Role.choices, default=Role.DOMESTIQUE, verbose_name=_("role")
-    )
-    bib = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("bib"))
-
-    class Meta:
-        verbose_name = _("team rider")
-        verbose_name_plural = _("team riders")
-        ordering = ["team", "bib"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["season", "rider"], name="rider_in_one_team_per_season"
-            ),
-            models.CheckConstraint(
-                condition=models.Q(role__in=[c.value for c in RiderRole]),
-                name="team_rider_role_valid",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.rider} ({self.team})"
-
-
 #: The motor games' grid (their specs, docs/league.md): twelve cars, two per team.
 CARS_PER_TEAM = 2
 GRID_MAX = 12
 
 
-class SeasonTeamCar(models.Model):
-    """One car of a motor season: an entry of the league's championship (a driver in a
-    constructor's car) driven for a league team. ``slot`` (1 or 2) and ``seat`` (1..12, a
-    place of the game's grid) let the database hold the limits: two cars a team, twelve a
-    season."""
+class Seat(models.Model):
+    """One place of a league team: a rider of its stage race, or a car of its championship (an
+    entry: a driver in a constructor's car), exactly one of ``rider`` and ``entry``.
+
+    ``number`` is what the seat races under (a rider's bib, a car's number); a car also has
+    its ``slot`` in the team (1 or 2) and its ``grid`` place (1..12), so that the database holds
+    the motor games' limits (two cars a team, twelve a season). A rider's ``role`` is his
+    default order. One model for both, so that forming teams, the starters of a round and the
+    pages read a team's seats one way (issue 27)."""
+
+    Role = RiderRole
 
     season = models.ForeignKey(
-        Season, on_delete=models.CASCADE, related_name="cars", verbose_name=_("season")
+        Season, on_delete=models.CASCADE, related_name="seats", verbose_name=_("season")
     )
     team = models.ForeignKey(
-        SeasonTeam, on_delete=models.CASCADE, related_name="cars", verbose_name=_("team")
+        SeasonTeam, on_delete=models.CASCADE, related_name="seats", verbose_name=_("team")
     )
-    entry = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="+", verbose_name=_("entry")
+    # Typed as always set, as Season.race is: the code that reads a rider's seat reads a
+    # stage race's teams (the CHECK below holds exactly one of rider and entry).
+    rider: "models.ForeignKey[Rider | None, Rider]" = models.ForeignKey(  # type: ignore[misc]
+        Rider,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("rider"),
+        null=True,
+        blank=True,
     )
-    slot = models.PositiveSmallIntegerField(_("car of the team"))
-    seat = models.PositiveSmallIntegerField(_("place on the grid"))
-    number = models.PositiveSmallIntegerField(_("car number"))
+    entry: "models.ForeignKey[Entry | None, Entry]" = models.ForeignKey(  # type: ignore[misc]
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("car"),
+        null=True,
+        blank=True,
+    )
+    number = models.PositiveSmallIntegerField(_("number"), null=True, blank=True)
+    role = models.CharField(
+        max_length=10, choices=Role.choices, default=Role.DOMESTIQUE, verbose_name=_("role")
+    )
+    slot = models.PositiveSmallIntegerField(_("car of the team"), null=True, blank=True)
+    grid = models.PositiveSmallIntegerField(_("place on the grid"), null=True, blank=True)
 
     class Meta:
-        verbose_name = _("team car")
-        verbose_name_plural = _("team cars")
-        ordering = ["season", "seat"]
+        verbose_name = _("team seat")
+        verbose_name_plural = _("team seats")
+        ordering = ["season", "grid", "team", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["season", "entry"], name="car_entry_once_per_season"),
-            models.UniqueConstraint(fields=["season", "number"], name="car_number_per_season"),
-            models.UniqueConstraint(fields=["season", "seat"], name="car_seat_per_season"),
-            models.UniqueConstraint(fields=["team", "slot"], name="car_slot_per_team"),
             models.CheckConstraint(
-                condition=models.Q(slot__gte=1, slot__lte=CARS_PER_TEAM), name="car_slot_range"
+                condition=models.Q(rider__isnull=False, entry__isnull=True)
+                | models.Q(rider__isnull=True, entry__isnull=False),
+                name="seat_rider_or_car",
+            ),
+            models.UniqueConstraint(fields=["season", "rider"], name="seat_rider_once_per_season"),
+            models.CheckConstraint(
+                condition=models.Q(role__in=[c.value for c in RiderRole]),
+                name="seat_role_valid",
+            ),
+            models.UniqueConstraint(fields=["season", "entry"], name="seat_entry_once_per_season"),
+            models.UniqueConstraint(
+                fields=["season", "number"],
+                condition=models.Q(entry__isnull=False),
+                name="seat_car_number_per_season",
+            ),
+            models.UniqueConstraint(fields=["season", "grid"], name="seat_grid_place_per_season"),
+            models.UniqueConstraint(fields=["team", "slot"], name="seat_slot_per_team"),
+            # A car has its slot, its grid place and its number; a rider none of the first two.
+            models.CheckConstraint(
+                condition=models.Q(entry__isnull=True)
+                | models.Q(slot__isnull=False, grid__isnull=False, number__isnull=False),
+                name="seat_car_complete",
             ),
             models.CheckConstraint(
-                condition=models.Q(seat__gte=1, seat__lte=GRID_MAX), name="car_seat_range"
+                condition=models.Q(entry__isnull=False)
+                | models.Q(slot__isnull=True, grid__isnull=True),
+                name="seat_rider_no_grid",
             ),
-            models.CheckConstraint(condition=models.Q(number__gte=1), name="car_number_positive"),
+            models.CheckConstraint(
+                condition=models.Q(slot__isnull=True)
+                | models.Q(slot__gte=1, slot__lte=CARS_PER_TEAM),
+                name="seat_slot_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(grid__isnull=True) | models.Q(grid__gte=1, grid__lte=GRID_MAX),
+                name="seat_grid_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(number__isnull=True) | models.Q(number__gte=1),
+                name="seat_number_positive",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"#{self.number} {self.entry} ({self.team})"
+        if self.entry is not None:
+            return f"#{self.number} {self.entry} ({self.team})"
+        return f"{self.rider} ({self.team})"
+
+    @property
+    def rider_pk(self) -> int:
+        """The id of a rider's seat's rider (a car's seat has none: ValueError)."""
+        if self.rider_id is None:
+            raise ValueError(f"seat {self.pk} is a car, not a rider")
+        return self.rider_id
+
+    @property
+    def entry_pk(self) -> int:
+        """The id of a car's seat's entry (a rider's seat has none: ValueError)."""
+        if self.entry_id is None:
+            raise ValueError(f"seat {self.pk} is a rider, not a car")
+        return self.entry_id
+
+    @property
+    def name(self) -> str:
+        """The rider's name, or the driver's of the car."""
+        if self.rider is not None:
+            return self.rider.name
+        return self.entry.driver.name if self.entry is not None else ""
 
 
 class Orders(models.Model):
@@ -978,15 +1029,29 @@ class Notification(models.Model):
 
 
 class WishListEntry(models.Model):
-    """One rider on a team's wish list for the draft, in its owner's order: the automatic pick
-    (the pick clock, the organiser's) takes the first one still free that the rules allow.
-    A rider picked by any team leaves every list (season.formation._add_pick)."""
+    """One rider (or car) on a team's wish list for the draft, in its owner's order: the
+    automatic pick (the pick clock, the organiser's) takes the first one still free that the
+    rules allow. What any team picks leaves every list (season.formation._add_pick)."""
 
     team = models.ForeignKey(
         SeasonTeam, verbose_name=_("team"), on_delete=models.CASCADE, related_name="wishes"
     )
-    rider = models.ForeignKey(
-        Rider, verbose_name=_("rider"), on_delete=models.CASCADE, related_name="+"
+    # A wish is a rider (a stage race's draft) or a car (a championship's), exactly one.
+    rider: "models.ForeignKey[Rider | None, Rider]" = models.ForeignKey(  # type: ignore[misc]
+        Rider,
+        verbose_name=_("rider"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    entry: "models.ForeignKey[Entry | None, Entry]" = models.ForeignKey(  # type: ignore[misc]
+        Entry,
+        verbose_name=_("car"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        blank=True,
     )
     position = models.PositiveSmallIntegerField(_("position"))
 
@@ -996,9 +1061,15 @@ class WishListEntry(models.Model):
         ordering = ["team", "position"]
         constraints = [
             models.UniqueConstraint(fields=["team", "rider"], name="wish_rider_once_per_team"),
+            models.UniqueConstraint(fields=["team", "entry"], name="wish_car_once_per_team"),
+            models.CheckConstraint(
+                condition=models.Q(rider__isnull=False, entry__isnull=True)
+                | models.Q(rider__isnull=True, entry__isnull=False),
+                name="wish_rider_or_car",
+            ),
             # Also the index of the list as shown: filter(team=).order_by("position").
             models.UniqueConstraint(fields=["team", "position"], name="wish_position_per_team"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.team} {self.position}: {self.rider}"
+        return f"{self.team} {self.position}: {self.rider or self.entry}"

@@ -19,7 +19,9 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from plugins import adapter_for
 from season.models import Notification, Orders, Round, SeasonTeam
+from season.round_names import round_name
 from season.services.commitment import round_seed_commit
 
 REMINDER_BEFORE = timedelta(hours=24)
@@ -82,18 +84,16 @@ def _notify(
         commitment = round_seed_commit(round=stage) if kind == Notification.Kind.ORDERS_OPEN else ""
         slug = stage.season.slug
         stage_path = reverse("season-stage", args=[slug, stage.number])
+        game = adapter_for(stage.season.ruleset)
         values = {
             "season": stage.season.name,
             "number": stage.number,
-            # A Grand Prix round has no stage.
-            "start": stage.stage.start if stage.stage else "",
-            "finish": stage.stage.finish if stage.stage else "",
+            "event": game.event_label(stage.event),
             "commitment": commitment,
         }
         params = {
             "season": stage.season.name,
             "number": stage.number,
-            "motor": stage.stage_id is None,
             "deadline": stage.orders_deadline.isoformat() if stage.orders_deadline else "",
             "time_zone": stage.season.time_zone,
             "commitment": commitment,
@@ -120,6 +120,8 @@ def _notify(
                 continue
             with translation.override(player.language):
                 values["deadline"] = date_format(deadline, "j F Y, H:i") if deadline else ""
+                # "stage 3", "round 3": the game's name of a round, in the player's language.
+                values["round"] = round_name(stage.season, stage.number)
                 values["url"] = _site_url(path)
                 text = body() % values
                 messages.append(
@@ -139,17 +141,16 @@ def _notify(
 def notifications_send(*, now: datetime | None = None) -> int:
     """Send every notice that is due; return the number of emails sent."""
     now = now or timezone.now()
-    stages = Round.objects.select_related("season", "stage")
+    stages = Round.objects.select_related("season", "stage", "grand_prix")
     sent = _notify(
         stages.filter(status=Round.Status.OPEN, orders_opened_notified_at__isnull=True),
         field="orders_opened_notified_at",
         now=now,
         kind=Notification.Kind.ORDERS_OPEN,
-        subject=lambda: _("%(season)s: orders open for stage %(number)s"),
+        subject=lambda: _("%(season)s: orders open for %(round)s"),
         body=lambda: _(
-            "Hello {name},\n\nOrders for stage %(number)s (%(start)s – %(finish)s) are open "
-            "until %(deadline)s.\nThe dice of stage %(number)s are committed: %(commitment)s\n"
-            "Your orders: %(url)s\n"
+            "Hello {name},\n\nOrders for %(round)s (%(event)s) are open until %(deadline)s.\n"
+            "The dice of %(round)s are committed: %(commitment)s\nYour orders: %(url)s\n"
         ),
     )
     sent += _notify(
@@ -162,10 +163,10 @@ def notifications_send(*, now: datetime | None = None) -> int:
         field="reminder_sent_at",
         now=now,
         kind=Notification.Kind.REMINDER,
-        subject=lambda: _("%(season)s: your orders for stage %(number)s are missing"),
+        subject=lambda: _("%(season)s: your orders for %(round)s are missing"),
         body=lambda: _(
-            "Hello {name},\n\nYou have not given orders for stage %(number)s yet. The "
-            "deadline is in less than 24 hours (%(deadline)s).\nYour orders: %(url)s\n"
+            "Hello {name},\n\nYou have not given orders for %(round)s yet. The deadline is "
+            "in less than 24 hours (%(deadline)s).\nYour orders: %(url)s\n"
         ),
         without_orders=True,
     )
@@ -178,9 +179,7 @@ def notifications_send(*, now: datetime | None = None) -> int:
         field="results_notified_at",
         now=now,
         kind=Notification.Kind.RESULTS,
-        subject=lambda: _("%(season)s: results of stage %(number)s"),
-        body=lambda: _(
-            "Hello {name},\n\nThe results of stage %(number)s are published.\n%(url)s\n"
-        ),
+        subject=lambda: _("%(season)s: results of %(round)s"),
+        body=lambda: _("Hello {name},\n\nThe results of %(round)s are published.\n%(url)s\n"),
     )
     return sent

@@ -1,14 +1,16 @@
 """Roles per stage: the default orders and the limits a team's orders must respect."""
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from riders.models import Rider
+from races.team_rules import default_roles
 from season.models import RiderRole
+
+__all__ = ["ROLE_LIMITS", "default_roles", "orders_errors", "role_count_text"]
 
 ROLE_LIMITS = {RiderRole.GC_LEADER: 1, RiderRole.SPRINTER: 1, RiderRole.BREAKAWAY: 2}
 
@@ -25,26 +27,6 @@ def role_count_text(role: str, count: int) -> str:
             "%(count)d rider in the breakaways", "%(count)d riders in the breakaways", count
         ) % {"count": count}
     return ngettext("%(count)d domestique", "%(count)d domestiques", count) % {"count": count}
-
-
-def default_roles(riders: Iterable[Rider]) -> dict[int, str]:
-    """The default roles of a cycling team (docs/league.md "Roles"): the best climber (time
-    trial breaks ties) leads; the best sprinter if rated 2 or more sprints; up to two riders of
-    baroudeur 1 or more go in breakaways."""
-    riders = sorted(riders, key=lambda rider: rider.pk)
-    roles = {rider.pk: RiderRole.DOMESTIQUE.value for rider in riders}
-    if not riders:
-        return roles
-    leader = max(riders, key=lambda r: (r.climber, r.time_trialist, -r.pk))
-    roles[leader.pk] = RiderRole.GC_LEADER
-    others = [r for r in riders if r.pk != leader.pk]
-    sprinter = max(others, key=lambda r: (r.sprinter, -r.pk), default=None)
-    if sprinter is not None and sprinter.sprinter >= 2:
-        roles[sprinter.pk] = RiderRole.SPRINTER
-    free = [r for r in others if roles[r.pk] == RiderRole.DOMESTIQUE and r.baroudeur >= 1]
-    for rider in sorted(free, key=lambda r: (-r.baroudeur, r.pk))[:2]:
-        roles[rider.pk] = RiderRole.BREAKAWAY
-    return roles
 
 
 def orders_errors(*, orders: Mapping[int, Mapping[str, Any]], rider_ids: set[int]) -> list[str]:

@@ -1,7 +1,8 @@
 """How a round is named in a sentence: "stage 3" in a stage race, "round 3" in a championship.
 
 Every message about a round that both disciplines meet (orders closed, a round not open, the
-job's failures) names it with :func:`round_name`, so that a motor league never reads "stage".
+job's failures, the notices and e-mails) names it with :func:`round_name`, which asks the
+season's game (its adapter's ``round_label``), so that a motor league never reads "stage".
 In French both are feminine ("l'étape 3", "la manche 3") and carry their article, so one
 translated sentence serves both disciplines ("Les ordres de %(round)s sont clos").
 """
@@ -9,7 +10,7 @@ translated sentence serves both disciplines ("Les ordres de %(round)s sont clos"
 from __future__ import annotations
 
 from django.utils.text import capfirst
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import gettext as _
 
 from plugins import MOTOR, adapter_for, discipline_of
 from season.models import Season
@@ -22,37 +23,19 @@ def is_championship(season: Season) -> bool:
 
 def round_name(season: Season, number: int) -> str:
     """Round ``number`` of the season as a sentence names it: "stage 3" or "round 3"."""
-    if is_championship(season):
-        return pgettext("a round of a championship, in a sentence", "round %(number)s") % {
-            "number": number
-        }
-    return pgettext("a stage of a stage race, in a sentence", "stage %(number)s") % {
-        "number": number
-    }
+    return adapter_for(season.ruleset).round_label(number)
 
 
 def picks_text(season: Season, teams: int) -> str:
     """What each team picks in a draft: "Each team picks 2 cars, 8 picks in all." (the seats
     of a team are the season's roster size: riders in a stage race, cars in a championship)."""
+    game = adapter_for(season.ruleset)
     size = season.roster_size
-    values = {"size": size, "picks": size * teams}
-    if is_championship(season):
-        return (
-            ngettext(
-                "Each team picks %(size)d car, %(picks)d picks in all.",
-                "Each team picks %(size)d cars, %(picks)d picks in all.",
-                size,
-            )
-            % values
-        )
-    return (
-        ngettext(
-            "Each team picks %(size)d rider, %(picks)d picks in all.",
-            "Each team picks %(size)d riders, %(picks)d picks in all.",
-            size,
-        )
-        % values
-    )
+    return _("Each team picks %(size)d %(noun)s, %(picks)d picks in all.") % {
+        "size": size,
+        "picks": size * teams,
+        "noun": game.pickable_noun if size == 1 else game.pickables_noun,
+    }
 
 
 def round_name_start(season: Season, number: int) -> str:

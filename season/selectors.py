@@ -13,7 +13,7 @@ from races.league.jerseys import Jersey as Jersey
 from races.league.jerseys import jersey_holders as race_jersey_holders
 from races.models import Classification, RaceEvent, StageResult, Standing
 from riders.models import Rider
-from season.models import DONE_STATUSES, Round, Season, SeasonTeam, SeasonTeamRider
+from season.models import DONE_STATUSES, Round, Season, SeasonTeam, Seat
 
 
 def season_list_public() -> QuerySet[Season]:
@@ -131,14 +131,12 @@ def stage_events(*, round: Round) -> list[RaceEvent]:
 
 
 def rider_names(*, season: Season) -> dict[int, str]:
-    return dict(
-        SeasonTeamRider.objects.filter(season=season).values_list("rider_id", "rider__name")
-    )
+    return dict(Seat.objects.filter(season=season).values_list("rider_id", "rider__name"))
 
 
-def season_rider_get(*, season: Season, rider_id: int) -> SeasonTeamRider:
+def season_rider_get(*, season: Season, rider_id: int) -> Seat:
     member = (
-        SeasonTeamRider.objects.filter(season=season, rider_id=rider_id)
+        Seat.objects.filter(season=season, rider_id=rider_id)
         .select_related("rider", "team", "rider__team")
         .first()
     )
@@ -161,8 +159,8 @@ def season_team_get(*, season: Season, team_id: int) -> SeasonTeam:
         .select_related("owner")
         .prefetch_related(
             Prefetch(
-                "members",
-                queryset=SeasonTeamRider.objects.select_related("rider").order_by("bib", "pk"),
+                "seats",
+                queryset=Seat.objects.select_related("rider").order_by("number", "pk"),
             )
         )
         .first()
@@ -207,9 +205,9 @@ def riders_out_of_race(*, season: Season, before_number: int) -> set[int]:
     )
 
 
-def team_starters(*, team: SeasonTeam, round: Round) -> list[SeasonTeamRider]:
+def team_starters(*, team: SeasonTeam, round: Round) -> list[Seat]:
     out = riders_out_of_race(season=team.season, before_number=round.number)
-    return [m for m in team.members.select_related("rider") if m.rider_id not in out]
+    return [m for m in team.seats.select_related("rider") if m.rider_id not in out]
 
 
 def previous_standing(round: Round, classification: str) -> list[Standing]:
@@ -231,7 +229,7 @@ def carried_states(round: Round) -> dict[int, dict[str, Any]]:
     )
 
 
-def team_energy(*, round: Round, starters: Sequence[SeasonTeamRider]) -> dict[int, tuple[int, int]]:
+def team_energy(*, round: Round, starters: Sequence[Seat]) -> dict[int, tuple[int, int]]:
     """Each starter's energy at the start of the stage, ``(left, max)``, after the night's
     recovery, for a ruleset that counts one (empty otherwise)."""
     season = round.season
@@ -240,24 +238,26 @@ def team_energy(*, round: Round, starters: Sequence[SeasonTeamRider]) -> dict[in
     )
 
 
-def season_seats(*, season: Season) -> dict[int, list[Any]]:
+def season_seats(*, season: Season) -> dict[int, list[Seat]]:
     """Every team's seats, by team id: its riders (by bib) or its cars (by slot), with what the
     pages show of them (the rider; the car's driver and constructor) and the team. The one read
-    of a season's seats for the public pages (two queries until one seat model holds both)."""
-    seats: dict[int, list[Any]] = {}
-    riders = SeasonTeamRider.objects.filter(season=season).select_related("rider", "team")
-    cars = season.cars.select_related("entry__driver", "entry__constructor", "team")
-    found: list[Any] = [*riders.order_by("team", "bib"), *cars.order_by("slot")]
-    for seat in found:
+    of a season's seats for the public pages."""
+    seats: dict[int, list[Seat]] = {}
+    for seat in season.seats.select_related(
+        "rider", "entry__driver", "entry__constructor", "team"
+    ).order_by("team", "slot", "number", "pk"):
         seats.setdefault(seat.team_id, []).append(seat)
     return seats
 
 
-def team_seats(*, team: SeasonTeam) -> list[Any]:
-    """A team's seats: its riders (by bib, as season_team_get prefetched them) or its cars (by
-    slot). The one read of a team's seats for its public page (see season_seats)."""
-    cars = team.cars.select_related("entry__driver", "entry__constructor").order_by("slot")
-    return [*team.members.all(), *cars]
+def team_seats(*, team: SeasonTeam) -> list[Seat]:
+    """A team's seats: its riders (by bib) or its cars (by slot). The one read of a team's
+    seats for its public page."""
+    return list(
+        team.seats.select_related("rider", "entry__driver", "entry__constructor").order_by(
+            "slot", "number", "pk"
+        )
+    )
 
 
 def season_rounds(*, season: Season) -> list[Round]:

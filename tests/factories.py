@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 
 from races.models import Race, Stage
 from riders.models import Rider, Team
-from season.models import Round, Season, SeasonTeam, SeasonTeamRider
+from season.models import Round, Season, SeasonTeam, Seat
 
 PASSWORD = "pass-for-tests"
 
@@ -103,7 +103,7 @@ class SeasonTeamFactory(factory.django.DjangoModelFactory):
 
 class SeasonTeamRiderFactory(factory.django.DjangoModelFactory):
     class Meta:
-        model = SeasonTeamRider
+        model = Seat
 
     team = factory.SubFactory(SeasonTeamFactory)
     season = factory.SelfAttribute("team.season")

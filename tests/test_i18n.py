@@ -358,7 +358,7 @@ def test_the_charts_speak_french(client, resolved_demo):
     assert "Retard sur le leader" in standings
     assert "Gap to leader" not in standings
     assert "Écarts au classement général" in standings
-    rider = resolved_demo.teams.get(owner__username="alice").members.first().rider
+    rider = resolved_demo.teams.get(owner__username="alice").seats.first().rider
     radar = french_page(client, reverse("season-rider", args=["demo", rider.pk]))
     assert "Profil du coureur" in radar
     assert "Grimpeur" in radar

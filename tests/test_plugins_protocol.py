@@ -42,7 +42,10 @@ def test_an_adapter_lacking_a_member_is_refused_by_name():
         name = "half-a-game"
         label = "Half a game"
 
-    with pytest.raises(TypeError, match="adapter 'half-a-game' lacks commitment_of, dice_log"):
+    with pytest.raises(
+        TypeError,
+        match="adapter 'half-a-game' lacks candidate, commitment_of, computer_teams, dice_log",
+    ):
         register(HalfAGame())
     assert "half-a-game" not in adapter_names()
 

@@ -21,7 +21,7 @@ from typing import Any
 from django import forms
 from django.db import transaction
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from engine import commitment
 from engine.motor import CarEntry, DataDocument, EntryError
@@ -29,6 +29,7 @@ from engine.odds import TOP, RunLine
 from engine.registry import motor_ruleset
 from engine.ruleset import MOTOR, Ruleset
 from engine.spec import Spec, SpecError
+from motor.adapters.formation import MotorFormation
 from motor.championship import RaceLine, car_points
 from motor.league import pages as league_pages
 from motor.league import ranking as league_results
@@ -93,7 +94,7 @@ def _status(engine_status: str) -> str:
     return ResultStatus.DNF  # retired (Grand Prix), eliminated (Ludicitude)
 
 
-class MotorAdapter(commitment.DiceCommitment):
+class MotorAdapter(MotorFormation, commitment.DiceCommitment):
     """A motor ruleset's adapter (discipline ``motor``). A subclass sets ``name``, ``label``
     and ``how_it_works``, and overrides :meth:`run` when its engine takes more than the
     command line's ``simulate(track, cars, orders, seed, laps)`` (settings, standings)."""
@@ -106,6 +107,20 @@ class MotorAdapter(commitment.DiceCommitment):
     #: What a round of this game is called, one and several (commands' messages).
     round_noun = "Grand Prix"
     rounds_noun = "Grands Prix"
+
+    @staticmethod
+    def round_label(number: int) -> str:
+        """Round ``number`` as a sentence names it, in the active language ("round 3",
+        "la manche 3")."""
+        return pgettext("a round of a championship, in a sentence", "round %(number)s") % {
+            "number": number
+        }
+
+    @staticmethod
+    def event_label(event: Any) -> str:
+        """A round's event as the notices name it: the Grand Prix and its circuit."""
+        return f"{event.name} ({event.circuit})" if event is not None else ""
+
     #: The league's own defaults where they differ from the engine's (none).
     season_defaults: Mapping[str, Any] = MappingProxyType({})
 

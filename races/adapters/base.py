@@ -17,7 +17,7 @@ from typing import Any
 
 from django import forms
 from django.urls import reverse
-from django.utils.translation import gettext_lazy, gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop, pgettext
 
 from engine import commitment, get_ruleset, simulate
 from engine.cycling.course import Course, Segment
@@ -30,6 +30,7 @@ from engine.outcome import Event
 from engine.registry import cycling_ruleset
 from engine.ruleset import CYCLING, Ruleset
 from engine.spec import Spec
+from races.adapters.formation import CyclingFormation
 from races.adapters.spec_forms import rider_fields_from_spec, settings_fields_from_spec
 from races.league import pages as league_pages
 from races.league import ranking as league_results
@@ -102,7 +103,7 @@ def _case_of(event: Event) -> int | None:
     return case if type(case) is int else None
 
 
-class CyclingAdapter(commitment.DiceCommitment):
+class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
     """A cycling ruleset's adapter. A subclass sets ``name``, ``label``, ``how_it_works`` and
     overrides what its ruleset does differently (the orders form's cross-field checks, the
     settings the season's rules already hold, the gap scale)."""
@@ -118,6 +119,20 @@ class CyclingAdapter(commitment.DiceCommitment):
     #: What a round of this game is called, one and several (commands' messages).
     round_noun = "stage"
     rounds_noun = "stages"
+
+    @staticmethod
+    def round_label(number: int) -> str:
+        """Round ``number`` as a sentence names it, in the active language ("stage 3",
+        "l'étape 3": feminine, with its article, as a championship's round is)."""
+        return pgettext("a stage of a stage race, in a sentence", "stage %(number)s") % {
+            "number": number
+        }
+
+    @staticmethod
+    def event_label(event: Any) -> str:
+        """A round's event as the notices name it: a stage's start and finish."""
+        return f"{event.start} – {event.finish}" if event is not None else ""
+
     #: The league's defaults of some of the ruleset's settings, where they differ from the
     #: engine's (docs/rules-choices.md); the organiser's values come on top.
     season_defaults: Mapping[str, Any] = MappingProxyType({})

@@ -142,7 +142,7 @@ def team_part(race: Race, *, season: Any, seats: Sequence[Any], upto: int) -> di
         standing = general.get(seat.rider_id)
         rows.append(
             {
-                "bib": seat.bib,
+                "bib": seat.number,
                 "rider_id": seat.rider_id,
                 "rider": seat.rider,
                 "role": seat.get_role_display(),

@@ -12,9 +12,8 @@ from django.db import transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
-from season import formation, motor_league
+from season import formation
 from season.models import DraftPick, PickSource, Season
-from season.round_names import is_championship
 
 logger = logging.getLogger(__name__)
 
@@ -60,19 +59,10 @@ def draft_clock_pick(*, season: Season, now: datetime | None = None) -> DraftPic
     now = now or timezone.now()
     with transaction.atomic():
         locked = formation.season_lock(season)
-        championship = is_championship(locked)
-        status = (
-            motor_league.car_draft_status(season=locked)
-            if championship
-            else formation.draft_status(season=locked)
-        )
+        status = formation.draft_status(season=locked)
         deadline = pick_deadline(season=locked, status=status)
         if deadline is None or now < deadline:
             return None
-        if championship:
-            # A draft of cars: the dearest free car, as the organiser's automatic pick.
-            motor_league.car_autopick(season=locked, source=PickSource.CLOCK, now=now)
-            return locked.draft_picks.select_related("team").order_by("-number").first()
         return formation.autopick_locked(
             season=locked, status=status, source=PickSource.CLOCK, user=None, now=now
         )

@@ -13,7 +13,7 @@ from motor.adapters.base import CarEntrantSpec, MotorRun
 from motor.models import Standing
 from plugins import motor_adapter
 from season.cache import season_changed
-from season.models import DiceLog, Orders, Round, SeasonTeam, SeasonTeamCar
+from season.models import DiceLog, Orders, Round, SeasonTeam, Seat
 from season.round_names import is_championship
 from season.services.commitment import dice_seed_of
 from season.services.dice import dice_log_write
@@ -23,8 +23,8 @@ from season.services.dice import dice_log_write
 is_motor = is_championship
 
 
-def team_cars(*, team: SeasonTeam) -> list[SeasonTeamCar]:
-    return list(team.cars.select_related("entry__driver", "entry__constructor").order_by("slot"))
+def team_cars(*, team: SeasonTeam) -> list[Seat]:
+    return list(team.seats.select_related("entry__driver", "entry__constructor").order_by("slot"))
 
 
 def car_orders_errors(
@@ -68,14 +68,14 @@ def round_cars(*, round: Round) -> list[CarEntrantSpec]:
     orders = {o.team_id: o.data for o in Orders.objects.filter(round=round)}
     places = _standing_places(round)
     cars = (
-        SeasonTeamCar.objects.filter(season=season)
+        Seat.objects.filter(season=season)
         .select_related("team", "entry__driver")
         .order_by("team__draft_position", "team_id", "slot")
     )
     return [
         CarEntrantSpec(
             car_id=str(car.number),
-            entry_id=car.entry_id,
+            entry_id=car.entry_pk,
             team_id=car.team_id,
             team=car.team.name,
             driver=car.entry.driver.name,

@@ -15,6 +15,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from season.models import Notification
+from season.round_names import round_name
 
 #: The notifications page shows the latest ones.
 PAGE_SIZE = 50
@@ -50,37 +51,18 @@ def notice_text(notice: Notification) -> str:
         "deadline": _deadline(params),
         "commitment": params.get("commitment", ""),
     }
-    motor = bool(params.get("motor"))
+    # "stage 3", "round 3": the season's game names its rounds (season.round_names).
+    values["round"] = round_name(notice.season, int(params.get("number") or 0))
     if notice.kind == Notification.Kind.ORDERS_OPEN:
-        text = (
-            _("%(season)s: orders for round %(number)s are open until %(deadline)s.")
-            if motor
-            else _("%(season)s: orders for stage %(number)s are open until %(deadline)s.")
-        ) % values
+        text = _("%(season)s: orders for %(round)s are open until %(deadline)s.") % values
         if values["commitment"]:
-            text += (
-                " "
-                + (
-                    _("The dice of round %(number)s are committed: %(commitment)s")
-                    if motor
-                    else _("The dice of stage %(number)s are committed: %(commitment)s")
-                )
-                % values
-            )
+            text += " " + _("The dice of %(round)s are committed: %(commitment)s") % values
         return text
     if notice.kind == Notification.Kind.REMINDER:
         return (
-            _("%(season)s: your orders for round %(number)s are missing (deadline %(deadline)s).")
-            if motor
-            else _(
-                "%(season)s: your orders for stage %(number)s are missing (deadline %(deadline)s)."
-            )
-        ) % values
-    return (
-        _("%(season)s: the results of round %(number)s are out.")
-        if motor
-        else _("%(season)s: the results of stage %(number)s are out.")
-    ) % values
+            _("%(season)s: your orders for %(round)s are missing (deadline %(deadline)s).") % values
+        )
+    return _("%(season)s: the results of %(round)s are out.") % values
 
 
 def _pk(user: object) -> int:
@@ -99,7 +81,11 @@ class ShownNotice:
 
 def notices_of(*, user: object) -> list[ShownNotice]:
     """The user's latest notices, newest first: one query."""
-    rows = Notification.objects.filter(user_id=_pk(user)).order_by("-created_at", "-pk")[:PAGE_SIZE]
+    rows = (
+        Notification.objects.filter(user_id=_pk(user))
+        .select_related("season")
+        .order_by("-created_at", "-pk")[:PAGE_SIZE]
+    )
     return [
         ShownNotice(
             pk=row.pk,

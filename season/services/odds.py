@@ -37,7 +37,7 @@ from accounts.rate_limits import Limit, rate_take
 from engine.odds import OddsCounts, OddsRow, RunLine, chunks, count_runs, merge_all, odds_rows
 from plugins import adapter_for, cycling_adapter
 from races.adapters.base import EntrantSpec
-from season.models import DONE_STATUSES, Round, Season, SeasonTeam, SeasonTeamCar, SeasonTeamRider
+from season.models import DONE_STATUSES, Round, Season, SeasonTeam, Seat
 from season.orders import orders_errors
 from season.permissions import PUBLIC_VIEW, status_visible
 from season.round_names import round_name
@@ -152,7 +152,7 @@ def draft_orders_check(
         if problems:
             raise OrdersInvalid(problems)
         return cars
-    starters = {m.rider_id for m in team_starters(team=team, round=round)}
+    starters = {m.rider_pk for m in team_starters(team=team, round=round)}
     errors = orders_errors(orders=dict(orders), rider_ids=starters)
     adapter = adapter_for(team.season.ruleset)
     data = {
@@ -265,7 +265,7 @@ def _stage_inputs(
     season = round.season
     adapter = cycling_adapter(season.ruleset)
     entrants, yellow, green = round_entrants(round=round)
-    roles = dict(SeasonTeamRider.objects.filter(season=season).values_list("rider_id", "role"))
+    roles = dict(Seat.objects.filter(season=season).values_list("rider_id", "role"))
 
     def known(spec: EntrantSpec) -> EntrantSpec:
         if team is not None and spec.team_id == team.pk:
@@ -651,15 +651,13 @@ def _entrant_names(round: Round) -> dict[str, tuple[str, str, int | None]]:
     if round.grand_prix_id is not None:
         return {
             str(car.number): (f"#{car.number} {car.entry.driver.name}", car.team.name, car.team_id)
-            for car in SeasonTeamCar.objects.filter(season_id=round.season_id).select_related(
+            for car in Seat.objects.filter(season_id=round.season_id).select_related(
                 "entry__driver", "team"
             )
         }
     return {
         str(m.rider_id): (m.rider.name, m.team.name, m.team_id)
-        for m in SeasonTeamRider.objects.filter(season_id=round.season_id).select_related(
-            "rider", "team"
-        )
+        for m in Seat.objects.filter(season_id=round.season_id).select_related("rider", "team")
     }
 
 

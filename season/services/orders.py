@@ -70,7 +70,7 @@ def orders_submit(
                 defaults={"data": data, "submitted_by": user, "nonce": new_nonce()},
             )
             return record
-        starters = {m.rider_id for m in team_starters(team=team, round=locked)}
+        starters = {m.rider_pk for m in team_starters(team=team, round=locked)}
         errors = orders_errors(orders=orders, rider_ids=starters)
         # Each rider's orders in the fields of the ruleset's orders spec (its defaults for
         # those not given), then the ruleset's own check of them on the stage's course.

@@ -25,7 +25,7 @@ from season.models import (
     Job,
     Orders,
     Round,
-    SeasonTeamRider,
+    Seat,
 )
 from season.round_names import round_name_start
 from season.selectors import carried_states, previous_standing, riders_out_of_race
@@ -62,7 +62,7 @@ def round_entrants(*, round: Round) -> tuple[list[EntrantSpec], int | None, int 
     out = riders_out_of_race(season=season, before_number=round.number)
     members = [
         m
-        for m in SeasonTeamRider.objects.filter(season=season).order_by("bib", "pk")
+        for m in Seat.objects.filter(season=season).order_by("number", "pk")
         if m.rider_id not in out
     ]
     orders = {o.team_id: o.data for o in Orders.objects.filter(round=round)}
@@ -83,15 +83,15 @@ def round_entrants(*, round: Round) -> tuple[list[EntrantSpec], int | None, int 
         standing = gc.get(member.rider_id)
         specs.append(
             EntrantSpec(
-                rider_id=member.rider_id,
+                rider_id=member.rider_pk,
                 team_id=member.team_id,
-                bib=member.bib or member.pk,
+                bib=member.number or member.pk,
                 role=order.get("role", member.role),
-                tour_crash_count=crash_counts.get(member.rider_id, 0),
+                tour_crash_count=crash_counts.get(member.rider_pk, 0),
                 gc_rank_before=standing.rank if standing else None,
                 gc_time_before=standing.value if standing else 0,
                 orders=order,
-                carried=carried.get(member.rider_id) or {},
+                carried=carried.get(member.rider_pk) or {},
             )
         )
     big = 10**9

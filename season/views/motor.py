@@ -25,7 +25,7 @@ from motor.charts.track_map import track_map_for
 from motor.models import Championship, Entry
 from motor.views.texts import map_texts
 from plugins import adapter_for, motor_adapter
-from season import leagues
+from season import formation, leagues
 from season.formation import FormationError
 from season.forms import CarOrdersForm, CarPickForm, ChampionshipSeasonCreateForm
 from season.models import (
@@ -37,13 +37,7 @@ from season.models import (
     Season,
     SeasonTeam,
 )
-from season.motor_league import (
-    car_draft_status,
-    car_pick,
-    car_price,
-    free_entries,
-    season_create_from_championship,
-)
+from season.motor_league import season_create_from_championship
 from season.services import draft_clock, lifecycle
 from season.services.motor_rounds import team_cars
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
@@ -99,7 +93,7 @@ def _team_rows(season: Season) -> list[dict[str, Any]]:
     """Every team with its cars (driver, constructor, number), in name order: two queries."""
     teams = list(season.teams.select_related("owner").order_by("name"))
     cars: dict[int, list[Any]] = {}
-    for car in season.cars.select_related("entry__driver", "entry__constructor").order_by("slot"):
+    for car in season.seats.select_related("entry__driver", "entry__constructor").order_by("slot"):
         cars.setdefault(car.team_id, []).append(car)
     return [{"team": team, "cars": cars.get(team.pk, [])} for team in teams]
 
@@ -141,7 +135,7 @@ def dashboard(request: HttpRequest, season: Season, *, invite_url: str) -> HttpR
                 "players": players,
                 "teams_formed": bool(players)
                 and all(len(row["cars"]) == CARS_PER_TEAM for row in players),
-                "draft": car_draft_status(season=season)
+                "draft": formation.draft_status(season=season)
                 if season.formation_mode == Season.FormationMode.DRAFT
                 else None,
                 "join_closed": leagues.join_closed_reason(season),
@@ -166,11 +160,13 @@ def team_page(request: HttpRequest, team: SeasonTeam) -> HttpResponse:
     season = team.season
     cars = team_cars(team=team)
     started = season.rounds.exclude(status=Round.Status.SCHEDULED).exists()
-    free = free_entries(season=season) if not started and len(cars) < CARS_PER_TEAM else []
-    prices = {e.pk: car_price(e) for e in free}
-    spent = sum(car_price(car.entry) for car in cars)
+    free = (
+        formation.free_pickables(season=season) if not started and len(cars) < CARS_PER_TEAM else []
+    )
+    prices = {e.pk: formation.candidate_of(e, season=season).price for e in free}
+    spent = sum(formation.candidate_of(car.entry, season=season).price for car in cars)
     draft = (
-        car_draft_status(season=season)
+        formation.draft_status(season=season)
         if season.formation_mode == Season.FormationMode.DRAFT
         else None
     )
@@ -197,7 +193,10 @@ def team_page(request: HttpRequest, team: SeasonTeam) -> HttpResponse:
         {
             "season": season,
             "team": team,
-            "cars": [{"car": car, "price": car_price(car.entry)} for car in cars],
+            "cars": [
+                {"car": car, "price": formation.candidate_of(car.entry, season=season).price}
+                for car in cars
+            ],
             "cars_per_team": CARS_PER_TEAM,
             "pool": pool,
             "budget": budget,
@@ -230,7 +229,11 @@ def pick(request: HttpRequest, team: SeasonTeam) -> HttpResponse:
         messages.error(request, _("Choose a car of this championship."))
         return redirect("player-team", slug=season.slug, team_id=team.pk)
     try:
-        car = car_pick(season=season, team=team, entry=entry, user=request.user)
+        if season.formation_mode == Season.FormationMode.DRAFT:
+            formation.draft_pick(season=season, team=team, pickable=entry, user=request.user)
+            car = team.seats.get(entry=entry)
+        else:
+            car = formation.budget_pick(team=team, pickable=entry)
     except FormationError as error:
         messages.error(request, str(error))
     else:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from plugins import adapter_for
-from season import formation, leagues, motor_league, selectors
+from season import formation, leagues, selectors
 from season.forms import (
     CalendarForm,
     GameSettingsForm,
@@ -265,9 +265,8 @@ def invite_regenerate(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def draft_start(request: HttpRequest, slug: str) -> HttpResponse:
     season = managed_season(request, slug)
-    start = motor_league.car_draft_start if is_motor(season) else formation.draft_start
     try:
-        teams = start(season=season)
+        teams = formation.draft_start(season=season)
     except formation.FormationError as error:
         messages.error(request, str(error))
     else:
@@ -281,18 +280,6 @@ def draft_start(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def draft_autopick(request: HttpRequest, slug: str) -> HttpResponse:
     season = managed_season(request, slug)
-    if is_motor(season):
-        try:
-            car = motor_league.car_autopick(season=season, user=request.user)
-        except formation.FormationError as error:
-            messages.error(request, str(error))
-        else:
-            messages.success(
-                request,
-                _("Car %(number)s, %(driver)s, for %(team)s.")
-                % {"number": car.number, "driver": car.entry.driver.name, "team": car.team.name},
-            )
-        return redirect("organiser-season", slug=season.slug)
     try:
         pick = formation.draft_autopick(season=season, user=request.user)
     except formation.FormationError as error:

@@ -183,10 +183,12 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 # --- forming the team ---------------------------------------------------------------------
 
 
-def _candidate_rows(riders: list[Rider], chosen: set[int] | None = None) -> list[dict[str, object]]:
+def _candidate_rows(
+    riders: list[Rider], chosen: set[int] | None = None, *, rider_season: Season
+) -> list[dict[str, object]]:
     rows = []
     for rider in riders:
-        candidate = formation.candidate_of(rider)
+        candidate = formation.candidate_of(rider, season=rider_season)
         rows.append(
             {
                 "candidate": candidate,
@@ -198,8 +200,7 @@ def _candidate_rows(riders: list[Rider], chosen: set[int] | None = None) -> list
 
 
 def _free_riders(season: Season, team: SeasonTeam | None = None) -> list[Rider]:
-    taken = formation.taken_rider_ids(season=season, exclude_team=team)
-    return [r for r in formation.rider_pool(season=season) if r.pk not in taken]
+    return list(formation.free_pickables(season=season, exclude_team=team))
 
 
 @login_required
@@ -209,7 +210,7 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     season = team.season
     if is_motor(season):
         return motor.team_page(request, team)
-    members = list(team.members.select_related("rider__team").order_by("bib", "rider__name"))
+    members = list(team.seats.select_related("rider__team").order_by("number", "rider__name"))
     labels = radar_labels()
     # Until the team is complete its riders hold no role yet (the stored default is
     # "domestique"): show the roles they will get (season.orders.default_roles), marked so.
@@ -222,10 +223,10 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     roster = TeamRosterTable(
         [
             {
-                "bib": m.bib,
+                "bib": m.number,
                 "rider": m.rider.name,
-                "role": roles.get(m.rider_id),
-                "price": formation.rider_price(m.rider),
+                "role": roles.get(m.rider_pk),
+                "price": formation.candidate_of(m.rider, season=season).price,
                 "real_team": m.rider.team.name if m.rider.team else "",
             }
             for m in members
@@ -254,11 +255,11 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
         with timezone.override(season.tz):
             return render(request, "season/player/team.html", context)
 
-    chosen_now = {m.rider_id for m in members}
+    chosen_now = {m.rider_pk for m in members}
     free = _free_riders(season, team)
     form = BudgetTeamForm(
         request.POST or None,
-        candidates=[formation.candidate_of(r) for r in free],
+        candidates=[formation.candidate_of(r, season=season) for r in free],
         initial={"riders": sorted(chosen_now)},
     )
     if request.method == "POST":
@@ -271,7 +272,7 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
                     _budget_summary(season, [r for r in free if r.pk in chosen]),
                 )
             try:
-                formation.team_select(team=team, rider_ids=chosen)
+                formation.team_select(team=team, pickable_ids=chosen)
             except formation.FormationError as error:
                 for message in error.errors:
                     form.add_error(None, message)
@@ -281,11 +282,12 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
                 return redirect("player-team", slug=season.slug, team_id=team.pk)
         else:
             chosen_now = {int(v) for v in request.POST.getlist("riders") if v.isdigit()}
-    free.sort(key=lambda r: (r.pk not in chosen_now, -formation.rider_price(r), r.name))
+    prices = {r.pk: formation.candidate_of(r, season=season).price for r in free}
+    free.sort(key=lambda r: (r.pk not in chosen_now, -prices[r.pk], r.name))
     context.update(
         {
             "budget_form": form,
-            "candidate_rows": _candidate_rows(free, chosen_now),
+            "candidate_rows": _candidate_rows(free, chosen_now, rider_season=season),
             **_budget_summary(season, [r for r in free if r.pk in chosen_now]),
         }
     )
@@ -293,7 +295,7 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
 
 
 def _budget_summary(season: Season, riders: list[Rider]) -> dict[str, object]:
-    candidates = [formation.candidate_of(r) for r in riders]
+    candidates = [formation.candidate_of(r, season=season) for r in riders]
     spent = sum(c.price for c in candidates)
     return {
         "season": season,
@@ -336,11 +338,11 @@ def _board_rows(
         ]
     if speciality:
         free = [r for r in free if getattr(r, speciality) >= SPECIALITY_RATING]
-    roster = [formation.candidate_of(m.rider) for m in team.members.select_related("rider__team")]
+    roster = formation.team_candidates(team=team)
     wish_url = reverse("player-wishlist", kwargs={"slug": season.slug, "team_id": team.pk})
     rows = []
     for rider in free:
-        candidate = formation.candidate_of(rider)
+        candidate = formation.candidate_of(rider, season=season)
         rows.append(
             {
                 "rider_id": rider.pk,
@@ -391,7 +393,9 @@ def _draft_context(
     board = None
     filters = {"q": "", "speciality": ""}
     if wish_open:
-        rows, filters = _board_rows(request, season, team, {w.rider_id for w in wishes})
+        rows, filters = _board_rows(
+            request, season, team, {w.rider_id for w in wishes if w.rider_id is not None}
+        )
         board = DraftBoardTable(
             rows,
             axes=[(axis, labels[axis]) for axis in RATING_AXES],
@@ -434,7 +438,7 @@ def draft_pick(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
         messages.error(request, _("No such rider."))
         return redirect("player-team", slug=slug, team_id=team.pk)
     try:
-        formation.draft_pick(season=team.season, team=team, rider=rider, user=request.user)
+        formation.draft_pick(season=team.season, team=team, pickable=rider, user=request.user)
     except formation.FormationError as error:
         messages.error(request, str(error))
     else:
@@ -472,13 +476,13 @@ def wishlist_change(request: HttpRequest, slug: str, team_id: int) -> HttpRespon
         return _back_to_board(request, team, "#wishlist")
     try:
         if action == "add":
-            formation.wish_add(team=team, rider=rider)
+            formation.wish_add(team=team, pickable=rider)
             done = _("%(rider)s is on your wish list.")
         elif action == "remove":
-            formation.wish_remove(team=team, rider=rider)
+            formation.wish_remove(team=team, pickable=rider)
             done = _("%(rider)s has left your wish list.")
         else:
-            formation.wish_move(team=team, rider=rider, offset=-1 if action == "up" else 1)
+            formation.wish_move(team=team, pickable=rider, offset=-1 if action == "up" else 1)
             done = _("%(rider)s has moved on your wish list.")
     except formation.FormationError as error:
         messages.error(request, str(error))
@@ -564,7 +568,7 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
             "form": form,
             # A row per starter: his fields, and his energy in a Cyclo Sim season.
             "order_rows": [
-                (member, fields, energy.get(member.rider_id)) for member, fields in form.rows()
+                (member, fields, energy.get(member.rider_pk)) for member, fields in form.rows()
             ]
             if form
             else [],

@@ -6,8 +6,8 @@ from datetime import timedelta
 from django.utils import timezone
 
 from races.models import Race
+from races.team_rules import rider_price
 from riders.models import Rider
-from season.formation import rider_price
 from season.models import Season
 
 

@@ -37,7 +37,7 @@ def test_a_cyclosim_week_with_orders_fixed_after_a_refusal(live_server, browser,
     olivia.wait_for_load_state()
 
     team = SeasonTeam.objects.get(season=season, name="Alice Cyclo")
-    leader, *others = [m.rider_id for m in team.members.order_by("bib", "pk")]
+    leader, *others = [m.rider_id for m in team.seats.order_by("number", "pk")]
     alice.goto(base + f"/seasons/cyclo-league/teams/{team.pk}/orders/")
     assert "Pace climbing" in alice.content()
     alice.select_option(f"#id_{leader}-role", "gc_leader")
@@ -52,7 +52,7 @@ def test_a_cyclosim_week_with_orders_fixed_after_a_refusal(live_server, browser,
     alice.fill(f"#id_{leader}-attack_to_km", "320")
     alice.click("text=Save my orders")
     alice.wait_for_load_state()
-    name = team.members.get(rider_id=leader).rider.name
+    name = team.seats.get(rider_id=leader).rider.name
     assert f"{name}, Attack from km: The stage is 182 km long" in alice.content()
     assert "Last saved" not in alice.content()
     screenshot(alice, "cyclosim-orders-refused")

@@ -37,7 +37,7 @@ def _drafting_with_two_jumbo_riders():
     formation.draft_start(season=season, rng=random.Random(3))
     while True:
         status = formation.draft_status(season=season)
-        jumbo_count = alice.members.filter(rider__team__name=JUMBO).count()
+        jumbo_count = alice.seats.filter(rider__team__name=JUMBO).count()
         if status.on_turn == alice and jumbo_count == 2:
             return season, alice
         pool = free_riders(season)
@@ -45,7 +45,7 @@ def _drafting_with_two_jumbo_riders():
             rider = next(r for r in pool if r.team and r.team.name == JUMBO)
         else:
             rider = next(r for r in reversed(pool) if not r.team or r.team.name != JUMBO)
-        formation.draft_pick(season=season, team=status.on_turn, rider=rider, user=None)
+        formation.draft_pick(season=season, team=status.on_turn, pickable=rider, user=None)
 
 
 @pytest.mark.browser

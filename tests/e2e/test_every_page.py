@@ -105,7 +105,7 @@ def leagues(season: Season) -> tuple[Season, Season]:
     formation.draft_start(season=drafting)
     # The draft page's pick clock and wish list (issue 17) are on the pages visited too.
     Season.objects.filter(pk=drafting.pk).update(draft_pick_minutes=30)
-    formation.wish_add(team=alice_drafting, rider=cheap_riders(1)[0])
+    formation.wish_add(team=alice_drafting, pickable=cheap_riders(1)[0])
     cyclo = league(
         organiser=users["olivia"],
         template=template,
@@ -115,8 +115,8 @@ def leagues(season: Season) -> tuple[Season, Season]:
         formation_mode=Season.FormationMode.BUDGET,
     )
     (team,) = joined(cyclo, users["alice"])
-    formation.team_select(team=team, rider_ids=[r.pk for r in cheap_riders(4)])
-    assert SeasonTeam.objects.get(pk=team.pk).members.count() == 4
+    formation.team_select(team=team, pickable_ids=[r.pk for r in cheap_riders(4)])
+    assert SeasonTeam.objects.get(pk=team.pk).seats.count() == 4
     first = stage(cyclo, 1)
     if first.status != Round.Status.OPEN:
         round_open(round=first)

@@ -58,7 +58,7 @@ def test_a_league_week_from_creation_to_results(live_server, browser, screenshot
         team = SeasonTeam.objects.get(season=season, name=name)
         page.goto(base + f"/seasons/browser-league/teams/{team.pk}/orders/")
         assert "Orders close in" in page.content()
-        members = list(team.members.order_by("bib", "pk"))
+        members = list(team.seats.order_by("number", "pk"))
         for index, member in enumerate(members):
             role = "gc_leader" if index == 0 else "domestique"
             page.select_option(f"#id_{member.rider_id}-role", role)

@@ -154,7 +154,7 @@ def test_a_league_week_in_the_browser(live_server, browser, screenshot):
     rules.goto(base + dora.locator("#rules-link").get_attribute("href"))
     assert "What the dice decide" in rules.content()
     check(rules, "rules-beside-the-orders", screenshot, errors)
-    members = list(SeasonTeam.objects.get(pk=teams["dora"].pk).members.order_by("bib", "pk"))
+    members = list(SeasonTeam.objects.get(pk=teams["dora"].pk).seats.order_by("number", "pk"))
     assert len(members) == ROSTER
     dora.bring_to_front()
     dora.select_option(f"#id_{members[0].rider_id}-role", "gc_leader")

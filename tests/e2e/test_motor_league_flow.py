@@ -50,7 +50,7 @@ def test_a_grand_prix_week_from_orders_to_standings(live_server, browser, screen
         assert page.locator("#my-cars tbody tr").count() == 2
         page.goto(f"{root}/teams/{team.pk}/orders/")
         assert "Orders close in" in page.content()
-        numbers = sorted(team.cars.values_list("number", flat=True))
+        numbers = sorted(team.seats.values_list("number", flat=True))
         for number, risk in zip(numbers, risks, strict=True):
             page.select_option(f"#id_{number}-risk", risk)
             page.select_option(f"#id_{number}-pit_strategy", "lap2_insurance")

@@ -66,10 +66,10 @@ def test_a_league_as_issue_17_asks_it(live_server, browser, screenshot):
     team = season.teams.get(owner__username="alice")
     alice.goto(base + f"/seasons/demo/teams/{team.pk}/orders/")
     assert alice.locator("#orders-profile svg").count() == 1
-    assert alice.locator("#ratings table tbody tr").count() == team.members.count()
+    assert alice.locator("#ratings table tbody tr").count() == team.seats.count()
     hint = alice.locator("#unsaved")
     assert not hint.is_visible()
-    first = team.members.order_by("bib", "pk").first()
+    first = team.seats.order_by("number", "pk").first()
     alice.select_option(f"#id_{first.rider_id}-role", "gc_leader")
     assert hint.is_visible()
     check(alice, "orders-not-saved", screenshot, errors)

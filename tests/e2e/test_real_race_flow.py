@@ -122,6 +122,7 @@ def test_an_organiser_races_a_real_tour_he_just_imported(live_server, page, scre
 @pytest.mark.django_db(transaction=True)
 def test_an_organiser_races_the_players_riders_only(live_server, page, screenshot):
     from races.importing import import_files_read, results_import
+    from races.team_rules import rider_price
     from season import formation
     from season.leagues import season_join
 
@@ -159,10 +160,8 @@ def test_an_organiser_races_the_players_riders_only(live_server, page, screensho
     # Two teams of four (formed through the services: the browser's part is the organiser's).
     for user in (olivia, alice):
         team = season_join(season=season, user=user, team_name=f"{user.username} team")
-        pool = sorted(
-            formation.rider_pool(season=season), key=lambda r: (formation.rider_price(r), r.pk)
-        )
-        taken = set(season.teams.exclude(pk=team.pk).values_list("members__rider_id", flat=True))
+        pool = sorted(formation.pool(season=season), key=lambda r: (rider_price(r), r.pk))
+        taken = set(season.teams.exclude(pk=team.pk).values_list("seats__rider_id", flat=True))
         picks, real_teams = [], set()
         for rider in pool:
             if rider.pk not in taken and rider.team_id not in real_teams:
@@ -170,7 +169,7 @@ def test_an_organiser_races_the_players_riders_only(live_server, page, screensho
                 real_teams.add(rider.team_id)
             if len(picks) == 4:
                 break
-        formation.team_select(team=team, rider_ids=picks)
+        formation.team_select(team=team, pickable_ids=picks)
 
     # Stage 1 opens and resolves with the eight riders alone: no computer team.
     page.goto(base + "/seasons/small-tour/stages/1/")

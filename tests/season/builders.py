@@ -66,7 +66,6 @@ def stage(season: Season, number: int) -> Round:
 
 
 def free_riders(season: Season) -> list[Rider]:
-    from season.formation import rider_pool, taken_rider_ids
+    from season.formation import free_pickables
 
-    taken = taken_rider_ids(season=season)
-    return [r for r in rider_pool(season=season) if r.pk not in taken]
+    return free_pickables(season=season)

@@ -98,10 +98,26 @@ def joined(season: Season, *users: Any) -> list[SeasonTeam]:
     ]
 
 
+def free_entries(*, season: Season) -> list[Any]:
+    """The championship's cars no team drives yet, in entry order."""
+    from season.formation import free_pickables
+
+    return free_pickables(season=season)
+
+
+def car_pick(*, season: Season, team: SeasonTeam, entry: Any, user: Any = None) -> Any:
+    """The team takes a car as its player would: on turn in a draft, within the budget
+    otherwise (season.formation); the car's seat."""
+    from season import formation
+
+    if season.formation_mode == Season.FormationMode.DRAFT:
+        formation.draft_pick(season=season, team=team, pickable=entry, user=user)
+        return team.seats.get(entry=entry)
+    return formation.budget_pick(team=team, pickable=entry)
+
+
 def two_cars_each(season: Season, *teams: SeasonTeam) -> None:
     """Each team takes the first two free cars of the pool."""
-    from season.motor_league import car_pick, free_entries
-
     for team in teams:
         for _ in range(2):
             car_pick(season=season, team=team, entry=free_entries(season=season)[0])

@@ -28,7 +28,7 @@ def stage(season, number):
 
 
 def team_orders(team):
-    return {rider: {"role": role} for rider, role in team.members.values_list("rider_id", "role")}
+    return {rider: {"role": role} for rider, role in team.seats.values_list("rider_id", "role")}
 
 
 def alice_team(season):
@@ -233,7 +233,7 @@ def test_a_motor_round_reveals_verifies_and_replays_with_no_database(
     assert round.commitment
     url = reverse("season-stage", args=[season.slug, 1])
     assert f"<code>{round.commitment}</code>" in client.get(url).content.decode()
-    car = str(team.cars.order_by("slot").first().number)
+    car = str(team.seats.order_by("slot").first().number)
     orders_submit(team=team, round=round, orders={car: {"risk": "safe"}}, user=bob)
     round = round_resolved(season, 1)
     nonce = Orders.objects.get(team=team, round=round).nonce

@@ -31,7 +31,7 @@ def give_orders(season, username, number=1):
     orders_submit(
         team=team,
         round=Round.objects.get(season=season, number=number),
-        orders={m.rider_id: {"role": "domestique"} for m in team.members.all()},
+        orders={m.rider_id: {"role": "domestique"} for m in team.seats.all()},
         user=team.owner,
     )
     return team

@@ -30,8 +30,8 @@ def stage(season, number):
 
 
 def alice_orders(team, **changes):
-    orders = {m.rider_id: {"role": m.role} for m in team.members.order_by("bib")}
-    leader = team.members.order_by("bib").first().rider_id
+    orders = {m.rider_id: {"role": m.role} for m in team.seats.order_by("number")}
+    leader = team.seats.order_by("number").first().rider_id
     orders[leader] = {"role": "gc_leader", **changes}
     return orders, leader
 
@@ -74,7 +74,7 @@ def test_given_orders_reach_the_engine_with_the_attack_window_in_board_rows(leag
 def test_an_attack_window_past_the_finish_is_refused_with_the_rule(league):
     team = league.teams.get(owner__username="alice")
     orders, leader = alice_orders(team, attack_from_km=900, attack_to_km=950)
-    name = team.members.get(rider_id=leader).rider.name
+    name = team.seats.get(rider_id=leader).rider.name
     with pytest.raises(OrdersInvalid, match=f"{name}, attack window .*past the line"):
         orders_submit(team=team, round=stage(league, 1), orders=orders, user=team.owner)
 
@@ -82,7 +82,7 @@ def test_an_attack_window_past_the_finish_is_refused_with_the_rule(league):
 def test_the_service_refuses_an_attack_window_with_one_end_as_the_form_does(league):
     team = league.teams.get(owner__username="alice")
     orders, leader = alice_orders(team, attack_from_km=50.0, attack_to_km=None)
-    name = team.members.get(rider_id=leader).rider.name
+    name = team.seats.get(rider_id=leader).rider.name
     with pytest.raises(OrdersInvalid, match=f"{name}, .*Give both ends of the attack window"):
         orders_submit(team=team, round=stage(league, 1), orders=orders, user=team.owner)
     assert not Orders.objects.filter(team=team).exists()
@@ -95,9 +95,9 @@ def test_the_orders_page_asks_for_the_cyclosim_orders(client, league):
     html = client.get(url).content.decode()
     assert "Pace climbing" in html
     assert "Attack from km" in html
-    rider_id = team.members.order_by("bib").first().rider_id
+    rider_id = team.seats.order_by("number").first().rider_id
     data = {"stage": 1}
-    for member in team.members.all():
+    for member in team.seats.all():
         prefix = f"{member.rider_id}-"
         data |= {
             prefix + "role": "domestique",
@@ -112,7 +112,7 @@ def test_the_orders_page_asks_for_the_cyclosim_orders(client, league):
     response = client.post(url, data)
     assert "Give both ends of the attack window, or neither." in response.content.decode()
     # Stage 1 is 182 km long: a window after the finish is refused next to its field.
-    name = team.members.get(rider_id=rider_id).rider.name
+    name = team.seats.get(rider_id=rider_id).rider.name
     data |= {f"{rider_id}-attack_from_km": 300, f"{rider_id}-attack_to_km": 320}
     html = client.post(url, data).content.decode()
     error = "The stage is 182 km long: the attack must start before the finish."
@@ -141,7 +141,7 @@ def test_orders_given_show_in_the_cyclosim_fields_once_the_stage_is_locked(clien
     response = client.get(reverse("player-orders", args=["demo", team.pk]))
     html = response.content.decode()
     assert response.context["form"] is None
-    name = team.members.get(rider_id=leader).rider.name
+    name = team.seats.get(rider_id=leader).rider.name
     row = re.search(rf"<tr><td class=\"num\">\d*</td><td>{re.escape(name)}</td>(.*?)</tr>", html)
     assert row is not None
     cells = re.findall(r"<td>(.*?)</td>", row.group(1))

@@ -3,7 +3,7 @@ from django.core.management import call_command
 
 from races.models import Race
 from riders.models import Rider, Team
-from season.models import Round, Season, SeasonTeam, SeasonTeamRider
+from season.models import Round, Season, SeasonTeam, Seat
 
 
 @pytest.mark.django_db
@@ -17,7 +17,7 @@ def test_load_demo_builds_the_tour_de_france_2023_as_a_league():
     assert Team.objects.count() == 22
     assert Rider.objects.count() == 176
     assert SeasonTeam.objects.filter(season=season).count() == 22
-    assert SeasonTeamRider.objects.filter(season=season).count() == 176
+    assert Seat.objects.filter(season=season).count() == 176
     assert list(season.rounds.values_list("status", flat=True)[:2]) == [
         Round.Status.OPEN,
         Round.Status.SCHEDULED,

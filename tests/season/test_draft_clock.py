@@ -8,6 +8,7 @@ import pytest
 from django.db.models import F
 from django.urls import reverse
 
+from races.team_rules import rider_price
 from season import formation
 from season.models import DraftPick, PickSource, Season
 from season.services import draft_clock
@@ -63,18 +64,18 @@ def test_when_the_time_runs_out_the_dearest_rider_that_fits_is_picked_by_the_clo
     assert (pick.number, pick.team, pick.rider, pick.source) == (1, first, expected, "clock")
     assert pick.picked_by is None
     assert pick.picked_at == at
-    dearest = max([*free_riders(season), expected], key=formation.rider_price)
-    assert formation.rider_price(expected) == formation.rider_price(dearest)
+    dearest = max([*free_riders(season), expected], key=rider_price)
+    assert rider_price(expected) == rider_price(dearest)
 
 
 @pytest.mark.django_db
 def test_the_clock_takes_the_first_free_rider_of_the_wish_list(clocked):
     season, first, second = clocked
-    cheap = sorted(free_riders(season), key=formation.rider_price)
-    formation.wish_add(team=first, rider=cheap[0])
-    formation.wish_add(team=first, rider=cheap[1])
-    formation.wish_add(team=second, rider=cheap[0])
-    formation.wish_move(team=first, rider=cheap[1], offset=-1)
+    cheap = sorted(free_riders(season), key=rider_price)
+    formation.wish_add(team=first, pickable=cheap[0])
+    formation.wish_add(team=first, pickable=cheap[1])
+    formation.wish_add(team=second, pickable=cheap[0])
+    formation.wish_move(team=first, pickable=cheap[1], offset=-1)
     at = season.draft_started_at + timedelta(minutes=MINUTES)
     pick = draft_clock.draft_clock_pick(season=season, now=at)
     assert pick.rider == cheap[1]
@@ -89,13 +90,13 @@ def test_a_wish_the_rules_forbid_is_passed_over(clocked):
     by_team = {}
     for rider in free_riders(season):
         by_team.setdefault(rider.team_id, []).append(rider)
-    t0, t1, t2, t3 = (sorted(riders, key=formation.rider_price) for riders in by_team.values())
-    formation.draft_pick(season=season, team=first, rider=t0[0], user=first.owner)
-    formation.draft_pick(season=season, team=second, rider=t1[0], user=second.owner)
-    formation.draft_pick(season=season, team=second, rider=t2[0], user=second.owner)
+    t0, t1, t2, t3 = (sorted(riders, key=rider_price) for riders in by_team.values())
+    formation.draft_pick(season=season, team=first, pickable=t0[0], user=first.owner)
+    formation.draft_pick(season=season, team=second, pickable=t1[0], user=second.owner)
+    formation.draft_pick(season=season, team=second, pickable=t2[0], user=second.owner)
     # One rider per real team: the wish of a second rider of t0's team cannot be picked.
-    formation.wish_add(team=first, rider=t0[1])
-    formation.wish_add(team=first, rider=t3[0])
+    formation.wish_add(team=first, pickable=t0[1])
+    formation.wish_add(team=first, pickable=t3[0])
     status = _status(season)
     assert status.on_turn == first
     pick = draft_clock.draft_clock_pick(
@@ -133,7 +134,7 @@ def test_a_player_who_picks_late_but_before_the_check_keeps_his_pick(clocked):
     season, first, second = clocked
     late = season.draft_started_at + timedelta(minutes=MINUTES + 1)
     rider = free_riders(season)[0]
-    formation.draft_pick(season=season, team=first, rider=rider, user=first.owner, now=late)
+    formation.draft_pick(season=season, team=first, pickable=rider, user=first.owner, now=late)
     assert draft_clock.draft_clock_pick(season=season, now=late) is None
     assert DraftPick.objects.get().source == PickSource.PLAYER
     assert _status(season).on_turn == second
@@ -202,7 +203,7 @@ def test_the_turn_starts_at_the_last_pick_even_if_a_clock_ran_behind(clocked):
     draft_clock.draft_clock_pick(season=season, now=at)
     behind = at - timedelta(minutes=1)
     formation.draft_pick(
-        season=season, team=second, rider=free_riders(season)[0], user=second.owner, now=behind
+        season=season, team=second, pickable=free_riders(season)[0], user=second.owner, now=behind
     )
     status = _status(season)
     assert status.turn_started_at == behind
@@ -217,7 +218,7 @@ def test_the_turn_starts_at_the_last_pick_even_if_a_clock_ran_behind(clocked):
 @pytest.fixture
 def clocked_cars(alice, bob, charlie):
     """A motor draft of two teams of two cars, five minutes per pick, started a moment ago."""
-    from season.motor_league import car_draft_start
+    from season.formation import draft_start as car_draft_start
     from tests.season.motor_builders import joined as joined_cars
     from tests.season.motor_builders import motor_league
 
@@ -232,7 +233,9 @@ def clocked_cars(alice, bob, charlie):
 
 @pytest.mark.django_db
 def test_a_draft_of_cars_runs_on_the_same_clock(clocked_cars):
-    from season.motor_league import car_draft_status, car_price, free_entries
+    from motor.adapters.formation import car_price
+    from season.formation import draft_status as car_draft_status
+    from tests.season.motor_builders import free_entries
 
     season = clocked_cars
     status = car_draft_status(season=season)
@@ -244,7 +247,7 @@ def test_a_draft_of_cars_runs_on_the_same_clock(clocked_cars):
     pick = draft_clock.draft_clock_pick(season=season, now=deadline)
     assert (pick.number, pick.team, pick.source) == (1, first, PickSource.CLOCK)
     assert car_price(pick.entry) == dearest
-    assert first.cars.get().entry == pick.entry
+    assert first.seats.get().entry == pick.entry
     # The next team's five minutes start from the automatic pick.
     after = car_draft_status(season=season)
     assert after.on_turn != first
@@ -276,7 +279,7 @@ def test_the_clock_finishes_a_draft_of_cars_and_opens_round_1(clocked_cars):
 
 @pytest.mark.django_db
 def test_the_team_page_of_a_draft_of_cars_shows_the_time_left(clocked_cars, client):
-    from season.motor_league import car_draft_status
+    from season.formation import draft_status as car_draft_status
 
     season = clocked_cars
     status = car_draft_status(season=season)

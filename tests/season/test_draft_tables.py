@@ -6,6 +6,7 @@ import random
 import pytest
 from django.urls import reverse
 
+from races.team_rules import rider_price
 from riders.models import Rider
 from season import formation
 from season.tables import CalendarTable, DraftBoardTable, DraftHistoryTable, TeamRosterTable
@@ -55,7 +56,7 @@ def test_the_board_sorts_by_price_both_ways(client, drafted):
     season, team, _teams = drafted
     client.force_login(team.owner)
     Rider.objects.filter(pk=free_riders(season)[-1].pk).update(climber=4)
-    prices = sorted({formation.rider_price(r) for r in free_riders(season)})
+    prices = sorted({rider_price(r) for r in free_riders(season)})
     assert len(prices) == 2
     cheap = client.get(team_url(team), {"board-sort": "price"}).content.decode()
     dear = client.get(team_url(team), {"board-sort": "-price"}).content.decode()
@@ -67,9 +68,9 @@ def test_the_board_sorts_by_price_both_ways(client, drafted):
 
 def test_the_roster_sorts_by_price(client, drafted):
     _season, _on_turn, teams = drafted
-    team = next(t for t in teams if t.members.count() == 2)
+    team = next(t for t in teams if t.seats.count() == 2)
     client.force_login(team.owner)
-    cheap, dear = (m.rider for m in team.members.order_by("rider__name"))
+    cheap, dear = (m.rider for m in team.seats.order_by("rider__name"))
     Rider.objects.filter(pk=dear.pk).update(climber=4)
     for sort, first, last in (("-price", dear, cheap), ("price", cheap, dear)):
         page = client.get(team_url(team), {"roster-sort": sort}).content.decode()
@@ -102,7 +103,7 @@ def _draft_page_queries(client, *, real_teams, alice, bob, charlie, slug):
     for _pick in range(3):
         formation.draft_autopick(season=season, user=charlie)
     team = formation.draft_status(season=season).on_turn
-    formation.wish_add(team=team, rider=free_riders(season)[0])
+    formation.wish_add(team=team, pickable=free_riders(season)[0])
     client.force_login(team.owner)
     with CaptureQueriesContext(connection) as queries:
         assert client.get(team_url(team)).status_code == 200

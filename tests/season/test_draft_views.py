@@ -84,11 +84,11 @@ def test_the_board_pages_through_a_big_start_list(client, alice, bob, charlie):
 def _three_picks(season, first, second, climber):
     """The first team takes the climber of Jumbo-Visma; the second, riders of two other real
     teams; the first is on turn again."""
-    formation.draft_pick(season=season, team=first, rider=climber, user=first.owner)
+    formation.draft_pick(season=season, team=first, pickable=climber, user=first.owner)
     others = [r for r in free_riders(season) if r.team_id != climber.team_id]
-    formation.draft_pick(season=season, team=second, rider=others[0], user=second.owner)
+    formation.draft_pick(season=season, team=second, pickable=others[0], user=second.owner)
     other = next(r for r in others if r.team_id != others[0].team_id)
-    formation.draft_pick(season=season, team=second, rider=other, user=second.owner)
+    formation.draft_pick(season=season, team=second, pickable=other, user=second.owner)
 
 
 def test_a_rider_the_limit_per_real_team_forbids_has_his_pick_button_disabled_with_the_reason(
@@ -111,14 +111,14 @@ def test_a_forbidden_rider_posted_by_hand_is_refused_with_the_rule(client, draft
     client.force_login(first.owner)
     response = client.post(pick_url(first), {"rider": kuss_rider.pk}, follow=True)
     assert "At most 1 rider from one real team: 2 from Jumbo-Visma." in response.content.decode()
-    assert first.members.count() == 1
+    assert first.seats.count() == 1
 
 
 def test_the_pick_history_lists_every_pick_with_the_automatic_ones_marked(
     client, drafting, charlie
 ):
     season, first, second, climber = drafting
-    formation.draft_pick(season=season, team=first, rider=climber, user=first.owner)
+    formation.draft_pick(season=season, team=first, pickable=climber, user=first.owner)
     formation.draft_autopick(season=season, user=charlie)
     client.force_login(second.owner)
     page = client.get(team_url(second)).content.decode()
@@ -191,7 +191,7 @@ def test_a_wish_list_goes_back_to_the_board_as_it_was(client, drafting):
 
 def test_another_player_neither_sees_nor_changes_my_wish_list(client, drafting):
     season, first, second, climber = drafting
-    formation.wish_add(team=first, rider=climber)
+    formation.wish_add(team=first, pickable=climber)
     client.force_login(second.owner)
     assert client.post(wish_url(first), {"remove": climber.pk}).status_code == 403
     assert client.post(wish_url(first), {"add": free_riders(season)[1].pk}).status_code == 403
@@ -231,8 +231,8 @@ def test_bad_wish_list_input_gets_a_message_not_an_error(client, drafting, data)
 
 def test_a_rider_already_picked_cannot_be_wished_and_leaves_every_list(client, drafting):
     season, first, second, climber = drafting
-    formation.wish_add(team=second, rider=climber)
-    formation.draft_pick(season=season, team=first, rider=climber, user=first.owner)
+    formation.wish_add(team=second, pickable=climber)
+    formation.draft_pick(season=season, team=first, pickable=climber, user=first.owner)
     assert not WishListEntry.objects.exists()
     client.force_login(second.owner)
     response = client.post(wish_url(second), {"add": climber.pk}, follow=True)
@@ -251,17 +251,17 @@ def test_a_wish_list_is_kept_short(drafting, monkeypatch):
     season, first, _second, _climber = drafting
     monkeypatch.setattr(formation, "WISH_LIST_MAX", 2)
     riders = free_riders(season)
-    formation.wish_add(team=first, rider=riders[0])
-    formation.wish_add(team=first, rider=riders[1])
+    formation.wish_add(team=first, pickable=riders[0])
+    formation.wish_add(team=first, pickable=riders[1])
     with pytest.raises(formation.FormationError, match="at most 2 riders"):
-        formation.wish_add(team=first, rider=riders[2])
+        formation.wish_add(team=first, pickable=riders[2])
 
 
 def test_a_rider_is_wished_once(drafting):
     _season, first, _second, climber = drafting
-    formation.wish_add(team=first, rider=climber)
+    formation.wish_add(team=first, pickable=climber)
     with pytest.raises(formation.FormationError, match="already on your wish list"):
-        formation.wish_add(team=first, rider=climber)
+        formation.wish_add(team=first, pickable=climber)
 
 
 def test_no_wish_list_once_the_team_is_complete(drafting):
@@ -269,21 +269,23 @@ def test_no_wish_list_once_the_team_is_complete(drafting):
     _three_picks(season, first, second, climber)
     formation.draft_autopick(season=season, user=None)
     with pytest.raises(formation.FormationError, match="The draft is over"):
-        formation.wish_add(team=first, rider=free_riders(season)[0])
+        formation.wish_add(team=first, pickable=free_riders(season)[0])
 
 
 def test_a_budget_season_has_no_wish_list(alice, charlie):
     season = league(organiser=charlie, formation_mode=Season.FormationMode.BUDGET)
     (team,) = joined(season, alice)
-    with pytest.raises(formation.FormationError, match="no draft of riders"):
-        formation.wish_add(team=team, rider=free_riders(season)[0])
+    with pytest.raises(
+        formation.FormationError, match="This season has no draft: there is no wish list"
+    ):
+        formation.wish_add(team=team, pickable=free_riders(season)[0])
 
 
 def test_the_wish_list_can_be_prepared_before_the_draft_starts(alice, bob, charlie):
     season = league(organiser=charlie)
     team, _other = joined(season, alice, bob)
     rider = free_riders(season)[0]
-    formation.wish_add(team=team, rider=rider)
+    formation.wish_add(team=team, pickable=rider)
     assert [w.rider for w in formation.wish_list(team=team)] == [rider]
 
 

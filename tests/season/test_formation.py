@@ -5,10 +5,11 @@ import random
 
 import pytest
 
+from races.team_rules import PRICE_BASE, price_of, rider_price
 from riders.models import RATING_AXES
 from season import formation
-from season.formation import Candidate, FormationError, price_of, roster_errors, snake_team_index
-from season.models import DraftPick, Round, Season, SeasonTeamRider
+from season.formation import Candidate, FormationError, roster_errors, snake_team_index
+from season.models import DraftPick, Round, Season, Seat
 from season.orders import default_roles
 from tests.factories import RiderFactory, TeamFactory
 from tests.season.builders import free_riders, joined, league, stage, template_race
@@ -17,7 +18,7 @@ from tests.season.builders import free_riders, joined, league, stage, template_r
 
 
 def test_a_rider_rated_0_everywhere_costs_the_base_price():
-    assert price_of(dict.fromkeys(RATING_AXES, 0)) == formation.PRICE_BASE
+    assert price_of(dict.fromkeys(RATING_AXES, 0)) == PRICE_BASE
 
 
 def test_every_step_up_a_rating_costs_more_than_the_step_before():
@@ -39,7 +40,7 @@ def test_climbing_weighs_more_than_descending():
 
 
 def test_a_handicap_costs_nothing_extra():
-    assert price_of({"sprinter": -1}) == formation.PRICE_BASE
+    assert price_of({"sprinter": -1}) == PRICE_BASE
 
 
 # --- the rules of a roster (pure) -----------------------------------------------------------
@@ -51,7 +52,7 @@ def test_the_snake_order_reverses_every_round():
 
 
 def candidate(rider_id, team_id=1, price=10, team="Jumbo-Visma"):
-    return Candidate(rider_id, f"Rider {rider_id}", team_id, team, price)
+    return Candidate(rider_id, f"Rider {rider_id}", team_id, team, price, person_id=rider_id)
 
 
 def test_a_roster_over_the_limit_of_one_real_team_names_the_team_and_the_rule():
@@ -129,9 +130,9 @@ def test_a_budget_season_has_no_draft(alice, bob, charlie):
 def test_the_team_on_turn_picks_a_free_rider(drafting):
     season, first, _second = drafting
     rider = free_riders(season)[0]
-    pick = formation.draft_pick(season=season, team=first, rider=rider, user=first.owner)
+    pick = formation.draft_pick(season=season, team=first, pickable=rider, user=first.owner)
     assert pick.number == 1
-    assert list(first.members.values_list("rider_id", flat=True)) == [rider.pk]
+    assert list(first.seats.values_list("rider_id", flat=True)) == [rider.pk]
 
 
 @pytest.mark.django_db
@@ -139,18 +140,18 @@ def test_a_team_off_turn_is_told_whose_turn_it_is(drafting):
     season, first, second = drafting
     rider = free_riders(season)[0]
     with pytest.raises(FormationError, match=f"It is {first.name}'s turn \\(pick 1\\)"):
-        formation.draft_pick(season=season, team=second, rider=rider, user=second.owner)
+        formation.draft_pick(season=season, team=second, pickable=rider, user=second.owner)
     assert not DraftPick.objects.exists()
-    assert not SeasonTeamRider.objects.exists()
+    assert not Seat.objects.exists()
 
 
 @pytest.mark.django_db
 def test_a_rider_is_picked_once(drafting):
     season, first, second = drafting
     rider = free_riders(season)[0]
-    formation.draft_pick(season=season, team=first, rider=rider, user=first.owner)
+    formation.draft_pick(season=season, team=first, pickable=rider, user=first.owner)
     with pytest.raises(FormationError, match="already been picked"):
-        formation.draft_pick(season=season, team=second, rider=rider, user=second.owner)
+        formation.draft_pick(season=season, team=second, pickable=rider, user=second.owner)
 
 
 @pytest.mark.django_db
@@ -158,11 +159,11 @@ def test_a_pick_over_the_limit_of_one_real_team_is_refused_naming_the_rule(draft
     season, first, second = drafting
     riders = free_riders(season)
     same_team = [r for r in riders if r.team_id == riders[0].team_id]
-    formation.draft_pick(season=season, team=first, rider=same_team[0], user=first.owner)
-    formation.draft_pick(season=season, team=second, rider=same_team[1], user=second.owner)
+    formation.draft_pick(season=season, team=first, pickable=same_team[0], user=first.owner)
+    formation.draft_pick(season=season, team=second, pickable=same_team[1], user=second.owner)
     with pytest.raises(FormationError, match="At most 1 rider from one real team: 2 from"):
-        formation.draft_pick(season=season, team=second, rider=same_team[2], user=second.owner)
-    assert second.members.count() == 1
+        formation.draft_pick(season=season, team=second, pickable=same_team[2], user=second.owner)
+    assert second.seats.count() == 1
 
 
 @pytest.mark.django_db
@@ -173,11 +174,11 @@ def test_the_snake_gives_the_last_team_of_a_round_two_picks_in_a_row(drafting):
         one_per_real_team.setdefault(rider.team_id, rider)
     riders = iter(one_per_real_team.values())
     assert formation.draft_status(season=season).on_turn == first
-    formation.draft_pick(season=season, team=first, rider=next(riders), user=None)
+    formation.draft_pick(season=season, team=first, pickable=next(riders), user=None)
     assert formation.draft_status(season=season).on_turn == second
-    formation.draft_pick(season=season, team=second, rider=next(riders), user=None)
+    formation.draft_pick(season=season, team=second, pickable=next(riders), user=None)
     assert formation.draft_status(season=season).on_turn == second
-    formation.draft_pick(season=season, team=second, rider=next(riders), user=None)
+    formation.draft_pick(season=season, team=second, pickable=next(riders), user=None)
     assert formation.draft_status(season=season).on_turn == first
 
 
@@ -188,13 +189,13 @@ def test_a_complete_team_gets_default_roles_and_bibs_and_the_last_pick_opens_sta
         formation.draft_autopick(season=season, user=season.organiser)
     assert formation.draft_status(season=season).complete
     for team in (first, second):
-        members = list(team.members.select_related("rider").order_by("bib"))
+        members = list(team.seats.select_related("rider").order_by("number"))
         assert len(members) == 2
         expected = default_roles(m.rider for m in members)
         assert {m.rider_id: m.role for m in members} == expected
         assert members[0].role == "gc_leader"
-    assert sorted(first.members.values_list("bib", flat=True)) == [1, 2]
-    assert sorted(second.members.values_list("bib", flat=True)) == [11, 12]
+    assert sorted(first.seats.values_list("number", flat=True)) == [1, 2]
+    assert sorted(second.seats.values_list("number", flat=True)) == [11, 12]
     assert stage(season, 1).status == Round.Status.OPEN
     assert stage(season, 2).status == Round.Status.SCHEDULED
 
@@ -202,7 +203,7 @@ def test_a_complete_team_gets_default_roles_and_bibs_and_the_last_pick_opens_sta
 @pytest.mark.django_db
 def test_the_organiser_picks_the_dearest_free_rider_that_fits(drafting):
     season, first, _second = drafting
-    dearest = max(free_riders(season), key=lambda r: (formation.rider_price(r), -r.pk))
+    dearest = max(free_riders(season), key=lambda r: (rider_price(r), -r.pk))
     pick = formation.draft_autopick(season=season, user=season.organiser)
     assert (pick.team, pick.rider) == (first, dearest)
 
@@ -214,7 +215,7 @@ def test_no_pick_after_the_draft(drafting):
         formation.draft_autopick(season=season, user=None)
     rider = free_riders(season)[0]
     with pytest.raises(FormationError, match="The draft is over"):
-        formation.draft_pick(season=season, team=first, rider=rider, user=None)
+        formation.draft_pick(season=season, team=first, pickable=rider, user=None)
 
 
 @pytest.mark.django_db
@@ -260,7 +261,7 @@ def budget_league(alice, bob, charlie):
 @pytest.mark.django_db
 def test_the_prices_in_the_budget_league_are_as_documented(budget_league):
     _season, _a, _b, riders = budget_league
-    prices = {name: formation.rider_price(r) for name, r in riders.items()}
+    prices = {name: rider_price(r) for name, r in riders.items()}
     assert prices == {"star": 47, "climber": 23, "sprinter": 17, "rouleur": 8, "domestique": 5}
 
 
@@ -268,20 +269,22 @@ def test_the_prices_in_the_budget_league_are_as_documented(budget_league):
 def test_a_player_picks_his_riders_within_the_budget(budget_league):
     _season, alice_team, _b, riders = budget_league
     members = formation.team_select(
-        team=alice_team, rider_ids=[riders["climber"].pk, riders["rouleur"].pk]
+        team=alice_team, pickable_ids=[riders["climber"].pk, riders["rouleur"].pk]
     )
     assert {m.rider_id for m in members} == {riders["climber"].pk, riders["rouleur"].pk}
     roles = {m.rider_id: m.role for m in members}
     assert roles[riders["climber"].pk] == "gc_leader"
-    assert [m.bib for m in members] == [1, 2]
+    assert [m.number for m in members] == [1, 2]
 
 
 @pytest.mark.django_db
 def test_a_selection_over_the_budget_is_refused_and_changes_nothing(budget_league):
     _season, alice_team, _b, riders = budget_league
     with pytest.raises(FormationError, match="The riders cost 70, over the budget of 55"):
-        formation.team_select(team=alice_team, rider_ids=[riders["star"].pk, riders["climber"].pk])
-    assert not alice_team.members.exists()
+        formation.team_select(
+            team=alice_team, pickable_ids=[riders["star"].pk, riders["climber"].pk]
+        )
+    assert not alice_team.seats.exists()
 
 
 @pytest.mark.django_db
@@ -289,7 +292,7 @@ def test_a_selection_respects_the_limit_per_real_team(budget_league):
     _season, alice_team, _b, riders = budget_league
     with pytest.raises(FormationError, match="At most 1 rider from one real team: 2 from Jumbo"):
         formation.team_select(
-            team=alice_team, rider_ids=[riders["sprinter"].pk, riders["domestique"].pk]
+            team=alice_team, pickable_ids=[riders["sprinter"].pk, riders["domestique"].pk]
         )
 
 
@@ -297,30 +300,36 @@ def test_a_selection_respects_the_limit_per_real_team(budget_league):
 def test_a_selection_has_exactly_the_roster_size(budget_league):
     _season, alice_team, _b, riders = budget_league
     with pytest.raises(FormationError, match="Choose exactly 2 riders \\(1 chosen\\)"):
-        formation.team_select(team=alice_team, rider_ids=[riders["domestique"].pk])
+        formation.team_select(team=alice_team, pickable_ids=[riders["domestique"].pk])
 
 
 @pytest.mark.django_db
 def test_a_rider_in_another_team_cannot_be_selected(budget_league):
     _season, alice_team, bob_team, riders = budget_league
-    formation.team_select(team=bob_team, rider_ids=[riders["climber"].pk, riders["rouleur"].pk])
+    formation.team_select(team=bob_team, pickable_ids=[riders["climber"].pk, riders["rouleur"].pk])
     with pytest.raises(FormationError, match="Already in another team"):
-        formation.team_select(team=alice_team, rider_ids=[riders["climber"].pk, riders["star"].pk])
+        formation.team_select(
+            team=alice_team, pickable_ids=[riders["climber"].pk, riders["star"].pk]
+        )
 
 
 @pytest.mark.django_db
 def test_a_player_may_change_his_selection_until_the_race_starts(budget_league):
     season, alice_team, _b, riders = budget_league
-    formation.team_select(team=alice_team, rider_ids=[riders["climber"].pk, riders["rouleur"].pk])
-    formation.team_select(team=alice_team, rider_ids=[riders["star"].pk, riders["domestique"].pk])
-    assert set(alice_team.members.values_list("rider_id", flat=True)) == {
+    formation.team_select(
+        team=alice_team, pickable_ids=[riders["climber"].pk, riders["rouleur"].pk]
+    )
+    formation.team_select(
+        team=alice_team, pickable_ids=[riders["star"].pk, riders["domestique"].pk]
+    )
+    assert set(alice_team.seats.values_list("rider_id", flat=True)) == {
         riders["star"].pk,
         riders["domestique"].pk,
     }
     Round.objects.filter(season=season, number=1).update(status=Round.Status.OPEN)
     with pytest.raises(FormationError, match="The race has started"):
         formation.team_select(
-            team=alice_team, rider_ids=[riders["climber"].pk, riders["rouleur"].pk]
+            team=alice_team, pickable_ids=[riders["climber"].pk, riders["rouleur"].pk]
         )
 
 
@@ -332,4 +341,4 @@ def test_the_pool_is_the_start_list_when_one_was_imported(alice, charlie):
     listed = RiderFactory()
     RaceEntry.objects.create(race=template, rider=listed)
     season = league(organiser=charlie, template=template)
-    assert list(formation.rider_pool(season=season)) == [listed]
+    assert list(formation.pool(season=season)) == [listed]

@@ -97,7 +97,7 @@ def test_the_orders_page_shows_the_profile_the_ratings_and_the_rules(client, dem
     assert 'id="orders-profile"' in page
     assert "<svg" in page.split('id="orders-profile"')[1][:200]
     ratings = page.split('id="ratings"')[1].split("</table>")[0]
-    for member in team.members.all():
+    for member in team.seats.all():
         assert member.rider.name in ratings
     assert '<abbr title="Climber">' in ratings
     # The "not saved yet" hint is there, hidden until the form changes (static/js).
@@ -202,8 +202,9 @@ def test_my_seasons_links_to_the_draft_while_it_runs(client, alice, bob, charlie
 def test_my_seasons_says_the_motor_draft_is_over_once_every_car_is_picked(
     client, alice, bob, charlie
 ):
-    from season.motor_league import car_draft_start, car_pick, free_entries
+    from season.formation import draft_start as car_draft_start
     from tests.season import motor_builders
+    from tests.season.motor_builders import car_pick, free_entries
 
     season = motor_builders.motor_league(organiser=charlie, formation_mode="draft")
     motor_builders.joined(season, alice, bob)

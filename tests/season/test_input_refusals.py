@@ -139,7 +139,7 @@ def test_reinstating_a_rider_who_did_not_ride_says_so(client, demo):
 
 def test_reinstating_on_a_stage_without_results_says_so(client, demo):
     client.force_login(demo.organiser)
-    rider_id = demo.teams.first().members.first().rider_id
+    rider_id = demo.teams.first().seats.first().rider_id
     url = reverse(
         "season-stage-reinstate", kwargs={"slug": demo.slug, "number": 2, "rider_id": rider_id}
     )

@@ -72,7 +72,7 @@ def test_a_player_joins_with_a_team_named_as_he_chooses(alice, charlie):
     season = league(organiser=charlie)
     team = leagues.season_join(season=season, user=alice, team_name="  Les   Grimpeurs ")
     assert (team.name, team.owner, team.season) == ("Les Grimpeurs", alice, season)
-    assert not team.members.exists()
+    assert not team.seats.exists()
     membership = Membership.objects.get(season=season, user=alice)
     assert membership.role == Membership.Role.PLAYER
 

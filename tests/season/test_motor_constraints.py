@@ -8,7 +8,8 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from season.demo import motor_demo_load
-from season.models import Round, Season, SeasonTeamCar
+from season.models import Round, Season, SeasonTeam, Seat
+from tests.factories import RiderFactory
 from tests.season.motor_builders import joined, motor_league, round_resolved, two_cars_each
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
@@ -40,23 +41,23 @@ def test_a_round_is_a_stage_or_a_grand_prix(alice):
 def test_a_team_has_two_cars_and_a_season_twelve(alice, bob):
     season = motor_demo_load()  # twelve cars seated, two a team
     team = season.teams.get(owner__username="alice")
-    car = team.cars.order_by("slot").first()
-    other = season.cars.exclude(team=team).first()
-    _refused("car_slot_range", lambda: SeasonTeamCar.objects.filter(pk=car.pk).update(slot=3))
-    _refused("car_seat_range", lambda: SeasonTeamCar.objects.filter(pk=car.pk).update(seat=13))
+    car = team.seats.order_by("slot").first()
+    other = season.seats.exclude(team=team).first()
+    _refused("seat_slot_range", lambda: Seat.objects.filter(pk=car.pk).update(slot=3))
+    _refused("seat_grid_range", lambda: Seat.objects.filter(pk=car.pk).update(grid=13))
     # Another team's car cannot become this team's car 1 (the slot is taken) ...
     _refused(
-        "car_slot_per_team",
-        lambda: SeasonTeamCar.objects.filter(pk=other.pk).update(team=team, slot=car.slot),
+        "seat_slot_per_team",
+        lambda: Seat.objects.filter(pk=other.pk).update(team=team, slot=car.slot),
     )
     # ... nor take a seat already taken.
     _refused(
-        "car_seat_per_season",
-        lambda: SeasonTeamCar.objects.filter(pk=other.pk).update(seat=car.seat),
+        "seat_grid_place_per_season",
+        lambda: Seat.objects.filter(pk=other.pk).update(grid=car.grid),
     )
     _refused(
-        "car_number_per_season",
-        lambda: SeasonTeamCar.objects.filter(pk=other.pk).update(number=car.number),
+        "seat_car_number_per_season",
+        lambda: Seat.objects.filter(pk=other.pk).update(number=car.number),
     )
 
 
@@ -67,3 +68,20 @@ def test_joining_picking_and_resolving_take_their_locks_on_postgresql(alice, bob
     resolved = round_resolved(season)
     assert resolved.status == Round.Status.RESOLVED
     assert resolved.grand_prix.results.count() == 12
+
+
+def test_a_seat_is_a_rider_or_a_car_and_a_car_has_its_slot_and_place(alice, bob):
+    season = motor_demo_load()
+    car = season.seats.order_by("grid").first()
+    rider = RiderFactory()
+    _refused("seat_rider_or_car", lambda: Seat.objects.filter(pk=car.pk).update(rider=rider))
+    _refused("seat_car_complete", lambda: Seat.objects.filter(pk=car.pk).update(grid=None))
+    _refused(
+        "seat_rider_no_grid",
+        lambda: Seat.objects.create(
+            season=season,
+            team=SeasonTeam.objects.create(season=season, name="Riders"),
+            rider=rider,
+            slot=1,
+        ),
+    )

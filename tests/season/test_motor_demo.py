@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from season.demo import MOTOR_DEMO_SLUG, motor_demo_load
-from season.models import Round, Season, SeasonTeamCar
+from season.models import Round, Season, Seat
 from season.replay import stage_replay
 from season.services.lifecycle import can_resolve
 from season.services.resolution import round_resolve
@@ -24,12 +24,12 @@ def test_the_motor_demo_season_has_three_players_and_a_full_grid():
     assert season.championship.copied_from.slug == "demo-1981"
     assert season.rounds.count() == 15
     assert season.organiser.username == "olivia"
-    cars = SeasonTeamCar.objects.filter(season=season).select_related("team__owner")
+    cars = Seat.objects.filter(season=season).select_related("team__owner")
     assert cars.count() == 12
     owners = sorted({c.team.owner.username for c in cars if c.team.owner})
     assert owners == ["alice", "bob", "charlie"]
     alice = season.teams.get(owner__username="alice")
-    assert {c.entry.constructor.slug for c in alice.cars.select_related("entry__constructor")} == {
+    assert {c.entry.constructor.slug for c in alice.seats.select_related("entry__constructor")} == {
         "williams"
     }
     first = season.rounds.get(number=1)
@@ -51,7 +51,7 @@ def test_reloading_the_motor_demo_starts_it_again():
     again = motor_demo_load()
     assert Season.objects.filter(slug=MOTOR_DEMO_SLUG).count() == 1
     assert again.rounds.get(number=1).status == Round.Status.OPEN
-    assert again.cars.count() == 12
+    assert again.seats.count() == 12
 
 
 def test_load_demo_loads_both_seasons(capsys):

@@ -23,7 +23,7 @@ def test_a_motor_round_keeps_its_dice_log(alice, bob, ruleset):
     kinds = {row[3] for row in log.rolls}
     cars = {row[2] for row in log.rolls if row[2] is not None}
     # Every car of the grid threw dice.
-    assert cars == {str(c) for c in season.cars.values_list("number", flat=True)}
+    assert cars == {str(c) for c in season.seats.values_list("number", flat=True)}
     if ruleset == "grandprix":
         assert {"throw", "pit"} <= kinds
         assert {row[0] for row in log.rolls} == {"qualifying", "race"}

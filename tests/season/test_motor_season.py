@@ -10,15 +10,22 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from motor.models import GrandPrixEvent, Result, Standing
+from season.computer_teams import computer_teams_fill as computer_cars_fill
 from season.formation import FormationError
+from season.formation import draft_start as car_draft_start
 from season.leagues import LeagueError
-from season.models import Round, Season, SeasonTeamCar
-from season.motor_league import car_draft_start, car_pick, computer_cars_fill, free_entries
+from season.models import Round, Season, Seat
 from season.replay import stage_replay
 from season.services.lifecycle import round_open
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.services.resolution import round_resolve
-from tests.season.motor_builders import joined, motor_league, real_championship
+from tests.season.motor_builders import (
+    car_pick,
+    free_entries,
+    joined,
+    motor_league,
+    real_championship,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -74,17 +81,17 @@ def test_teams_of_two_cars_within_a_budget(alice, bob):
     season = motor_league(organiser=alice)
     (team,) = joined(season, bob)
     _two_cars_each(season, team)
-    assert team.cars.count() == 2
-    with pytest.raises(FormationError, match="A team has two cars"):
+    assert team.seats.count() == 2
+    with pytest.raises(FormationError, match="A team has at most 2 cars"):
         car_pick(season=season, team=team, entry=free_entries(season=season)[0])
-    car = team.cars.first()
+    car = team.seats.first()
     with pytest.raises(IntegrityError), transaction.atomic():
-        SeasonTeamCar.objects.create(
+        Seat.objects.create(
             season=season,
             team=team,
             entry=free_entries(season=season)[0],
             slot=3,
-            seat=9,
+            grid=9,
             number=90,
         )
     assert car.slot in (1, 2)
@@ -105,17 +112,17 @@ def test_a_draft_goes_in_turns(alice, bob, charlie):
         car_pick(season=season, team=bob_team, entry=free_entries(season=season)[0])
     first, second = car_draft_start(season=season)
     season.refresh_from_db()
-    with pytest.raises(FormationError, match="not your turn"):
+    with pytest.raises(FormationError, match="turn \\(pick 1\\)"):
         car_pick(season=season, team=second, entry=free_entries(season=season)[0])
     for team in (first, second, second, first):  # the snake order
         assert season.rounds.get(number=1).status == Round.Status.SCHEDULED
         car_pick(season=season, team=team, entry=free_entries(season=season)[0])
-    assert {bob_team.cars.count(), charlie_team.cars.count()} == {2}
+    assert {bob_team.seats.count(), charlie_team.seats.count()} == {2}
     # The last pick ends the draft: round 1 opens, committed, and computer cars fill the grid.
     opened = season.rounds.get(number=1)
     assert opened.status == Round.Status.OPEN
     assert opened.commitment
-    assert SeasonTeamCar.objects.filter(season=season).count() == 12
+    assert Seat.objects.filter(season=season).count() == 12
 
 
 def test_computer_teams_fill_the_grid_to_twelve_cars(alice, bob):
@@ -125,7 +132,7 @@ def test_computer_teams_fill_the_grid_to_twelve_cars(alice, bob):
     teams = computer_cars_fill(season=season)
     assert len(teams) == 5
     assert all(t.owner_id is None for t in teams)
-    assert SeasonTeamCar.objects.filter(season=season).count() == 12
+    assert Seat.objects.filter(season=season).count() == 12
     # Named after their real constructors, in the pool's order; Alfa's two cars are Bob's.
     assert [t.name for t in teams] == ["Brabham", "Ferrari", "Ligier", "Lotus", "McLaren"]
     assert computer_cars_fill(season=season) == []
@@ -141,7 +148,7 @@ def test_orders_per_car_are_stored_with_the_specs_defaults(alice, bob):
     (team,) = joined(season, bob)
     _two_cars_each(season, team)
     first = _opened(season)
-    numbers = sorted(team.cars.values_list("number", flat=True))
+    numbers = sorted(team.seats.values_list("number", flat=True))
     orders = orders_submit(
         team=team, round=first, orders={numbers[0]: {"risk": "aggressive"}}, user=bob
     )
@@ -154,8 +161,8 @@ def test_orders_out_of_the_spec_or_for_another_teams_car_are_refused(alice, bob,
     bob_team, charlie_team = joined(season, bob, charlie)
     _two_cars_each(season, bob_team, charlie_team)
     first = _opened(season)
-    bob_car = bob_team.cars.first().number
-    charlie_car = charlie_team.cars.first().number
+    bob_car = bob_team.seats.first().number
+    charlie_car = charlie_team.seats.first().number
     with pytest.raises(OrdersInvalid, match=f"Car {bob_car}, max_gear: 7 is not within 2 .. 4"):
         orders_submit(team=bob_team, round=first, orders={bob_car: {"max_gear": 7}}, user=bob)
     # Charlie's orders cannot steer Bob's car.
@@ -176,7 +183,7 @@ def test_orders_after_the_deadline_are_refused_with_the_reason(alice, bob):
     late = first.orders_deadline + timedelta(seconds=1)
     with pytest.raises(OrdersClosed, match="Orders for round 1 closed at"):
         orders_submit(
-            team=team, round=first, orders={team.cars.first().number: {}}, user=bob, now=late
+            team=team, round=first, orders={team.seats.first().number: {}}, user=bob, now=late
         )
 
 
@@ -193,7 +200,7 @@ def test_a_round_resolves_with_results_events_and_standings(alice, bob, ruleset)
     _two_cars_each(season, team)
     first = _opened(season)
     orders_submit(
-        team=team, round=first, orders={team.cars.first().number: {"risk": "safe"}}, user=bob
+        team=team, round=first, orders={team.seats.first().number: {"risk": "safe"}}, user=bob
     )
     resolved = _resolved(season, team)
     assert resolved.status == Round.Status.RESOLVED

@@ -9,11 +9,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from motor.models import GrandPrix
-from season.models import Orders, Round, Season, SeasonTeamCar
-from season.motor_league import free_entries
+from season.models import Orders, Round, Season, Seat
 from season.services.lifecycle import round_publish
 from tests.commits import committed
 from tests.season.motor_builders import (
+    free_entries,
     joined,
     motor_league,
     real_championship,
@@ -114,11 +114,11 @@ def test_a_player_picks_two_cars_within_the_budget(client, alice, bob):
     entries = free_entries(season=season)
     client.post(pick, {"entry": entries[0].pk})
     client.post(pick, {"entry": entries[1].pk})
-    assert team.cars.count() == 2
+    assert team.seats.count() == 2
     # A third car: refused with the reason.
     response = client.post(pick, {"entry": entries[2].pk}, follow=True)
-    assert "A team has two cars." in response.content.decode()
-    assert team.cars.count() == 2
+    assert "A team has at most 2 cars." in response.content.decode()
+    assert team.seats.count() == 2
 
 
 def test_a_car_over_the_budget_is_refused(client, alice, bob):
@@ -130,7 +130,7 @@ def test_a_car_over_the_budget_is_refused(client, alice, bob):
     client.post(pick, {"entry": entries[0].pk})
     response = client.post(pick, {"entry": entries[1].pk}, follow=True)
     assert "costs 5: 1 of the budget is left" in response.content.decode()
-    assert team.cars.count() == 1
+    assert team.seats.count() == 1
 
 
 def test_nobody_picks_for_another_players_team(client, alice, bob, charlie):
@@ -143,7 +143,7 @@ def test_nobody_picks_for_another_players_team(client, alice, bob, charlie):
     )
     assert response.status_code == 403
     assert client.get(reverse("player-team", args=[season.slug, bob_team.pk])).status_code == 403
-    assert not SeasonTeamCar.objects.exists()
+    assert not Seat.objects.exists()
 
 
 def _open(season):
@@ -160,7 +160,7 @@ def test_orders_per_car_from_the_orders_spec(client, alice, bob):
     client.force_login(bob)
     url = reverse("player-orders", args=[season.slug, team.pk])
     html = client.get(url).content.decode()
-    first, second = sorted(team.cars.values_list("number", flat=True))
+    first, second = sorted(team.seats.values_list("number", flat=True))
     for field in ("risk", "quali_risk", "max_gear", "card_min_gear", "pit_strategy"):
         assert f'name="{first}-{field}"' in html
         assert f'name="{second}-{field}"' in html
@@ -192,7 +192,7 @@ def test_ludicitude_orders_are_risk_and_top_speed(client, alice, bob):
     _open(season)
     client.force_login(bob)
     html = client.get(reverse("player-orders", args=[season.slug, team.pk])).content.decode()
-    number = team.cars.first().number
+    number = team.seats.first().number
     assert f'name="{number}-risk"' in html
     assert f'name="{number}-max_speed"' in html
     assert f'name="{number}-mode"' not in html
@@ -207,7 +207,7 @@ def test_orders_after_the_deadline_are_refused_with_the_reason(client, alice, bo
     client.force_login(bob)
     url = reverse("player-orders", args=[season.slug, team.pk])
     assert "closed at the deadline" in client.get(url).content.decode()
-    number = team.cars.first().number
+    number = team.seats.first().number
     response = client.post(url, {"stage": "1", f"{number}-risk": "safe"}, follow=True)
     assert "closed at the deadline" in response.content.decode()
     assert not Orders.objects.exists()
@@ -221,7 +221,7 @@ def test_nobody_gives_orders_for_another_players_cars(client, alice, bob, charli
     client.force_login(charlie)
     url = reverse("player-orders", args=[season.slug, bob_team.pk])
     assert client.get(url).status_code == 403
-    number = bob_team.cars.first().number
+    number = bob_team.seats.first().number
     assert client.post(url, {"stage": "1", f"{number}-risk": "safe"}).status_code == 403
     assert not Orders.objects.exists()
 

@@ -96,7 +96,7 @@ def test_the_reminder_goes_to_players_without_orders_and_links_to_their_form(fri
     first = open_stage_1(friends)
     notifications_send(now=first.orders_deadline - timedelta(days=1, hours=1))
     team = friends.teams.get(owner=alice)
-    orders = {m.rider_id: {"role": m.role} for m in team.members.all()}
+    orders = {m.rider_id: {"role": m.role} for m in team.seats.all()}
     orders_submit(team=team, round=first, orders=orders, user=alice)
     notifications_send(now=first.orders_deadline - timedelta(hours=2))
     reminders = Notification.objects.filter(kind=Notification.Kind.REMINDER)

@@ -49,7 +49,7 @@ def test_only_players_without_orders_are_reminded_24_hours_before(demo):
     notifications_send(now=first.orders_deadline - timedelta(days=3))
     mail.outbox.clear()
     team = demo.teams.get(owner__username="alice")
-    orders = {m.rider_id: {"role": m.role} for m in team.members.all()}
+    orders = {m.rider_id: {"role": m.role} for m in team.seats.all()}
     orders_submit(
         team=team,
         round=first,

@@ -34,7 +34,7 @@ def player_team(season):
 def breakaway_orders(team):
     """Orders for every rider of the team: the first one in the breakaway, the others as
     the defaults have them."""
-    members = list(team.members.order_by("bib").values_list("rider_id", "role"))
+    members = list(team.seats.order_by("number").values_list("rider_id", "role"))
     first = members[0][0]
     return {rider: {"role": "breakaway" if rider == first else role} for rider, role in members}
 
@@ -86,7 +86,7 @@ def test_a_players_changed_orders_give_him_new_odds(demo):
 def test_a_draft_of_orders_gives_its_own_odds_and_saves_nothing(demo):
     round = stage(demo, 1)
     team = player_team(demo)
-    first = team.members.order_by("bib").first()
+    first = team.seats.order_by("number").first()
     draft = odds.draft_orders_check(team=team, round=round, orders=breakaway_orders(team))
     assert draft[str(first.rider_id)]["role"] == "breakaway"
     saved = odds.odds_plan(round=round, runs=RUNS, team=team)
@@ -121,7 +121,7 @@ def test_a_drafts_every_order_goes_to_the_engine_not_only_the_role(demo):
 def test_a_draft_with_a_rider_not_in_the_team_is_refused_by_name(demo):
     round = stage(demo, 1)
     team, other = demo.teams.filter(owner__isnull=False).order_by("pk")[:2]
-    stranger = other.members.first()
+    stranger = other.seats.first()
     with pytest.raises(OrdersInvalid):
         odds.draft_orders_check(team=team, round=round, orders={stranger.rider_id: {}})
 

@@ -45,7 +45,7 @@ def test_odds_of_a_motor_round_count_every_car_in_every_run(alice, bob, ruleset)
     season, _team = league(alice, bob, ruleset)
     state = odds.odds_request(round=open_round(season), runs=RUNS)
     assert state.done
-    cars = {str(n) for n in season.cars.values_list("number", flat=True)}
+    cars = {str(n) for n in season.seats.values_list("number", flat=True)}
     assert set(state.counts.entrants) == cars
     entrants = state.counts.entrants.values()
     assert sum(c.wins for c in entrants) == RUNS
@@ -78,7 +78,7 @@ def test_the_championship_lead_counts_the_points_before_the_round(alice, bob):
     before = adapter.points_before(grand_prix=round_.grand_prix)
     leader_entry = max(before, key=before.get)
     assert before[leader_entry] > 0
-    car = str(season.cars.get(entry_id=leader_entry).number)
+    car = str(season.seats.get(entry_id=leader_entry).number)
     run = odds.runner_for(round_, odds.odds_plan(round=round_, runs=RUNS).inputs)
     lines = {line.entrant: line for line in run(12345)}
     assert lines[car].standing <= -float(before[leader_entry])
@@ -118,7 +118,7 @@ def open_round_without_history(season, round_):
 def test_a_draft_of_car_orders_gives_its_own_odds_and_saves_nothing(alice, bob):
     season, team = league(alice, bob)
     round_ = open_round(season)
-    car = str(team.cars.order_by("slot").first().number)
+    car = str(team.seats.order_by("slot").first().number)
     draft = odds.draft_orders_check(team=team, round=round_, orders={car: {"risk": "aggressive"}})
     assert draft[car]["risk"] == "aggressive"
     drafted = odds.odds_request(round=round_, runs=RUNS, team=team, draft=draft)
@@ -161,7 +161,7 @@ def test_the_motor_odds_page_names_cars_and_a_grand_prixs_columns(alice, bob, cl
         assert words in page
     assert "Abandons" not in page
     assert "Expected gap" not in page
-    driver = season.cars.select_related("entry__driver").first().entry.driver.name
+    driver = season.seats.select_related("entry__driver").first().entry.driver.name
     assert driver in page
 
 
@@ -180,13 +180,13 @@ def test_round_odds_command_prints_a_motor_table(alice, bob, capsys):
     call_command("round_odds", season.slug, "1", "--runs", str(RUNS), "--here", "--top", "0")
     out = capsys.readouterr().out
     assert f"{RUNS} runs" in out
-    assert out.count("#") >= len(season.cars.all())
+    assert out.count("#") >= len(season.seats.all())
 
 
 def test_a_player_asks_the_odds_of_a_draft_of_his_car_orders(alice, bob, client):
     season, team = league(alice, bob)
     round_ = open_round(season)
-    car = team.cars.order_by("slot").first().number
+    car = team.seats.order_by("slot").first().number
     client.force_login(bob)
     page = client.get(reverse("player-orders", args=[season.slug, team.pk]))
     assert 'id="draft-odds"' in page.content.decode()
@@ -219,7 +219,7 @@ def test_a_rivals_saved_car_orders_do_not_move_my_odds(alice, bob, charlie):
     two_cars_each(season, mine, rival)
     round_ = open_round(season)
     before = odds.odds_plan(round=round_, runs=RUNS, team=mine)
-    rival_car = str(rival.cars.order_by("slot").first().number)
+    rival_car = str(rival.seats.order_by("slot").first().number)
     orders_submit(
         team=rival, round=round_, orders={rival_car: {"risk": "aggressive"}}, user=charlie
     )

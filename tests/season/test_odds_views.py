@@ -47,7 +47,7 @@ def test_a_player_asks_for_the_odds_and_reads_the_table(demo, client):
     table = client.get(asked["Location"])
     html = table.content.decode()
     assert 'id="odds-table"' in html
-    mine = demo.teams.get(owner__username="alice").members.count()
+    mine = demo.teams.get(owner__username="alice").seats.count()
     assert len(re.findall(r'<tr class="mine[ "]', html)) == mine
     assert len(re.findall(r"<tr[ >]", html)) == 176 + 1  # the riders and the header
     # Asked again later, the page finds the counted table of the orders as they stand.
@@ -76,7 +76,7 @@ def test_a_draft_of_orders_shows_the_players_chances_with_both_and_saves_nothing
     orders_url = reverse("player-orders", args=[demo.slug, team.pk])
     form = client.get(orders_url).content.decode()
     assert 'id="draft-odds"' in form
-    members = list(team.members.order_by("bib"))
+    members = list(team.seats.order_by("number"))
     data = {"stage": "1"}
     for member in members:
         data[f"{member.rider_id}-role"] = member.role
@@ -101,7 +101,7 @@ def test_a_draft_of_orders_shows_the_players_chances_with_both_and_saves_nothing
 def test_another_player_cannot_read_a_draft(demo, client):
     login(client, "alice")
     team = demo.teams.get(owner__username="alice")
-    data = {"stage": "1"} | {f"{m.rider_id}-role": m.role for m in team.members.all()}
+    data = {"stage": "1"} | {f"{m.rider_id}-role": m.role for m in team.seats.all()}
     asked = client.post(reverse("player-orders-odds", args=[demo.slug, team.pk]), data)
     draft = asked["Location"].split("run=")[1].split("&")[0]
     client.logout()

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from season import formation
-from season.models import DraftPick, Orders, Round, Season, SeasonTeam, SeasonTeamRider
+from season.models import DraftPick, Orders, Round, Season, SeasonTeam, Seat
 from tests.factories import UserFactory
 from tests.season.builders import free_riders, joined, league
 
@@ -28,7 +28,7 @@ def team_of(season, username):
 
 def orders_data(team, stage_number=1):
     data = {"stage": stage_number}
-    for member in team.members.all():
+    for member in team.seats.all():
         data[f"{member.rider_id}-role"] = "domestique"
     return data
 
@@ -55,7 +55,7 @@ def test_alice_cannot_slip_bobs_riders_into_her_own_orders(client, demo):
     data = orders_data(alice_team) | orders_data(bob_team)
     client.post(url("player-orders", demo, team_id=alice_team.pk), data)
     saved = Orders.objects.get(team=alice_team).data
-    assert set(saved) == {str(m.rider_id) for m in alice_team.members.all()}
+    assert set(saved) == {str(m.rider_id) for m in alice_team.seats.all()}
     assert not Orders.objects.filter(team=bob_team).exists()
 
 
@@ -67,7 +67,7 @@ def test_alice_cannot_see_or_change_bobs_team(client, alice, bob, charlie):
     assert client.get(target).status_code == 403
     rider = free_riders(season)[0]
     assert client.post(target, {"riders": [rider.pk]}).status_code == 403
-    assert not bob_team.members.exists()
+    assert not bob_team.seats.exists()
 
 
 def test_alice_cannot_pick_for_bob_on_his_turn(client, alice, bob, charlie):
@@ -82,7 +82,7 @@ def test_alice_cannot_pick_for_bob_on_his_turn(client, alice, bob, charlie):
     )
     assert response.status_code == 403
     assert not DraftPick.objects.exists()
-    assert not SeasonTeamRider.objects.exists()
+    assert not Seat.objects.exists()
 
 
 def test_the_organiser_cannot_give_orders_for_a_players_team(client, demo):

@@ -157,7 +157,7 @@ def test_the_team_page_shows_whose_turn_it_is_and_lets_the_player_on_turn_pick(
     pick_url = reverse("player-draft-pick", kwargs={"slug": season.slug, "team_id": on_turn.pk})
     response = client.post(pick_url, {"rider": rider.pk}, follow=True)
     assert f"{rider.name} joins your team." in response.content.decode()
-    assert list(on_turn.members.values_list("rider_id", flat=True)) == [rider.pk]
+    assert list(on_turn.seats.values_list("rider_id", flat=True)) == [rider.pk]
 
 
 def test_a_pick_off_turn_is_refused_with_the_reason(client, alice, bob, charlie):
@@ -170,7 +170,7 @@ def test_a_pick_off_turn_is_refused_with_the_reason(client, alice, bob, charlie)
     pick_url = reverse("player-draft-pick", kwargs={"slug": season.slug, "team_id": other.pk})
     response = client.post(pick_url, {"rider": free_riders(season)[0].pk}, follow=True)
     assert f"It is {on_turn.name}&#x27;s turn (pick 1)." in response.content.decode()
-    assert not other.members.exists()
+    assert not other.seats.exists()
 
 
 @pytest.fixture
@@ -201,7 +201,7 @@ def test_a_player_picks_his_riders_within_the_budget_on_the_page(client, alice, 
     assert "0 of 1 riders · 0 spent of 20 · 20 left" in page
     response = client.post(team_url(team), {"riders": [riders[1].pk]}, follow=True)
     assert "Your team is ready." in response.content.decode()
-    assert list(team.members.values_list("rider_id", "role")) == [(riders[1].pk, "gc_leader")]
+    assert list(team.seats.values_list("rider_id", "role")) == [(riders[1].pk, "gc_leader")]
 
 
 def test_a_selection_over_budget_shows_the_rule_broken_and_keeps_the_team(
@@ -212,7 +212,7 @@ def test_a_selection_over_budget_shows_the_rule_broken_and_keeps_the_team(
     response = client.post(team_url(team), {"riders": [riders[0].pk]})
     assert response.status_code == 200
     assert "The riders cost 23, over the budget of 20." in response.content.decode()
-    assert not team.members.exists()
+    assert not team.seats.exists()
 
 
 def test_the_budget_summary_follows_the_ticks_without_saving(client, alice, budget_season):
@@ -225,7 +225,7 @@ def test_the_budget_summary_follows_the_ticks_without_saving(client, alice, budg
     assert page.startswith('<div id="budget-summary"')
     assert "23 spent of 20" in page
     assert "over the budget of 20" in page
-    assert not team.members.exists()
+    assert not team.seats.exists()
 
 
 def test_names_written_by_players_are_escaped(client, alice, charlie):
@@ -250,7 +250,7 @@ def test_the_orders_form_starts_from_the_riders_roles_and_shows_the_time_left(cl
     response = client.get(orders_url(team))
     assert response.status_code == 200
     form = response.context["form"]
-    leader = team.members.get(role="gc_leader")
+    leader = team.seats.get(role="gc_leader")
     assert form[f"{leader.rider_id}-role"].value() == "gc_leader"
     assert len(form.rows()) == 8
     page = response.content.decode()
@@ -271,7 +271,7 @@ def post_orders(client, team, stage_number, roles, no_breakaway=()):
 def test_a_player_saves_his_orders_and_finds_them_again(client, demo):
     team = alice_team(demo)
     client.force_login(team.owner)
-    members = list(team.members.order_by("bib"))
+    members = list(team.seats.order_by("number"))
     roles = {m.rider_id: "domestique" for m in members}
     roles[members[2].rider_id] = "gc_leader"
     response = post_orders(client, team, 1, roles, no_breakaway={members[5].rider_id})
@@ -288,7 +288,7 @@ def test_a_player_saves_his_orders_and_finds_them_again(client, demo):
 def test_orders_breaking_a_role_limit_are_refused_with_the_message_as_is(client, demo):
     team = alice_team(demo)
     client.force_login(team.owner)
-    roles = {m.rider_id: "sprinter" for m in team.members.all()}
+    roles = {m.rider_id: "sprinter" for m in team.seats.all()}
     response = post_orders(client, team, 1, roles)
     assert response.status_code == 200
     assert "At most 1 sprinter per team (8 given)." in response.content.decode()
@@ -304,7 +304,7 @@ def test_after_the_deadline_the_page_says_why_and_shows_no_form(client, demo):
     response = client.get(orders_url(team))
     assert response.context["form"] is None
     assert "Orders for stage 1 closed at the deadline." in response.content.decode()
-    roles = {m.rider_id: m.role for m in team.members.all()}
+    roles = {m.rider_id: m.role for m in team.seats.all()}
     refused = post_orders(client, team, 1, roles)
     assert refused.status_code == 302
     assert not Orders.objects.filter(team=team).exists()
@@ -313,7 +313,7 @@ def test_after_the_deadline_the_page_says_why_and_shows_no_form(client, demo):
 def test_a_locked_stage_shows_the_orders_given_and_no_form(client, demo):
     team = alice_team(demo)
     client.force_login(team.owner)
-    roles = {m.rider_id: m.role for m in team.members.all()}
+    roles = {m.rider_id: m.role for m in team.seats.all()}
     post_orders(client, team, 1, roles)
     Round.objects.filter(pk=stage(demo, 1).pk).update(status=Round.Status.LOCKED)
     response = client.get(orders_url(team))
@@ -329,7 +329,7 @@ def test_a_form_left_open_on_a_closed_stage_does_not_land_on_the_next_one(client
     client.force_login(team.owner)
     Round.objects.filter(pk=stage(demo, 1).pk).update(status=Round.Status.RESOLVED)
     Round.objects.filter(pk=stage(demo, 2).pk).update(status=Round.Status.OPEN)
-    roles = {m.rider_id: m.role for m in team.members.all()}
+    roles = {m.rider_id: m.role for m in team.seats.all()}
     response = post_orders(client, team, 1, roles)
     assert response.status_code == 302
     assert not Orders.objects.filter(team=team).exists()

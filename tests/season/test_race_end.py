@@ -194,7 +194,7 @@ def test_a_motor_seasons_players_ranking_adds_up_each_teams_drivers(client):
     assert {line.team_id for line in ranking} == set(players.values_list("pk", flat=True))
     totals = {
         team.pk: sum(
-            (points.get(car.entry.driver_id, Decimal(0)) for car in team.cars.all()), Decimal(0)
+            (points.get(car.entry.driver_id, Decimal(0)) for car in team.seats.all()), Decimal(0)
         )
         for team in players
     }

@@ -13,7 +13,7 @@ from races.models import Classification, Race, RaceEntry, RaceEvent, Stage, Stag
 from season import formation
 from season.computer_teams import computer_teams_fill
 from season.leagues import RouteInvalid
-from season.models import Round, Season, SeasonTeam, SeasonTeamRider
+from season.models import Round, Season, SeasonTeam, Seat
 from season.services import lifecycle, resolution
 from tests.season.builders import joined, league, stage
 
@@ -32,7 +32,7 @@ def tour2022(db):
 
 def _cheapest_of_distinct_teams(season, count, taken=()):
     chosen, teams = [], set()
-    for rider in sorted(formation.rider_pool(season=season), key=lambda r: (r.team_id, r.pk)):
+    for rider in sorted(formation.pool(season=season), key=lambda r: (r.team_id, r.pk)):
         if rider.pk in taken or rider.team_id in teams:
             continue
         chosen.append(rider)
@@ -54,7 +54,7 @@ def _budget_league(organiser, template, *players, **settings):
     taken = []
     for team in joined(season, *players):
         riders = _cheapest_of_distinct_teams(season, ROSTER, taken)
-        formation.team_select(team=team, rider_ids=[r.pk for r in riders])
+        formation.team_select(team=team, pickable_ids=[r.pk for r in riders])
         taken += [r.pk for r in riders]
     return season
 
@@ -73,7 +73,7 @@ def test_the_import_gives_every_stage_of_the_real_tour_a_generated_course(tour20
 
 def test_a_season_on_the_real_tour_races_its_whole_start_list_to_paris(tour2022, alice, bob):
     season = _budget_league(alice, tour2022, alice, bob)
-    players = set(SeasonTeamRider.objects.filter(season=season).values_list("rider_id", flat=True))
+    players = set(Seat.objects.filter(season=season).values_list("rider_id", flat=True))
     assert len(players) == 2 * ROSTER
 
     # The organiser opens stage 1: the race starts, everybody else rides for computer teams.
@@ -83,14 +83,14 @@ def test_a_season_on_the_real_tour_races_its_whole_start_list_to_paris(tour2022,
     assert set(computer.values_list("name", flat=True)) == real_names
     assert computer.count() == 22
     start_list = set(RaceEntry.objects.filter(race=tour2022).values_list("rider_id", flat=True))
-    members = SeasonTeamRider.objects.filter(season=season)
+    members = Seat.objects.filter(season=season)
     assert set(members.values_list("rider_id", flat=True)) == start_list
     # Nobody took a rider twice, and the players' teams are as they chose them.
     assert members.count() == 176
     assert set(members.filter(team__owner__isnull=False).values_list("rider_id", flat=True)) == (
         players
     )
-    bibs = list(members.values_list("bib", flat=True))
+    bibs = list(members.values_list("number", flat=True))
     assert None not in bibs
     assert len(set(bibs)) == 176
     assert [p.team.owner for p in formation.teams_progress(season=season)] == [alice, bob]
@@ -132,7 +132,7 @@ def test_computer_teams_are_filled_once(tour2022, alice):
     first = computer_teams_fill(season=season)
     assert len(first) == 22
     assert computer_teams_fill(season=season) == []
-    assert SeasonTeamRider.objects.filter(season=season).count() == 176
+    assert Seat.objects.filter(season=season).count() == 176
 
 
 def test_a_computer_team_does_not_take_a_players_team_name(tour2022, alice):
@@ -154,7 +154,7 @@ def test_the_last_draft_pick_starts_the_race_with_the_computer_teams(tour2022, a
         formation.draft_autopick(season=season, user=alice)
     assert stage(season, 1).status == Round.Status.OPEN
     assert SeasonTeam.objects.filter(season=season, owner__isnull=True).count() >= 21
-    assert SeasonTeamRider.objects.filter(season=season).count() == 176
+    assert Seat.objects.filter(season=season).count() == 176
     assert formation.teams_formed(season=season)
 
 
@@ -205,7 +205,7 @@ def test_resolution_refuses_an_invalid_course_before_the_engine(tour2022, alice,
 
 def test_a_season_of_the_players_riders_only_races_them_alone(tour2022, alice, bob):
     season = _budget_league(alice, tour2022, alice, bob, peloton=Season.Peloton.PLAYERS)
-    taken = set(SeasonTeamRider.objects.filter(season=season).values_list("rider_id", flat=True))
+    taken = set(Seat.objects.filter(season=season).values_list("rider_id", flat=True))
 
     lifecycle.round_open(round=stage(season, 1))
     assert not SeasonTeam.objects.filter(season=season, owner__isnull=True).exists()

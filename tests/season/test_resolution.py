@@ -182,7 +182,7 @@ def test_orders_after_the_deadline_are_refused_with_the_reason(demo):
 
     target = stage(demo, 1)
     team = demo.teams.get(owner__username="alice")
-    orders = {m.rider_id: {"role": m.role} for m in team.members.all()}
+    orders = {m.rider_id: {"role": m.role} for m in team.seats.all()}
     with pytest.raises(OrdersClosed, match="Orders for stage 1 closed at"):
         orders_submit(
             team=team,
@@ -196,7 +196,7 @@ def test_orders_after_the_deadline_are_refused_with_the_reason(demo):
 def test_orders_respect_role_limits(demo):
     target = stage(demo, 1)
     team = demo.teams.get(owner__username="alice")
-    orders = {m.rider_id: {"role": "gc_leader"} for m in team.members.all()}
+    orders = {m.rider_id: {"role": "gc_leader"} for m in team.seats.all()}
     with pytest.raises(OrdersInvalid, match="At most 1 GC leader per team"):
         orders_submit(team=team, round=target, orders=orders, user=team.owner)
 
@@ -204,7 +204,7 @@ def test_orders_respect_role_limits(demo):
 def test_given_orders_become_the_riders_roles_for_the_stage(demo):
     target = stage(demo, 1)
     team = demo.teams.get(owner__username="alice")
-    members = list(team.members.order_by("bib"))
+    members = list(team.seats.order_by("number"))
     orders = {m.rider_id: {"role": "domestique"} for m in members}
     orders[members[3].rider_id] = {"role": "gc_leader", "no_breakaway": True}
     orders_submit(team=team, round=target, orders=orders, user=team.owner)

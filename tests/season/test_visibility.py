@@ -55,7 +55,7 @@ def _winner_name(season, number):
 
 def _pages(season):
     rider_id = _rider_of_team_with_results(season)
-    team_id = season.teams.get(members__rider_id=rider_id).pk
+    team_id = season.teams.get(seats__rider_id=rider_id).pk
     return {
         "stage": reverse("season-stage", args=["demo", 1]),
         "dice": reverse("season-stage-dice", args=["demo", 1]),

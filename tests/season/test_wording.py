@@ -47,7 +47,7 @@ def test_while_drafting_the_team_page_shows_the_roles_the_riders_will_get(
     joined(season, alice, bob)
     formation.draft_start(season=season, rng=random.Random(1))
     on_turn = formation.draft_status(season=season).on_turn
-    formation.draft_pick(season=season, team=on_turn, rider=climber, user=on_turn.owner)
+    formation.draft_pick(season=season, team=on_turn, pickable=climber, user=on_turn.owner)
     client.force_login(on_turn.owner)
     url = reverse("player-team", kwargs={"slug": season.slug, "team_id": on_turn.pk})
     page = client.get(url).content.decode()
