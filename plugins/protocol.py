@@ -14,7 +14,7 @@ are ``Any`` here, and the adapters give them precisely.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -236,4 +236,137 @@ class GameAdapter(TeamFormation, Protocol):
 
     def seat_label(self, starter: Starter) -> str:
         """How a table names a seat: the rider, or the car's number and driver."""
+
+    # --- the league's public pages (season/views/public.py) ------------------------------
+    # The season builds the shell of each page (access, caching, the round's state, the
+    # organiser's actions, comments, the end of the race) and asks the game for its part: the
+    # template (which extends the season's shell of that page) and that template's context,
+    # built from the game's own rows (the event: a stage race or a championship; a round's: a
+    # stage or a Grand Prix) and plain values the season gives. A part's "table", if any, is
+    # the page's table (sorted, paginated and exported by the season's view).
+
+    #: This game's templates of the league's pages, by page: "season", "round", "team", "dice"
+    #: and "players", and the fragment "route" (where a round is raced, given its ``event``),
+    #: under templates/races/league/ or templates/motor/league/.
+    league_templates: Mapping[str, str]
+
+    def league_season(
+        self,
+        event: Any,
+        *,
+        season: Any,
+        rounds: Sequence[Any],
+        teams: Sequence[Any],
+        last: int | None,
+        team_names: Mapping[int, str],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+    ) -> dict[str, Any]:
+        """The season page's part: the calendar of ``rounds`` (each with its stage or Grand
+        Prix), the leaders after round ``last`` (the latest this visitor may see; None: none
+        yet), the ``teams`` and their seats (``seats()``: team id -> its riders or cars, read
+        only if the page shows them)."""
+        ...
+
+    def league_round(
+        self,
+        event: Any,
+        *,
+        season: Any,
+        round: Any,
+        visible: bool,
+        team_names: Mapping[int, str],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+        reinstate: bool,
+    ) -> dict[str, Any]:
+        """A round's part: ``event`` is the round's stage or Grand Prix; its results, once
+        ``visible`` to this visitor; ``reinstate``: the organiser may keep riders in the race."""
+        ...
+
+    def league_team(
+        self,
+        event: Any,
+        *,
+        season: Any,
+        team: Any,
+        seats: Sequence[Any],
+        upto: int,
+        upto_event: Any,
+    ) -> dict[str, Any]:
+        """A team's public page's part: its ``seats`` (riders or cars) with their places in the
+        event's standings after round ``upto`` (its stage or Grand Prix ``upto_event``; 0 and
+        None: none visible yet)."""
+        ...
+
+    def league_dice(
+        self,
+        rolls: Sequence[Any],
+        *,
+        season: Any,
+        seats: Sequence[Any],
+        rule_link: Callable[[Any], Any],
+    ) -> dict[str, Any]:
+        """A round's dice log's part: the ``rolls`` as rows naming the riders or cars of
+        ``seats``, a rule's code linked to the rules page by ``rule_link``."""
+        ...
+
+    def league_standings_url(self, slug: str) -> str:
+        """The first standings page of the league season ``slug`` (its tabs lead there)."""
+        ...
+
+    #: The pages of its own event a game serves under the season, by name (a championship's
+    #: "round", "standings", "what-if", "driver", "constructor"); none for a stage race, whose
+    #: stages and classifications are the season's pages.
+    league_event_pages: Collection[str]
+
+    def league_event_page(
+        self,
+        page: str,
+        request: Any,
+        *,
+        season: Any,
+        event: Any,
+        key: Any,
+        upto: int,
+        renderer: Callable[[str, dict[str, Any]], Any] | None,
+    ) -> Any:
+        """One of ``league_event_pages``: the page (or its CSV export), made by ``renderer``
+        (the season's cacheable page) when given. ``event``: the round's stage or Grand Prix
+        (a round's page), ``key``: the round's number, a table or a slug; ``upto``: the latest
+        round whose results this visitor may see."""
+        ...
+
+    # --- the end of the race (season/results.py) -----------------------------------------
+
+    #: The players' ranking's column headings where this game's differ ("score", "behind").
+    ranking_columns: Mapping[str, Any]
+
+    def league_ranking(
+        self,
+        event: Any,
+        *,
+        players: Mapping[int, Sequence[str]],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+    ) -> list[tuple[int | None, int, str, str]]:
+        """The players' teams (``players``: team id -> (name, player)) ranked after a round
+        (``event``: its stage or Grand Prix), as (place, team id, score, behind); a team the
+        game leaves out of its ranking is not in it."""
+        ...
+
+    def league_end(
+        self,
+        event: Any,
+        *,
+        team_names: Mapping[int, str],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+    ) -> dict[str, Any]:
+        """The end of the race after the last round (``event``): its "podium" as (rank, rider
+        id or None, name, team, figure) and its final "jerseys" (season.selectors.Jersey)."""
+        ...
+
+    def league_abandons(
+        self, event: Any, *, numbers: Iterable[int], team_names: Mapping[int, str]
+    ) -> list[dict[str, Any]] | None:
+        """Who left the race in the rounds ``numbers`` of the season's ``event`` (stage,
+        rider id, rider, team id, team, status, reason); None for a game that lists them on
+        each round's page instead."""
         ...

@@ -51,7 +51,7 @@ from django.middleware.csrf import CSRF_TOKEN_LENGTH, CsrfViewMiddleware, get_to
 from django.shortcuts import render
 from django.template.context import make_context
 from django.template.loader import get_template
-from django.template.loader_tags import ExtendsNode
+from django.template.loader_tags import BLOCK_CONTEXT_KEY, BlockContext, ExtendsNode
 from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date, urlencode
@@ -408,15 +408,30 @@ class Page:
         """The template's own blocks (title, content), rendered as the whole page would render
         them; base.html's shell (menu, CSRF token, messages) is left out."""
         template = get_template(self.template).template  # type: ignore[attr-defined]
-        extends = template.nodelist.get_nodes_by_type(ExtendsNode)[0]
         context = make_context(self.context, request)
         parts = {}
         zone = timezone.override(self.tz) if self.tz else nullcontext()
         with zone, context.bind_template(template):
+            blocks = _blocks_above_the_shell(template, context)
+            context.render_context[BLOCK_CONTEXT_KEY] = blocks
             for name in SHARED_BLOCKS:
-                block = extends.blocks.get(name)
+                block = blocks.get_block(name)
                 parts[name] = mark_safe(block.render(context)) if block else ""
         return parts
+
+
+def _blocks_above_the_shell(template: Any, context: Any) -> BlockContext:
+    """The blocks of a page template and of the templates it extends, up to base.html (the
+    shell, left out): a game's page extends the season's page of that kind (a round's page:
+    templates/season/league/round.html), so its blocks come from both, the game's first."""
+    blocks = BlockContext()
+    extends = template.nodelist.get_nodes_by_type(ExtendsNode)[0]
+    while True:
+        blocks.add_blocks(extends.blocks)
+        parent = extends.get_parent(context).nodelist.get_nodes_by_type(ExtendsNode)
+        if not parent:
+            return blocks
+        extends = parent[0]
 
 
 #: The blocks of a page template kept in the cache; everything else comes from base.html.

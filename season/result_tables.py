@@ -22,12 +22,12 @@ class PlayersRankingTable(tables.Table):
         attrs = {"class": "data"}
         empty_text = _("No player's team yet.")
 
-    def __init__(self, *args, season, motor: bool, **kwargs):
+    def __init__(self, *args, season, columns=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.season = season
-        if motor:
-            self.columns["score"].column.verbose_name = _("Points")
-            self.columns["behind"].column.verbose_name = _("Wins")
+        # The headings this game says otherwise (the adapter's ranking_columns).
+        for name, heading in (columns or {}).items():
+            self.columns[name].column.verbose_name = heading
 
     def render_rank(self, value):
         return value if value is not None else "—"

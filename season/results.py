@@ -3,27 +3,21 @@ players' ranking (which player wins the league) and the end of the race (podium,
 the league's winner). Each function is a fixed, small number of queries; what a visitor may see
 is decided by the caller (season.permissions) and passed in as round numbers.
 
-The players' ranking (docs/league.md "The players' ranking"):
-
-- a stage race: the Teams classification after the stage, among the players' teams only (the
-  computer's teams take no place in it), with each team's time and its gap to the best
-  player's team;
-- a championship: each player's team scored as a constructor of its two cars, the points of
-  its drivers in the drivers' standings after the round added up, ties broken by wins, then by
-  the most second places, third places... (countback, as the constructors' table).
+The players' ranking (docs/league.md "The players' ranking"), the podium, the final jerseys
+and who left the race are the game's (its adapter's league_ranking, league_end and
+league_abandons: a stage race ranks the players' teams by the Teams classification among them,
+a championship scores each as a constructor of its two cars); this module asks for them with
+the season's players, team names and seats, and gives every page the same lines.
 """
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal
+from functools import partial
+from typing import Any
 
-from motor.models import Standing as MotorStanding
-from motor.models import StandingTable
-from motor.standings import points_text
-from races.models import Classification, StageResult, Standing
-from season.formatting import clock, gap
+from plugins import adapter_for
 from season.models import Season
-from season.selectors import OUT_OF_RACE, Jersey, jersey_holders, season_team_names
+from season.selectors import Jersey, season_team_names, seats_by_team
 
 
 @dataclass(frozen=True)
@@ -51,39 +45,31 @@ def _players(season: Season) -> dict[int, tuple[str, str]]:
     }
 
 
+def _round_event(season: Season, number: int) -> Any:
+    """What round ``number`` plays (its stage or its Grand Prix; None: no such round)."""
+    round = season.rounds.select_related("stage", "grand_prix").filter(number=number).first()
+    return round.event if round is not None else None
+
+
 def players_ranking(*, season: Season, number: int) -> list[PlayerLine]:
     """The players' teams ranked after round ``number`` (see the module's docstring); empty
     before the first round."""
     if number < 1:
         return []
-    players = _players(season)
-    if season.race_id is None:
-        return _championship_ranking(season, number, players)
-    lines = (
-        Standing.objects.filter(
-            stage__race_id=season.race_pk,
-            stage__number=number,
-            classification=Classification.TEAMS,
-            entry_team_id__in=list(players),
-        )
-        .order_by("rank")
-        .values_list("entry_team_id", "rank", "value")
+    return _ranking(season, _round_event(season, number), _players(season))
+
+
+def _ranking(
+    season: Season, event: Any, players: dict[int, tuple[str, str]], seats: Any = None
+) -> list[PlayerLine]:
+    """The game's ranking of the players' teams, then those it left out (not ranked), by
+    name."""
+    lines = adapter_for(season.ruleset).league_ranking(
+        event, players=players, seats=seats or partial(seats_by_team, season=season)
     )
-    ranked = [
-        (team_id, value)
-        for team_id, rank, value in lines
-        if rank is not None and team_id is not None
-    ]
-    best = ranked[0][1] if ranked else 0
     ranking = [
-        PlayerLine(
-            place,
-            team_id,
-            *players[team_id],
-            score=clock(value),
-            behind=gap(value - best),
-        )
-        for place, (team_id, value) in enumerate(ranked, start=1)
+        PlayerLine(rank, team_id, *players[team_id], score=score, behind=behind)
+        for rank, team_id, score, behind in lines
     ]
     seen = {line.team_id for line in ranking}
     ranking.extend(
@@ -92,67 +78,6 @@ def players_ranking(*, season: Season, number: int) -> list[PlayerLine]:
         if team_id not in seen
     )
     return ranking
-
-
-def _grand_prix_of(season: Season, number: int) -> int | None:
-    return season.rounds.filter(number=number).values_list("grand_prix_id", flat=True).first()
-
-
-def _cars(season: Season) -> list[tuple[int, str, int]]:
-    """(team id, team name, driver id) of every car of the season: one query."""
-    return list(season.seats.values_list("team_id", "team__name", "entry__driver_id"))
-
-
-def _championship_ranking(
-    season: Season,
-    number: int,
-    players: dict[int, tuple[str, str]],
-    *,
-    grand_prix: int | None = None,
-    cars: list[tuple[int, str, int]] | None = None,
-) -> list[PlayerLine]:
-    if grand_prix is None:
-        grand_prix = _grand_prix_of(season, number)
-    drivers = {
-        driver_id: (points, wins, countback)
-        for driver_id, points, wins, countback in MotorStanding.objects.filter(
-            grand_prix_id=grand_prix, table=StandingTable.DRIVERS
-        ).values_list("driver_id", "points", "wins", "countback")
-    }
-    totals: dict[int, tuple[Decimal, int, list[int]]] = {
-        team_id: (Decimal(0), 0, []) for team_id in players
-    }
-    for team_id, _name, driver_id in _cars(season) if cars is None else cars:
-        if team_id not in players:
-            continue
-        points, wins, countback = drivers.get(driver_id, (Decimal(0), 0, []))
-        total, total_wins, total_back = totals[team_id]
-        totals[team_id] = (total + points, total_wins + wins, _added(total_back, countback))
-
-    def key(team_id: int) -> tuple:
-        points, wins, countback = totals[team_id]
-        return (-points, -wins, [-n for n in countback], players[team_id][0])
-
-    ranking: list[PlayerLine] = []
-    previous: tuple | None = None
-    for place, team_id in enumerate(sorted(totals, key=key), start=1):
-        points, wins, countback = totals[team_id]
-        tie = (points, wins, countback)
-        # A tie on points, wins and countback shares the place, as the real tables do.
-        rank = ranking[-1].rank if previous == tie and ranking else place
-        previous = tie
-        ranking.append(
-            PlayerLine(
-                rank, team_id, *players[team_id], score=points_text(points), behind=str(wins)
-            )
-        )
-    return ranking
-
-
-def _added(a: Iterable[int], b: Iterable[int]) -> list[int]:
-    a, b = list(a), list(b)
-    size = max(len(a), len(b))
-    return [(a[i] if i < len(a) else 0) + (b[i] if i < len(b) else 0) for i in range(size)]
 
 
 # --- abandons ---------------------------------------------------------------------------------
@@ -169,32 +94,15 @@ class Abandon:
     reason: str
 
 
-def abandons(*, season: Season, numbers: Iterable[int]) -> list[Abandon]:
+def abandons(*, season: Season, numbers: Iterable[int]) -> list[Abandon] | None:
     """Every rider out of the race in the stages ``numbers`` (those the visitor may see), in
-    stage order, with the result's status and reason (one query, one for the team names)."""
+    stage order, with the result's status and reason (one query, one for the team names); None
+    for a game that lists them on each round's page instead (a championship)."""
     wanted = sorted(set(numbers))
-    if season.race_id is None or not wanted:
-        return []
-    results = (
-        StageResult.objects.filter(
-            stage__race_id=season.race_pk, stage__number__in=wanted, status__in=OUT_OF_RACE
-        )
-        .select_related("rider", "stage")
-        .order_by("stage__number", "rider__name")
-    )
-    names = season_team_names(season=season)
-    return [
-        Abandon(
-            stage=result.stage.number,
-            rider_id=result.rider_id,
-            rider=result.rider.name,
-            team_id=result.entry_team_id if result.entry_team_id in names else None,
-            team=names.get(result.entry_team_id or 0, ""),
-            status=result.get_status_display(),
-            reason=result.status_reason,
-        )
-        for result in results
-    ]
+    adapter = adapter_for(season.ruleset)
+    names = season_team_names(season=season) if wanted else {}
+    lines = adapter.league_abandons(season.event, numbers=wanted, team_names=names)
+    return None if lines is None else [Abandon(**line) for line in lines]
 
 
 # --- the end of the race ----------------------------------------------------------------------
@@ -240,69 +148,39 @@ def finale(
     visible_upto: int,
     last: int | None = None,
     team_names: dict[int, str] | None = None,
+    rounds: list[Any] | None = None,
+    seats: Any = None,
 ) -> Finale | None:
     """The end of the race, when the last round's results (and every earlier round's) are
     visible (``visible_upto``: permissions.visible_upto); None before. A page that knows the
-    last round's number and the teams' names already passes them (no query for them)."""
+    last round's number, the teams' names, the rounds (with their events) or the seats (a
+    function that reads them once: seats_once) already passes them (no query for them)."""
     if last is None:
         last = last_round_number(season=season)
     if not last or visible_upto < last:
         return None
-    if season.race_id is None:
-        # The last Grand Prix and the cars, read once for the podium and the ranking.
-        grand_prix, cars = _grand_prix_of(season, last), _cars(season)
-        ranking = _championship_ranking(
-            season, last, _players(season), grand_prix=grand_prix, cars=cars
-        )
-        return Finale(podium=_drivers_podium(grand_prix, cars), jerseys=[], ranking=ranking)
-    ranking = players_ranking(season=season, number=last)
+    # The last round's event and the seats, read once for the podium and the ranking.
+    known = {round.number: round for round in rounds or []}
+    event = known[last].event if last in known else _round_event(season, last)
+    seats = seats or seats_once(season)
     names = season_team_names(season=season) if team_names is None else team_names
-    lines = (
-        Standing.objects.filter(
-            stage__race_id=season.race_pk,
-            stage__number=last,
-            classification=Classification.GENERAL,
-            rank__lte=3,
-        )
-        .select_related("rider")
-        .order_by("rank")
+    end = adapter_for(season.ruleset).league_end(event, team_names=names, seats=seats)
+    return Finale(
+        podium=[Podium(*line) for line in end["podium"]],
+        jerseys=end["jerseys"],
+        ranking=_ranking(season, event, _players(season), seats),
     )
-    podium = [
-        Podium(
-            rank=line.rank or 0,
-            rider_id=line.rider_id,
-            name=line.rider.name if line.rider else "",
-            team=names.get(line.entry_team_id or 0, ""),
-            figure=clock(line.value) if line.rank == 1 else gap(line.gap),
-        )
-        for line in lines
-    ]
-    jerseys = [
-        jersey
-        for jersey in jersey_holders(season=season, number=last, team_names=names)
-        if jersey.classification != Classification.GENERAL
-    ]
-    return Finale(podium=podium, jerseys=jerseys, ranking=ranking)
 
 
-def _drivers_podium(grand_prix: int | None, cars: list[tuple[int, str, int]]) -> list[Podium]:
-    teams = {driver_id: name for _team, name, driver_id in cars}
-    lines = (
-        MotorStanding.objects.filter(
-            grand_prix_id=grand_prix,
-            table=StandingTable.DRIVERS,
-            position__lte=3,
-        )
-        .select_related("driver")
-        .order_by("position")
-    )
-    return [
-        Podium(
-            rank=line.position,
-            rider_id=None,
-            name=line.driver.name if line.driver else "",
-            team=teams.get(line.driver_id or 0, ""),
-            figure=points_text(line.points),
-        )
-        for line in lines
-    ]
+def seats_once(season: Season) -> Any:
+    """A function that reads the season's seats (selectors.seats_by_team) when first asked, and
+    gives the same ones after: a page's parts and its end of the race (a championship's
+    podium and ranking both name the cars) read them once."""
+    kept: list[Any] = []
+
+    def once() -> Any:
+        if not kept:
+            kept.append(seats_by_team(season=season))
+        return kept[0]
+
+    return once

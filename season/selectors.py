@@ -1,15 +1,16 @@
 """Reads for the league's pages: each function is a fixed, small number of queries."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from plugins import Starter, adapter_for, cycling_adapter
+from races.league.jerseys import JERSEYS as JERSEYS
+from races.league.jerseys import Jersey as Jersey
+from races.league.jerseys import jersey_holders as race_jersey_holders
 from races.models import Classification, RaceEvent, StageResult, Standing
 from riders.models import Rider
 from season.models import DONE_STATUSES, Round, Season, SeasonTeam, Seat
@@ -77,49 +78,16 @@ def standings_table(
     return list(rows[:limit] if limit else rows)
 
 
-@dataclass(frozen=True)
-class Jersey:
-    classification: str
-    label: str
-    colour: str
-    rider_id: int | None
-    name: str
-
-
-# The jersey of each classification's leader: its name on the pages and its colour.
-JERSEYS = (
-    (Classification.GENERAL, gettext_lazy("Yellow"), "#f2c200"),
-    (Classification.POINTS, gettext_lazy("Green"), "#2e9e44"),
-    (Classification.MOUNTAINS, gettext_lazy("Polka dot"), "#d7263d"),
-    (Classification.YOUTH, gettext_lazy("White"), "#ffffff"),
-    (Classification.TEAMS, gettext_lazy("Best team"), "#1d232a"),
-)
-
-
 def jersey_holders(
     *, season: Season, number: int, team_names: dict[int, str] | None = None
 ) -> list[Jersey]:
     """The leader of each classification after stage `number` (one query; one more for the
     team names unless the caller has them)."""
-    leaders = {
-        s.classification: s
-        for s in Standing.objects.filter(
-            stage__race_id=season.race_pk, stage__number=number, rank=1
-        ).select_related("rider")
-    }
-    if team_names is None:
-        team_names = season_team_names(season=season) if Classification.TEAMS in leaders else {}
-    jerseys = []
-    for classification, label, colour in JERSEYS:
-        line = leaders.get(classification)
-        if line is None:
-            continue
-        if classification == Classification.TEAMS:
-            name = team_names.get(line.entry_team_id or 0, "")
-        else:
-            name = line.rider.name if line.rider else ""
-        jerseys.append(Jersey(classification, str(label), colour, line.rider_id, name))
-    return jerseys
+    return race_jersey_holders(
+        race_id=season.race_pk,
+        number=number,
+        team_names=lambda: season_team_names(season=season) if team_names is None else team_names,
+    )
 
 
 def gc_evolution(
@@ -289,3 +257,31 @@ def team_energy(*, round: Round, starters: Sequence[Seat]) -> dict[int, tuple[in
     return cycling_adapter(season.ruleset).team_energy(
         rules=season.rules, starters=starters, carried=carried_states(round)
     )
+
+
+def seats_by_team(*, season: Season) -> dict[int, list[Seat]]:
+    """Every team's seats, by team id: its riders (by bib) or its cars (by slot), with what the
+    pages show of them (the rider; the car's driver and constructor) and the team. The one read
+    of a season's seats for the public pages."""
+    seats: dict[int, list[Seat]] = {}
+    for seat in season.seats.select_related(
+        "rider", "entry__driver", "entry__constructor", "team"
+    ).order_by("team", "slot", "number", "pk"):
+        seats.setdefault(seat.team_id, []).append(seat)
+    return seats
+
+
+def team_seats(*, team: SeasonTeam) -> list[Seat]:
+    """A team's seats: its riders (by bib) or its cars (by slot). The one read of a team's
+    seats for its public page."""
+    return list(
+        team.seats.select_related("rider", "entry__driver", "entry__constructor").order_by(
+            "slot", "number", "pk"
+        )
+    )
+
+
+def season_rounds(*, season: Season) -> list[Round]:
+    """The season's rounds in order, each with its stage or its Grand Prix and its track: the
+    calendar of the season page, whatever its game."""
+    return list(season.rounds.select_related("stage", "grand_prix__track").order_by("number"))

@@ -3,6 +3,7 @@ from django.views.generic import RedirectView
 
 from season.views import (
     community,
+    event_pages,
     motor,
     odds,
     organiser,
@@ -61,30 +62,30 @@ urlpatterns = [
     # The end of the race (issue 17): which player wins the league, and who left the race.
     path("seasons/<slug:slug>/players/", results_views.players_ranking, name="season-players"),
     path("seasons/<slug:slug>/abandons/", results_views.abandons, name="season-abandons"),
-    # A motor season's championship pages (motor.views.pages under the season's links).
+    # The pages of its own event a game serves under the season (season/views/event_pages.py).
     path(
         "seasons/<slug:slug>/grands-prix/<int:number>/",
-        motor.grand_prix,
+        event_pages.round_event,
         name="season-grand-prix",
     ),
     path(
         "seasons/<slug:slug>/championship/standings/<str:table>/",
-        motor.standings,
+        event_pages.event_standings,
         name="season-motor-standings",
     ),
     path(
         "seasons/<slug:slug>/championship/what-if/<str:table>/",
-        motor.what_if,
+        event_pages.what_if,
         name="season-motor-what-if",
     ),
     path(
         "seasons/<slug:slug>/championship/drivers/<slug:driver>/",
-        motor.driver_detail,
+        event_pages.driver_detail,
         name="season-motor-driver",
     ),
     path(
         "seasons/<slug:slug>/championship/constructors/<slug:constructor>/",
-        motor.constructor_detail,
+        event_pages.constructor_detail,
         name="season-motor-constructor",
     ),
     # The organiser's stage actions and the progress of a resolution.

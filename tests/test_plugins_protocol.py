@@ -143,3 +143,41 @@ def test_each_game_says_which_events_it_races():
         # The demo's Grands Prix are on the Grand Prix game's tracks: no other game races them.
         assert adapter.league_event_fits(championship) is (name == "grandprix"), name
         assert adapter.league_event_get("no-such-event") is None
+
+
+LEAGUE_PAGES = ("season", "round", "team", "dice", "players", "route")
+
+
+def test_every_game_names_its_league_pages_and_each_extends_the_seasons_shell():
+    from django.template.loader import get_template
+    from django.template.loader_tags import ExtendsNode
+
+    for member in ("league_templates", "league_season", "league_round", "league_end"):
+        assert member in PROTOCOL_MEMBERS
+    for name in adapter_names():
+        templates = adapter_for(name).league_templates
+        assert set(templates) >= set(LEAGUE_PAGES), name
+        for page in LEAGUE_PAGES:
+            # A game's page is its own app's template; the season's shell is generic.
+            assert not templates[page].startswith("season/"), (name, page)
+            if page == "route":
+                continue
+            extends = get_template(templates[page]).template.nodelist.get_nodes_by_type(ExtendsNode)
+            assert extends[0].parent_name.var == f"season/league/{page}.html", (name, page)
+
+
+def test_a_round_and_a_season_say_what_they_play_without_being_asked_which_game():
+    from motor.models import Championship, GrandPrix
+    from races.models import Race, Stage
+    from season.demo import demo_load, motor_demo_load
+
+    cycling, motor = demo_load(), motor_demo_load()
+    assert isinstance(cycling.event, Race)
+    assert isinstance(cycling.rounds.get(number=1).event, Stage)
+    assert isinstance(motor.event, Championship)
+    assert isinstance(motor.rounds.get(number=1).event, GrandPrix)
+
+
+def test_only_a_championship_serves_pages_of_its_own_under_the_season():
+    assert adapter_for("moreno").league_event_pages == ()
+    assert set(adapter_for("grandprix").league_event_pages) >= {"round", "standings"}

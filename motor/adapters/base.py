@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
@@ -20,6 +20,7 @@ from typing import Any
 
 from django import forms
 from django.db import transaction
+from django.urls import reverse
 from django.utils.translation import gettext_lazy, pgettext
 
 from engine import commitment
@@ -29,6 +30,8 @@ from engine.ruleset import MOTOR, Ruleset
 from engine.spec import Spec, SpecError
 from motor.adapters.formation import MotorFormation
 from motor.championship import RaceLine, car_points
+from motor.league import pages as league_pages
+from motor.league import ranking as league_results
 from motor.league_copy import (
     championship_copy_for_league,
     championship_problems,
@@ -755,3 +758,110 @@ class MotorAdapter(MotorFormation, commitment.DiceCommitment):
         if grand_prix.trace != run.outcome.get("trace"):
             differences.append("position trace differs")
         return differences
+
+    # --- the league's public pages (plugins.protocol.GameAdapter, motor.league.pages) ----
+
+    league_templates: Mapping[str, str] = MappingProxyType(league_pages.TEMPLATES)
+
+    def league_season(
+        self,
+        event: Any,
+        *,
+        season: Any,
+        rounds: Sequence[Any],
+        teams: Sequence[Any],
+        last: int | None,
+        team_names: Mapping[int, str],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+    ) -> dict[str, Any]:
+        return {
+            **league_pages.season_part(event, rounds=rounds, teams=teams, last=last, seats=seats),
+            "ruleset_label": self.label,
+        }
+
+    def league_round(
+        self,
+        event: Any,
+        *,
+        season: Any,
+        round: Any,
+        visible: bool,
+        team_names: Mapping[int, str],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+        reinstate: bool,
+    ) -> dict[str, Any]:
+        return league_pages.round_part(
+            event, season=season, round=round, visible=visible, seats=seats
+        )
+
+    def league_team(
+        self,
+        event: Any,
+        *,
+        season: Any,
+        team: Any,
+        seats: Sequence[Any],
+        upto: int,
+        upto_event: Any,
+    ) -> dict[str, Any]:
+        return league_pages.team_part(seats=seats, upto_event=upto_event)
+
+    def league_dice(
+        self,
+        rolls: Sequence[Any],
+        *,
+        season: Any,
+        seats: Sequence[Any],
+        rule_link: Callable[[Any], Any],
+    ) -> dict[str, Any]:
+        return league_pages.dice_part(rolls, seats=seats)
+
+    def league_standings_url(self, slug: str) -> str:
+        return reverse("season-motor-standings", args=[slug, "drivers"])
+
+    league_event_pages: Collection[str] = league_pages.EVENT_PAGES
+
+    def league_event_page(
+        self,
+        page: str,
+        request: Any,
+        *,
+        season: Any,
+        event: Any,
+        key: Any,
+        upto: int,
+        renderer: Callable[[str, dict[str, Any]], Any] | None,
+    ) -> Any:
+        return league_pages.event_page(
+            page, request, season=season, event=event, key=key, upto=upto, renderer=renderer
+        )
+
+    # --- the end of the race (plugins.protocol.GameAdapter, motor.league.ranking) ---------
+
+    ranking_columns: Mapping[str, Any] = MappingProxyType(
+        {"score": gettext_lazy("Points"), "behind": gettext_lazy("Wins")}
+    )
+
+    def league_ranking(
+        self,
+        event: Any,
+        *,
+        players: Mapping[int, Sequence[str]],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+    ) -> list[tuple[int | None, int, str, str]]:
+        return league_results.ranking(event, players=players, seats=seats())
+
+    def league_end(
+        self,
+        event: Any,
+        *,
+        team_names: Mapping[int, str],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+    ) -> dict[str, Any]:
+        return league_results.end(event, seats=seats())
+
+    def league_abandons(
+        self, event: Any, *, numbers: Iterable[int], team_names: Mapping[int, str]
+    ) -> list[dict[str, Any]] | None:
+        # A championship lists its retirements on each Grand Prix's page.
+        return None

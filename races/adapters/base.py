@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from django import forms
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, pgettext
 
@@ -35,6 +36,8 @@ from races.adapters.formation import CyclingFormation
 from races.adapters.spec_forms import rider_fields_from_spec, settings_fields_from_spec
 from races.course_generation import route_problems, stage_courses_generate
 from races.course_validation import stage_course_errors
+from races.league import pages as league_pages
+from races.league import ranking as league_results
 from races.models import Classification, Race, RaceEvent, Stage, StageResult, Standing
 from races.services import league_race_slug, race_copy_for_league, template_races
 from races.standings import standings_update
@@ -723,3 +726,110 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
         """Each starter's energy at the start of the stage, ``(left, max)``, for a ruleset
         that counts one (empty otherwise)."""
         return {}
+
+    # --- the league's public pages (plugins.protocol.GameAdapter, races.league.pages) ----
+
+    league_templates: Mapping[str, str] = MappingProxyType(league_pages.TEMPLATES)
+
+    def league_season(
+        self,
+        event: Any,
+        *,
+        season: Any,
+        rounds: Sequence[Any],
+        teams: Sequence[Any],
+        last: int | None,
+        team_names: Mapping[int, str],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+    ) -> dict[str, Any]:
+        return league_pages.season_part(
+            event, season=season, rounds=rounds, last=last, team_names=team_names
+        )
+
+    def league_round(
+        self,
+        event: Any,
+        *,
+        season: Any,
+        round: Any,
+        visible: bool,
+        team_names: Mapping[int, str],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+        reinstate: bool,
+    ) -> dict[str, Any]:
+        return league_pages.round_part(
+            event,
+            season=season,
+            visible=visible,
+            team_names=team_names,
+            seats=seats,
+            reinstate=reinstate,
+        )
+
+    def league_team(
+        self,
+        event: Any,
+        *,
+        season: Any,
+        team: Any,
+        seats: Sequence[Any],
+        upto: int,
+        upto_event: Any,
+    ) -> dict[str, Any]:
+        return league_pages.team_part(event, season=season, seats=seats, upto=upto)
+
+    def league_dice(
+        self,
+        rolls: Sequence[Any],
+        *,
+        season: Any,
+        seats: Sequence[Any],
+        rule_link: Callable[[Any], Any],
+    ) -> dict[str, Any]:
+        return league_pages.dice_part(rolls, seats=seats, rule_link=rule_link)
+
+    def league_standings_url(self, slug: str) -> str:
+        return reverse("season-standings", args=[slug, "general"])
+
+    #: A stage race's stages and classifications are the season's own pages.
+    league_event_pages: Collection[str] = ()
+
+    def league_event_page(
+        self,
+        page: str,
+        request: Any,
+        *,
+        season: Any,
+        event: Any,
+        key: Any,
+        upto: int,
+        renderer: Callable[[str, dict[str, Any]], Any] | None,
+    ) -> Any:
+        raise LookupError(f"a stage race serves no page {page!r} of its own")
+
+    # --- the end of the race (plugins.protocol.GameAdapter, races.league.ranking) ---------
+
+    ranking_columns: Mapping[str, Any] = MappingProxyType({})
+
+    def league_ranking(
+        self,
+        event: Any,
+        *,
+        players: Mapping[int, Sequence[str]],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+    ) -> list[tuple[int | None, int, str, str]]:
+        return list(league_results.ranking(event, players=players))
+
+    def league_end(
+        self,
+        event: Any,
+        *,
+        team_names: Mapping[int, str],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+    ) -> dict[str, Any]:
+        return league_results.end(event, team_names=team_names)
+
+    def league_abandons(
+        self, event: Any, *, numbers: Iterable[int], team_names: Mapping[int, str]
+    ) -> list[dict[str, Any]] | None:
+        return league_results.abandons(event, numbers=numbers, team_names=team_names)

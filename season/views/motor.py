@@ -1,12 +1,9 @@
 """The pages of a motor season (a championship of Grands Prix): the organiser's dashboard, a
-team's two cars (draft or budget), the orders per car, the round's page, and the championship's
-pages (Grand Prix with its track map and replay, standings, what-if, drivers
-and constructors) served under the season by ``motor.views.pages`` with the season's links.
+team's two cars (draft or budget) and the orders per car. The public pages of every season are
+season/views/public.py and season/views/event_pages.py.
 
-The cycling views hand a motor season to these (``is_motor``); each checks the same
-permissions as its cycling sibling: season.view_season (404 for a private season one may not
-see), season.manage_season (403), season.manage_team (403), and the results a visitor may see
-(season.permissions.round_results_visible / visible_upto).
+The cycling views hand a motor season to these; each checks the same permissions as its
+cycling sibling: season.manage_season (403) and season.manage_team (403).
 """
 
 from __future__ import annotations
@@ -17,22 +14,18 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from motor.charts.track_map import track_map_for
-from motor.models import Championship, Entry, Result, Standing
-from motor.views import pages
-from motor.views.links import ChampionshipLinks
+from motor.models import Championship, Entry
 from motor.views.texts import map_texts
 from plugins import adapter_for, motor_adapter
-from season import cache as page_cache
-from season import formation, leagues, selectors
+from season import formation, leagues
 from season.formation import FormationError
 from season.forms import CarOrdersForm, CarPickForm
 from season.models import (
@@ -44,49 +37,11 @@ from season.models import (
     Season,
     SeasonTeam,
 )
-from season.permissions import results_view, round_results_visible, status_visible, visible_upto
 from season.selectors import team_cars
 from season.services import draft_clock, lifecycle
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.services.orders_status import orders_count, orders_status
-from season.views.badges import round_badge
 from season.views.rules import rules_url
-
-
-class SeasonLinks(ChampionshipLinks):
-    """The championship pages of a motor season, under ``/seasons/<slug>/``."""
-
-    def __init__(self, season: Season) -> None:
-        super().__init__(_championship(season))
-        self.season = season
-
-    def _season_url(self, name: str, *args: object, query: dict[str, int] | None = None) -> str:
-        url = reverse(name, args=[self.season.slug, *args])
-        return f"{url}?{urlencode(query)}" if query else url
-
-    def home(self) -> tuple[str, str]:
-        return self._season_url("season-detail"), self.season.name
-
-    def calendar(self) -> str:
-        return self._season_url("season-detail")
-
-    def round(self, number: int) -> str:
-        return self._season_url("season-grand-prix", number)
-
-    def standings(self, table: str = "drivers", after: int | None = None) -> str:
-        return self._season_url(
-            "season-motor-standings", table, query={"after": after} if after else None
-        )
-
-    def what_if(self, table: str = "drivers") -> str:
-        return self._season_url("season-motor-what-if", table)
-
-    def driver(self, slug: str) -> str:
-        return self._season_url("season-motor-driver", slug)
-
-    def constructor(self, slug: str) -> str:
-        return self._season_url("season-motor-constructor", slug)
-
 
 # --- shared pieces ------------------------------------------------------------------------
 
@@ -352,283 +307,6 @@ def _time_left(delta: Any) -> str:
     from season.views.player import time_left  # player hands its motor seasons to this module
 
     return time_left(delta)
-
-
-# --- public pages of the season --------------------------------------------------------------
-
-
-def season_page(request: HttpRequest, season: Season, *, last: int | None) -> page_cache.Page:
-    """The season's page (public.season_detail checked view_season): the calendar of Grands
-    Prix with each round's state, the leaders after the last visible round, the teams and
-    their cars. ``last``: the latest round whose standings this visitor may see."""
-    rounds = _rounds(season)
-    leaders: list[Standing] = []
-    if last:
-        gp = next((r.grand_prix_id for r in rounds if r.number == last), None)
-        leaders = list(
-            Standing.objects.filter(grand_prix_id=gp, table="drivers")
-            .select_related("driver")
-            .order_by("position")[:3]
-        )
-    return page_cache.Page(
-        "season/motor/season.html",
-        {
-            "season": season,
-            "source": _championship(season).copied_from,
-            "rounds": rounds,
-            "last": last,
-            "leaders": leaders,
-            "teams": _team_rows(season),
-            "ruleset_label": adapter_for(season.ruleset).label,
-            "member_links": mark_safe(page_cache.live_mark("member_links")),
-        },
-        tz=season.tz,
-    )
-
-
-def round_page(
-    request: HttpRequest, access: page_cache.Access, season: Season, number: int, *, shared: bool
-) -> page_cache.Page:
-    """A Grand Prix of the season (public.stage_detail checked view_season): its state,
-    deadline and who has given orders; the organiser's actions; once resolved and visible to
-    this visitor, the podium and a link to the Grand Prix page with the track map and replay."""
-    round = get_object_or_404(
-        Round.objects.select_related("grand_prix__track"), season=season, number=number
-    )
-    round.season = season
-    visible = round_results_visible(season, round, request.user)
-    hidden = round.status in DONE_STATUSES and not visible
-    is_organiser = request.user.has_perm("season.manage_season", season)
-    job = None if hidden else round.jobs.first()
-    status = (
-        orders_status(round=round)
-        if round.status in (Round.Status.OPEN, Round.Status.LOCKED, Round.Status.RESOLVING)
-        else []
-    )
-    podium: list[Result] = []
-    if visible:
-        podium = list(
-            Result.objects.filter(grand_prix=round.grand_prix, position__isnull=False)
-            .select_related("entry__driver", "entry__constructor")
-            .order_by("position")[:3]
-        )
-    cars_of = {car.entry_id: car.team for car in season.seats.select_related("team")}
-    return page_cache.Page(
-        "season/motor/round.html",
-        {
-            "season": season,
-            "round": round,
-            "grand_prix": round.grand_prix,
-            "badge": round_badge(round, job=job),
-            "orders_status": status,
-            "orders_count": orders_count(status),
-            "track_map": mark_safe(_track_svg(round)),
-            "is_organiser": is_organiser,
-            "actions": lifecycle.round_actions(round, job=job) if is_organiser else None,
-            "orders_open": lifecycle.can_give_orders(round),
-            "job": job,
-            "results_visible": visible,
-            "results_hidden": hidden,
-            "podium": [(result, cars_of.get(result.entry_id)) for result in podium],
-            "grand_prix_url": reverse("season-grand-prix", args=[season.slug, number]),
-            "my_team": None if shared else selectors.team_of_user(season=season, user=request.user),
-            "previous": number - 1 if number > 1 else None,
-            "next": number + 1 if access.state.status_of(number + 1) is not None else None,
-        },
-        tz=season.tz,
-    )
-
-
-def team_detail(request: HttpRequest, season: Season, team: SeasonTeam) -> HttpResponse:
-    """A team's public page: its two cars, each driver's place and points in the drivers'
-    standings after the latest round this visitor may see (public.team_detail checked
-    view_season)."""
-    upto = _visible_upto(request, season)
-    cars = team_cars(team=team)
-    standings = {}
-    if upto:
-        gp = season.rounds.filter(number=upto).values_list("grand_prix_id", flat=True).first()
-        standings = {
-            s.driver_id: s
-            for s in Standing.objects.filter(
-                grand_prix_id=gp, table="drivers", driver_id__in=[c.entry.driver_id for c in cars]
-            )
-        }
-    return render(
-        request,
-        "season/motor/team_public.html",
-        {
-            "season": season,
-            "team": team,
-            "rows": [{"car": car, "standing": standings.get(car.entry.driver_id)} for car in cars],
-            "upto": upto,
-            "can_manage": request.user.has_perm("season.manage_team", team),
-            "links": SeasonLinks(season),
-        },
-    )
-
-
-def _visible_upto(request: HttpRequest, season: Season) -> int:
-    return visible_upto(
-        list(season.rounds.order_by("number").values_list("number", "status")),
-        auto_publish=season.auto_publish,
-        view=results_view(season, request.user),
-    )
-
-
-def _motor_season(request: HttpRequest, slug: str) -> Season:
-    season = selectors.season_visible_get(slug=slug, user=request.user)
-    if season.championship_id is None:
-        raise Http404(_("This season runs a stage race, not a championship."))
-    return season
-
-
-def _extra(season: Season) -> dict[str, Any]:
-    return {"season": season}
-
-
-def _page_of(season: Season) -> pages.Renderer:
-    """The motor pages' renderer for a league season: the page as the cache keeps it."""
-
-    def page(template: str, context: dict[str, Any]) -> page_cache.Page:
-        return page_cache.Page(template, context, tz=season.tz)
-
-    return page
-
-
-def grand_prix(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """The Grand Prix page (motorpages' round page: track map, replay, qualifying and grid,
-    results, retirements, pit stops, lap chart) once this visitor may see its results; before
-    that the season's round page says where it stands."""
-    access = page_cache.season_access(request, slug)
-    status = access.state.status_of(number)
-    if status is None:
-        raise Http404(_("No such Grand Prix."))
-    if not status_visible(status, auto_publish=access.state.auto_publish, view=access.view):
-        return redirect("season-stage", slug=slug, number=number)
-
-    def build() -> Any:
-        season = _motor_season(request, slug)
-        round = get_object_or_404(Round, season=season, number=number)
-        return pages.round_page(
-            request,
-            championship=_championship(season),
-            number=round.grand_prix.round if round.grand_prix else number,
-            links=SeasonLinks(season),
-            extra=_extra(season),
-            renderer=_page_of(season),
-        )
-
-    return page_cache.cached_page(request, access, "grand-prix", build)
-
-
-def _all_visible(request: HttpRequest, season: Season) -> None:
-    """The pages that sum every resolved round (what-if, a driver's or constructor's season)
-    are shown once nothing resolved is hidden from this visitor."""
-    view = results_view(season, request.user)
-    for status in season.rounds.values_list("status", flat=True):
-        if status in DONE_STATUSES and not status_visible(
-            status, auto_publish=season.auto_publish, view=view
-        ):
-            raise Http404(_("The latest results of this season are not published yet."))
-
-
-def standings(request: HttpRequest, slug: str, table: str) -> HttpResponse:
-    """Drivers' or constructors' standings (motorpages' standings page with its points chart),
-    after the latest round this visitor may see at most."""
-    access = page_cache.season_access(request, slug)
-    upto = access.state.visible_upto(access.view)
-    raw = request.GET.get("after")
-    try:
-        after = int(raw) if raw is not None else upto
-    except ValueError:
-        raise Http404(_("No such round.")) from None
-    if after > upto:
-        raise Http404(_("That round is not resolved yet."))
-
-    def build() -> Any:
-        season = _motor_season(request, slug)
-        if not upto:
-            return page_cache.Page(
-                "season/motor/no_standings.html",
-                {"season": season, "table": table, "links": SeasonLinks(season)},
-                tz=season.tz,
-            )
-        query = request.GET.copy()
-        query["after"] = str(after)
-        request.GET = query  # type: ignore[assignment]
-        return pages.standings_page(
-            request,
-            championship=_championship(season),
-            table=table,
-            links=SeasonLinks(season),
-            extra=_extra(season),
-            renderer=_page_of(season),
-        )
-
-    return page_cache.cached_page(request, access, f"motor-standings-{table}", build)
-
-
-def what_if(request: HttpRequest, slug: str, table: str) -> HttpResponse:
-    season = _motor_season(request, slug)
-    _all_visible(request, season)
-    return pages.what_if_page(
-        request,
-        championship=_championship(season),
-        table=table,
-        links=SeasonLinks(season),
-        extra=_extra(season),
-    )
-
-
-def driver_detail(request: HttpRequest, slug: str, driver: str) -> HttpResponse:
-    season = _motor_season(request, slug)
-    _all_visible(request, season)
-    return pages.driver_page(
-        request,
-        championship=_championship(season),
-        slug=driver,
-        links=SeasonLinks(season),
-        extra=_extra(season),
-    )
-
-
-def constructor_detail(request: HttpRequest, slug: str, constructor: str) -> HttpResponse:
-    season = _motor_season(request, slug)
-    _all_visible(request, season)
-    return pages.constructor_page(
-        request,
-        championship=_championship(season),
-        slug=constructor,
-        links=SeasonLinks(season),
-        extra=_extra(season),
-    )
-
-
-def dice(request: HttpRequest, season: Season, round: Round) -> HttpResponse:
-    """A Grand Prix's dice and card log (public.stage_dice checked view_season and that its
-    results are visible)."""
-    log = round.dice_log
-    cars = {
-        str(car.number): car.entry.driver.name
-        for car in season.seats.select_related("entry__driver")
-    }
-    rows = [
-        {
-            "phase": phase,
-            "round": number,
-            "car": f"#{car} {cars.get(str(car), '')}" if car else "",
-            "kind": kind,
-            "values": " ".join(str(v) for v in values),
-            "card": card,
-        }
-        for phase, number, car, kind, values, card in log.rolls
-    ]
-    return render(
-        request,
-        "season/motor/dice.html",
-        {"season": season, "round": round, "log": log, "rows": rows},
-    )
 
 
 # --- views of the season's own URLs ---------------------------------------------------------

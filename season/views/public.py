@@ -1,4 +1,10 @@
-"""Pages everyone can read (unless the organiser made the season private)."""
+"""Pages everyone can read (unless the organiser made the season private): one set for every
+game. Each view checks access, builds the page's shell (the round's state and actions, the
+orders given, comments, the end of the race, the cache) and asks the season's adapter for the
+game's part of it (``league_season``, ``league_round``, ``league_team``, ``league_dice``) and
+the template that shows it (``league_templates``, each extending templates/season/league/).
+A game's own pages under the season (a championship's Grand Prix, its standings) are
+season/views/event_pages.py's."""
 
 from functools import partial
 
@@ -8,28 +14,24 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from plugins import adapter_for
 from races.charts.gc import gc_gaps_svg, gc_texts
-from races.charts.profile import profile_texts, stage_profile_svg
-from races.models import Classification, StageResult, Standing
+from races.models import Classification, Standing
 from riders.charts import radar_labels, radar_svg, radar_texts
 from riders.models import RATING_AXES
 from season import cache as page_cache
 from season import results, selectors
-from season.formatting import clock, gap
 from season.models import DONE_STATUSES, DiceLog, Round, Season, SeasonTeam
 from season.permissions import results_view, round_results_visible, status_visible, visible_upto
 from season.services import lifecycle
 from season.services.orders_status import orders_count, orders_status
 from season.tables import (
-    CalendarTable,
-    DiceTable,
     RiderResultTable,
-    RosterTable,
-    StageResultTable,
     StandingTable,
     table_configure,
 )
-from season.views import community, motor
+from season.templatetags.rulebook import rule_link_html
+from season.views import community
 from season.views.badges import round_badge
 
 
@@ -59,37 +61,45 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 visible_upto=last or 0,
                 last=statuses[-1][0] if statuses else 0,
                 team_names=built.context.get("team_names"),
+                rounds=built.context.get("calendar_rounds"),
+                seats=built.context.get("seats"),
             )
         return built
 
     def season_page(season: Season) -> page_cache.Page | HttpResponse:
-        if season.race_id is None:
-            page = motor.season_page(request, season, last=last)
-            page.context["comments"] = mark_safe(page_cache.live_mark("comments"))
-            return page
-        calendar = CalendarTable(selectors.season_calendar(season=season), season=season)
-        # Read once for the jerseys and the end of the race.
+        adapter = adapter_for(season.ruleset)
+        # Read once for the leaders and the end of the race.
         team_names = selectors.season_team_names(season=season) if last else {}
-        export = table_configure(request, calendar, f"{season.slug}-calendar")
+        teams = list(season.teams.select_related("owner").order_by("name"))
+        # Read once for the calendar, the teams and the end of the race.
+        rounds, seats = selectors.season_rounds(season=season), results.seats_once(season)
+        part = adapter.league_season(
+            season.event,
+            season=season,
+            rounds=rounds,
+            teams=teams,
+            last=last,
+            team_names=team_names,
+            seats=seats,
+        )
+        export = _table_configured(request, part, f"{season.slug}-calendar")
         if export:
             return export
         return page_cache.Page(
-            "season/season_detail.html",
+            adapter.league_templates["season"],
             {
                 "season": season,
-                "calendar": calendar,
                 "last": last,
-                "jerseys": selectors.jersey_holders(
-                    season=season, number=last, team_names=team_names
-                )
-                if last
-                else [],
                 "team_names": team_names,
-                "teams": season.teams.select_related("owner").order_by("name"),
+                "teams": teams,
+                "calendar_rounds": rounds,
+                "seats": seats,
                 "member_links": mark_safe(page_cache.live_mark("member_links")),
                 # The season's comments (season/views/community.py), rendered per request.
                 "comments": mark_safe(page_cache.live_mark("comments")),
+                **part,
             },
+            tz=season.tz,
         )
 
     def member_links() -> dict[str, str]:
@@ -127,8 +137,10 @@ def _standings_page(
     request: HttpRequest, access: page_cache.Access, classification: str, number: int, last: int
 ) -> page_cache.Page | HttpResponse:
     season = _season(access)
-    if season.race_id is None:
-        return redirect("season-motor-standings", slug=season.slug, table="drivers")
+    adapter = adapter_for(season.ruleset)
+    if "standings" in adapter.league_event_pages:
+        # A game that serves its own standings (a championship's drivers and constructors).
+        return redirect(adapter.league_standings_url(season.slug))
     team_names = selectors.season_team_names(season=season)
     table = StandingTable(
         selectors.standings_queryset(season=season, number=number, classification=classification),
@@ -212,54 +224,43 @@ def _with_comments_mark(built: page_cache.Page | HttpResponse) -> page_cache.Pag
     return built
 
 
+def _table_configured(request: HttpRequest, part: dict, name: str) -> HttpResponse | None:
+    """Sorts and paginates the table of a game's part of a page (its "table", if any); the
+    CSV export asked for, if it is (the response to return)."""
+    table = part.get("table")
+    return table_configure(request, table, name) if table is not None else None
+
+
 def _stage_page(
     request: HttpRequest, access: page_cache.Access, number: int, *, shared: bool
 ) -> page_cache.Page | HttpResponse:
     season = _season(access)
-    if season.race_id is None:
-        return motor.round_page(request, access, season, number, shared=shared)
-    round = get_object_or_404(Round.objects.select_related("stage"), season=season, number=number)
+    adapter = adapter_for(season.ruleset)
+    round = get_object_or_404(
+        Round.objects.select_related("stage", "grand_prix__track"), season=season, number=number
+    )
     round.season = season
-    stage = round.stage
-    resolved = round_results_visible(season, round, request.user)
+    visible = round_results_visible(season, round, request.user)
     # Resolved, but not published yet: the page says so and shows nothing of the results.
-    hidden = round.status in DONE_STATUSES and not resolved
-    table = None
-    # The teams' names, read once for the results and the GC top 10 after the stage.
-    team_names = selectors.season_team_names(season=season) if resolved else {}
-    if resolved:
-        # One read of the 176 rows: the gaps of every rank ("s.t.") and the table's pages
-        # (a list: no COUNT query for the paginator).
-        results = list(selectors.stage_results(round=round))
-        gaps_by_rank = {
-            result.rank: result.gap_seconds
-            for result in results
-            if result.rank is not None and result.gap_seconds is not None
-        }
-        table = StageResultTable(
-            results,
-            season=season,
-            team_names=team_names,
-            gaps_by_rank=gaps_by_rank,
-        )
-        export = table_configure(request, table, f"{season.slug}-stage-{number}")
-        if export:
-            return export
-    events = selectors.stage_events(round=round) if resolved else []
-    names = selectors.rider_names(season=season) if events else {}
+    hidden = round.status in DONE_STATUSES and not visible
+    # The teams' names, read once for the results and what comes after them.
+    team_names = selectors.season_team_names(season=season) if visible else {}
     is_organiser = request.user.has_perm("season.manage_season", season)
     job = None if hidden else round.jobs.first()
     actions = lifecycle.round_actions(round, job=job) if is_organiser else None
-    # The riders the organiser may keep in the race: outside the time limit, while allowed.
-    reinstatable = (
-        list(
-            selectors.stage_results(round=round).filter(
-                status=StageResult.Status.OUTSIDE_TIME_LIMIT
-            )
-        )
-        if actions is not None and actions.reinstate
-        else []
+    part = adapter.league_round(
+        round.event,
+        season=season,
+        round=round,
+        visible=visible,
+        team_names=team_names,
+        seats=partial(selectors.seats_by_team, season=season),
+        # The riders the organiser may keep in the race: outside the time limit, while allowed.
+        reinstate=actions is not None and actions.reinstate,
     )
+    export = _table_configured(request, part, f"{season.slug}-stage-{number}")
+    if export:
+        return export
     status = (
         orders_status(round=round)
         if round.status in (Round.Status.OPEN, Round.Status.LOCKED, Round.Status.RESOLVING)
@@ -268,48 +269,23 @@ def _stage_page(
     context = {
         "season": season,
         "round": round,
+        "event": round.event,
         "badge": round_badge(round, job=job),
         "orders_status": status,
         "orders_count": orders_count(status),
-        "stage": stage,
-        "profile": stage_profile_svg(
-            stage.segments, title=f"{stage.start} – {stage.finish}", texts=profile_texts()
-        ),
-        "table": table,
-        "events": [(event, [names.get(i, i) for i in event.rider_ids[:5]]) for event in events],
         "is_organiser": is_organiser,
         "actions": actions,
-        "reinstatable": reinstatable,
         "orders_open": lifecycle.can_give_orders(round),
         "job": job,
+        "results_visible": visible,
         "results_hidden": hidden,
-        # What a fan reads after the results: the GC's top 10 and the jerseys after the stage.
-        **(_after_the_stage(season, number, team_names) if resolved else {}),
         # A cached page holds nothing of its first visitor's (no "Give my orders" either).
         "my_team": None if shared else selectors.team_of_user(season=season, user=request.user),
         "previous": number - 1 if number > 1 else None,
         "next": number + 1 if access.state.status_of(number + 1) is not None else None,
+        **part,
     }
-    return page_cache.Page("season/public/stage.html", context, tz=season.tz)
-
-
-def _after_the_stage(season: Season, number: int, team_names: dict[int, str]) -> dict:
-    lines = selectors.standings_table(
-        season=season, number=number, classification=Classification.GENERAL, limit=10
-    )
-    return {
-        "gc_top": [
-            {
-                "rank": line.rank,
-                "rider": line.rider,
-                "team": team_names.get(line.entry_team_id or 0, ""),
-                "team_id": line.entry_team_id if line.entry_team_id in team_names else None,
-                "time": clock(line.value) if line.rank == 1 else gap(line.gap),
-            }
-            for line in lines
-        ],
-        "jerseys": selectors.jersey_holders(season=season, number=number, team_names=team_names),
-    }
+    return page_cache.Page(adapter.league_templates["round"], context, tz=season.tz)
 
 
 def stage_dice(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -317,28 +293,20 @@ def stage_dice(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     log = DiceLog.objects.filter(round=round).first()
     if log is None or not round_results_visible(season, round, request.user):
         raise Http404(_("This stage has not been resolved."))
-    if season.race_id is None:
-        return motor.dice(request, season, round)
-    names = selectors.rider_names(season=season)
-    rows = [
-        {
-            "turn": t,
-            "unit": u,
-            "rider": names.get(r, "") if r else "",
-            "rule": rule,
-            "die": d,
-            "face": f,
-        }
-        for t, u, r, rule, d, f in log.rolls
-    ]
-    table = DiceTable(rows, ruleset=season.ruleset)
-    export = table_configure(request, table, f"{season.slug}-stage-{number}-dice")
+    adapter = adapter_for(season.ruleset)
+    part = adapter.league_dice(
+        log.rolls,
+        season=season,
+        seats=[seat for team in selectors.seats_by_team(season=season).values() for seat in team],
+        rule_link=lambda code: rule_link_html(code, season.ruleset),
+    )
+    export = _table_configured(request, part, f"{season.slug}-stage-{number}-dice")
     if export:
         return export
     return render(
         request,
-        "season/public/dice.html",
-        {"season": season, "round": round, "log": log, "table": table},
+        adapter.league_templates["dice"],
+        {"season": season, "round": round, "log": log, **part},
     )
 
 
@@ -392,45 +360,37 @@ def rider_detail(request: HttpRequest, slug: str, rider_id: int) -> HttpResponse
 def team_detail(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     season = selectors.season_visible_get(slug=slug, user=request.user)
     team = selectors.season_team_get(season=season, team_id=team_id)
-    if season.race_id is None:
-        return motor.team_detail(request, season, team)
-    # The latest GC this visitor may see (permissions.visible_upto).
+    adapter = adapter_for(season.ruleset)
+    # The latest standings this visitor may see (permissions.visible_upto).
     upto = visible_upto(
         list(season.rounds.order_by("number").values_list("number", "status")),
         auto_publish=season.auto_publish,
         view=results_view(season, request.user),
     )
-    general = {
-        s.rider_id: s
-        for s in selectors.standings_queryset(
-            season=season, number=upto, classification=Classification.GENERAL
-        )
-        if upto and s.rider_id is not None
-    }
-    rows = []
-    for member in team.seats.all():
-        standing = general.get(member.rider_pk)
-        rows.append(
-            {
-                "bib": member.number,
-                "rider_id": member.rider_id,
-                "rider": member.rider,
-                "role": member.get_role_display(),
-                "gc_rank": standing.rank if standing else None,
-                "gc_gap": standing.gap if standing else None,
-            }
-        )
-    table = RosterTable(rows, season=season)
-    export = table_configure(request, table, f"{season.slug}-team-{team.pk}")
+    latest = (
+        season.rounds.select_related("stage", "grand_prix").filter(number=upto).first()
+        if upto
+        else None
+    )
+    part = adapter.league_team(
+        season.event,
+        season=season,
+        team=team,
+        seats=selectors.team_seats(team=team),
+        upto=upto,
+        upto_event=latest.event if latest is not None else None,
+    )
+    export = _table_configured(request, part, f"{season.slug}-team-{team.pk}")
     if export:
         return export
     return render(
         request,
-        "season/public/team.html",
+        adapter.league_templates["team"],
         {
             "season": season,
             "team": team,
-            "table": table,
+            "upto": upto,
             "can_manage": request.user.has_perm("season.manage_team", team),
+            **part,
         },
     )

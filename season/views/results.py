@@ -7,6 +7,7 @@ from functools import partial
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
+from plugins import adapter_for
 from season import cache as page_cache
 from season import results
 from season.models import Season
@@ -16,7 +17,9 @@ from tableexport import table_configure
 
 
 def _season(access: page_cache.Access) -> Season:
-    return Season.objects.select_related("race", "organiser").get(pk=access.state.pk)
+    return Season.objects.select_related("race", "championship", "organiser").get(
+        pk=access.state.pk
+    )
 
 
 def players_ranking(request: HttpRequest, slug: str) -> HttpResponse:
@@ -37,20 +40,20 @@ def _players_page(
 ) -> page_cache.Page | HttpResponse:
     season = _season(access)
     ranking = results.players_ranking(season=season, number=number)
-    table = PlayersRankingTable(ranking, season=season, motor=season.race_id is None)
+    adapter = adapter_for(season.ruleset)
+    table = PlayersRankingTable(ranking, season=season, columns=adapter.ranking_columns)
     export = table_configure(request, table, f"{season.slug}-players-after-{number}")
     if export:
         return export
     final = number and number == results.last_round_number(season=season)
     return page_cache.Page(
-        "season/public/players.html",
+        adapter.league_templates["players"],
         {
             "season": season,
             "table": table,
             "number": number,
             "numbers": range(1, last + 1),
             "final": final,
-            "motor": season.race_id is None,
             "unranked": any(line.rank is None for line in ranking),
         },
         tz=season.tz,
@@ -77,9 +80,10 @@ def _abandons_page(
     request: HttpRequest, access: page_cache.Access, visible: list[int]
 ) -> page_cache.Page | HttpResponse:
     season = _season(access)
-    if season.race_id is None:
+    lines = results.abandons(season=season, numbers=visible)
+    if lines is None:
         raise Http404(_("A championship lists its retirements on each Grand Prix's page."))
-    table = AbandonTable(results.abandons(season=season, numbers=visible), season=season)
+    table = AbandonTable(lines, season=season)
     export = table_configure(request, table, f"{season.slug}-abandons")
     if export:
         return export

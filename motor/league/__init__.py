@@ -1,0 +1,1 @@
+"""The championship's parts of a league season's public pages (MotorAdapter.league_*)."""

@@ -1,0 +1,94 @@
+"""The end of a championship in a league (docs/league.md "The players' ranking"): each player's
+team scored as a constructor of its two cars, the points of its drivers in the drivers'
+standings after the round added up, ties broken by wins, then by the most second places, third
+places... (countback, as the constructors' table); the podium of the drivers' standings. Each
+reads the championship's own rows, with the season's players and cars given as plain values
+(MotorAdapter.league_ranking, league_end)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from motor.models import GrandPrix, Standing, StandingTable
+from motor.standings import points_text
+
+
+def _cars(seats: Mapping[int, Sequence[Any]]) -> list[tuple[int, str, int]]:
+    """(team id, team name, driver id) of every car of the season's seats."""
+    return [
+        (seat.team_id, seat.team.name, seat.entry.driver_id)
+        for cars in seats.values()
+        for seat in cars
+        if getattr(seat, "entry_id", None)
+    ]
+
+
+def ranking(
+    grand_prix: GrandPrix | None,
+    *,
+    players: Mapping[int, Sequence[str]],
+    seats: Mapping[int, Sequence[Any]],
+) -> list[tuple[int | None, int, str, str]]:
+    """The players' teams after ``grand_prix``: (place, team id, points, wins), every player's
+    team ranked; a tie on points, wins and countback shares the place, as the real tables do."""
+    drivers = {
+        driver_id: (points, wins, countback)
+        for driver_id, points, wins, countback in Standing.objects.filter(
+            grand_prix=grand_prix, table=StandingTable.DRIVERS
+        ).values_list("driver_id", "points", "wins", "countback")
+    }
+    totals: dict[int, tuple[Decimal, int, list[int]]] = {
+        team_id: (Decimal(0), 0, []) for team_id in players
+    }
+    for team_id, _name, driver_id in _cars(seats):
+        if team_id not in players:
+            continue
+        points, wins, countback = drivers.get(driver_id, (Decimal(0), 0, []))
+        total, total_wins, total_back = totals[team_id]
+        totals[team_id] = (total + points, total_wins + wins, _added(total_back, countback))
+
+    def key(team_id: int) -> tuple:
+        points, wins, countback = totals[team_id]
+        return (-points, -wins, [-n for n in countback], players[team_id][0])
+
+    lines: list[tuple[int | None, int, str, str]] = []
+    previous: tuple | None = None
+    for place, team_id in enumerate(sorted(totals, key=key), start=1):
+        points, wins, countback = totals[team_id]
+        tie = (points, wins, countback)
+        rank = lines[-1][0] if previous == tie and lines else place
+        previous = tie
+        lines.append((rank, team_id, points_text(points), str(wins)))
+    return lines
+
+
+def _added(a: Iterable[int], b: Iterable[int]) -> list[int]:
+    a, b = list(a), list(b)
+    size = max(len(a), len(b))
+    return [(a[i] if i < len(a) else 0) + (b[i] if i < len(b) else 0) for i in range(size)]
+
+
+def end(grand_prix: GrandPrix | None, *, seats: Mapping[int, Sequence[Any]]) -> dict[str, Any]:
+    """The drivers' standings' podium after the last Grand Prix (rank, no rider, the driver,
+    his league team, his points); a championship has no jerseys."""
+    teams = {driver_id: name for _team, name, driver_id in _cars(seats)}
+    lines = (
+        Standing.objects.filter(grand_prix=grand_prix, table=StandingTable.DRIVERS, position__lte=3)
+        .select_related("driver")
+        .order_by("position")
+    )
+    return {
+        "podium": [
+            (
+                line.position,
+                None,
+                line.driver.name if line.driver else "",
+                teams.get(line.driver_id or 0, ""),
+                points_text(line.points),
+            )
+            for line in lines
+        ],
+        "jerseys": [],
+    }
