@@ -65,6 +65,9 @@ class GameAdapter(TeamFormation, Protocol):
         """Round ``number`` as a sentence names it, in the active language ("stage 3")."""
         ...
 
+    #: What the orders page says once every round is resolved ("The race is over...").
+    over_text: Any
+
     def event_label(self, event: Any) -> str:
         """A round's event (a stage, a Grand Prix) as the notices name it."""
         ...

@@ -21,7 +21,7 @@ from plugins import adapter_for
 from season.cache import season_changed
 from season.formation import formation_started, race_started, team_capacity
 from season.models import DONE_STATUSES, Membership, Round, Season, SeasonTeam, ruleset_mismatch
-from season.round_names import is_championship, round_name
+from season.round_names import round_name
 from season.rule_settings import RuleSettings
 
 INVITE_CODE_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
@@ -429,9 +429,7 @@ def orders_window(*, season: Season, now: datetime | None = None) -> OrdersWindo
         return OrdersWindow(
             None,
             False,
-            _("The championship is over: every round has been resolved.")
-            if is_championship(season)
-            else _("The race is over: every stage has been resolved."),
+            str(adapter_for(season.ruleset).over_text),
         )
     if stage.status == Round.Status.SCHEDULED:
         return OrdersWindow(

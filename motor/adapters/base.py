@@ -126,6 +126,9 @@ class MotorAdapter(MotorFormation, commitment.DiceCommitment):
             "number": number
         }
 
+    #: What the orders page says once every round is resolved.
+    over_text = gettext_lazy("The championship is over: every round has been resolved.")
+
     @staticmethod
     def event_label(event: Any) -> str:
         """A round's event as the notices name it: the Grand Prix and its circuit."""

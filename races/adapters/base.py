@@ -145,6 +145,9 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
             "number": number
         }
 
+    #: What the orders page says once every round is resolved.
+    over_text = gettext_lazy("The race is over: every stage has been resolved.")
+
     @staticmethod
     def event_label(event: Any) -> str:
         """A round's event as the notices name it: a stage's start and finish."""
