@@ -52,6 +52,57 @@ class ComputerTeam:
     seats: list[dict[str, Any]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class PickColumn:
+    """One of the game's own columns in the tables a team picks from (the draft board, the
+    budget checkboxes): a rider's rating, a car's number."""
+
+    #: The key of the value in :meth:`TeamFormation.pick_values`.
+    key: str
+    #: The column's heading, in the reader's language.
+    label: Any
+    #: A rating H..4 (-1 shown as H), its heading abbreviated to three letters.
+    rating: bool = False
+    #: A number (right-aligned).
+    numeric: bool = False
+
+
+#: The words of the team page a game gives (:attr:`TeamFormation.team_words`), each a lazy
+#: text: the columns' headings ("name", "number", "real_team"), the roster's ("roster",
+#: formatted with count and size; "none_yet"; "roles_provisional"), the budget pick's
+#: ("choose", "tick" with size and budget, "per_real_team" with limit, "not_listed",
+#: "summary" with count and size, "started"), the draft's ("waiting", "clock": a plural form
+#: on minutes, "your_turn", "draft_limit" with limit, "board", "board_empty", "search",
+#: "speciality_help", "wish_help", "wish_empty") and the messages' ("pick_choose",
+#: "wish_choose").
+TEAM_WORDS = (
+    "name",
+    "number",
+    "real_team",
+    "roster",
+    "none_yet",
+    "roles_provisional",
+    "choose",
+    "tick",
+    "per_real_team",
+    "not_listed",
+    "summary",
+    "started",
+    "waiting",
+    "clock",
+    "your_turn",
+    "draft_limit",
+    "board",
+    "board_empty",
+    "search",
+    "speciality_help",
+    "wish_help",
+    "wish_empty",
+    "pick_choose",
+    "wish_choose",
+)
+
+
 class TeamFormation(Protocol):
     """The formation members of a game's adapter (part of plugins.protocol.GameAdapter)."""
 
@@ -66,6 +117,30 @@ class TeamFormation(Protocol):
     #: The pages' words for one pickable and several ("rider"/"riders", "car"/"cars").
     pickable_noun: Any
     pickables_noun: Any
+    #: The team page's words (every key of TEAM_WORDS), the game's nouns in them.
+    team_words: Mapping[str, Any]
+
+    def pick_columns(self) -> list[PickColumn]:
+        """The game's own columns of what a team picks from, after its name, price and real
+        team (a rider's ratings; a car's number and engine)."""
+        ...
+
+    def pick_values(self, pickable: Any) -> dict[str, Any]:
+        """A pickable's values of :meth:`pick_columns`, by key (raw: a rating's -1..4)."""
+        ...
+
+    def pick_specialities(self) -> list[tuple[str, str]]:
+        """The draft board's speciality filter as (key, label); [] for no such filter."""
+        ...
+
+    def pick_speciality(self, pickable: Any, key: str) -> bool:
+        """Whether ``pickable`` is good at the speciality ``key`` (the board keeps those, the
+        best of it first: the board sorts on the value of the column ``key``)."""
+        ...
+
+    def team_note(self, event: Any) -> str:
+        """A sentence under a team's limits on the team page (a grid's seats); "" for none."""
+        ...
 
     def pool(self, event: Any, *, peloton: str = "") -> Any:
         """What the season's teams are formed from (a queryset of the adapter's app, in the

@@ -236,6 +236,12 @@ def pickable_get(*, season: Season, pickable_id: int) -> Any:
     return pool(season=season).filter(pk=pickable_id).first()
 
 
+def pickable_lookup(*, season: Season, pickable_id: int) -> Any:
+    """The game's rider or car of this id, in the season's pool or not (the services then say
+    why it may not be picked), or None."""
+    return pool(season=season).model._default_manager.filter(pk=pickable_id).first()
+
+
 def team_seats(*, team: SeasonTeam) -> list[Seat]:
     """A team's seats with what they hold (a rider and his real team, a car's driver and
     constructor), in number order."""

@@ -529,29 +529,28 @@ class InviteCodeForm(forms.Form):
 
 
 class BudgetTeamForm(forms.Form):
-    """A budget pick: tick roster_size riders among the free ones."""
+    """A budget pick: tick roster_size riders or cars among the free ones (``picks``: their
+    ids)."""
 
-    riders = forms.TypedMultipleChoiceField(
-        label=_("Riders"),
+    picks = forms.TypedMultipleChoiceField(
+        label=_("Chosen"),
         coerce=int,
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        error_messages={"invalid_choice": _("A rider you ticked is no longer free: choose again.")},
+        error_messages={
+            "invalid_choice": _("One you ticked is no longer free: choose again."),
+        },
     )
 
     def __init__(self, *args: Any, candidates: Iterable[Candidate], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.candidates = list(candidates)
-        self.fields["riders"].choices = [  # type: ignore[attr-defined]
+        self.fields["picks"].choices = [  # type: ignore[attr-defined]
             (c.id, c.name) for c in self.candidates
         ]
 
     def chosen(self) -> list[int]:
-        return list(self.cleaned_data.get("riders") or [])
-
-
-class DraftPickForm(forms.Form):
-    rider = forms.IntegerField(widget=forms.HiddenInput)
+        return list(self.cleaned_data.get("picks") or [])
 
 
 # --- orders ------------------------------------------------------------------------------
@@ -742,10 +741,6 @@ class GameSettingsForm(forms.Form):
 
 
 # --- a team's cars and their orders ---------------------------------------------------
-
-
-class CarPickForm(forms.Form):
-    entry = forms.IntegerField(widget=forms.HiddenInput)
 
 
 class CarOrdersForm(forms.Form):

@@ -2,12 +2,16 @@
 spreadsheet-safe export and `table_configure` come from `tableexport` (shared with the motor
 pages) and are re-exported here for the season's views."""
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from plugins.formation import PickColumn
 from races.league.tables import NUM as NUM
 from races.league.tables import WRAP as WRAP
 from races.league.tables import CalendarTable as CalendarTable
@@ -201,31 +205,44 @@ class RatingColumn(tables.Column):
         return self.render(value)
 
 
-class DraftBoardTable(tables.Table):
-    """The riders still free, with the Pick button of the team on turn (disabled, with the
-    reason, on the riders the roster rules forbid it: season.formation.pick_refusal) and the
-    wish list's button. Rows are dicts (season.views.player._board_rows)."""
+def _pick_column(column: PickColumn) -> tables.Column:
+    if column.rating:
+        return RatingColumn(verbose_name=column.label, attrs=NUM)
+    return tables.Column(verbose_name=column.label, attrs=NUM if column.numeric else {})
 
-    name = tables.Column(verbose_name=_("Rider"))
-    pick = tables.Column(
-        verbose_name="", accessor="rider_id", orderable=False, exclude_from_export=True
-    )
+
+class DraftBoardTable(tables.Table):
+    """What is still free (riders or cars), with the Pick button of the team on turn (disabled,
+    with the reason, on those the roster rules forbid it: season.formation.pick_refusal) and
+    the wish list's button; the game's own columns after them (plugins.formation.PickColumn).
+    Rows are dicts (season.views.player._board_rows)."""
+
+    name = tables.Column(verbose_name=_("Name"))
+    pick = tables.Column(verbose_name="", accessor="id", orderable=False, exclude_from_export=True)
     price = tables.Column(verbose_name=_("Price"), attrs=NUM)
     real_team = tables.Column(verbose_name=_("Real team"))
-    wish = tables.Column(
-        verbose_name="", accessor="rider_id", orderable=False, exclude_from_export=True
-    )
+    wish = tables.Column(verbose_name="", accessor="id", orderable=False, exclude_from_export=True)
 
     class Meta:
         attrs = {"class": "data draft-board"}
-        empty_text = _("No free rider matches.")
         order_by = ("-price", "name")
 
-    def __init__(self, *args, axes, my_turn: bool, wish_open: bool, **kwargs):
-        extra = [(axis, RatingColumn(verbose_name=label, attrs=NUM)) for axis, label in axes]
+    def __init__(
+        self,
+        *args,
+        columns: Sequence[PickColumn],
+        words: Mapping[str, Any],
+        my_turn: bool,
+        wish_open: bool,
+        **kwargs,
+    ):
+        extra = [(column.key, _pick_column(column)) for column in columns]
         super().__init__(*args, extra_columns=extra, **kwargs)
         self.my_turn = my_turn
         self.wish_open = wish_open
+        self.empty_text = words["board_empty"]
+        self.columns["name"].column.verbose_name = words["name"]
+        self.columns["real_team"].column.verbose_name = words["real_team"]
         self.columns["pick"].column.verbose_name = format_html(
             '<span class="visually-hidden">{}</span>', gettext("Pick")
         )
@@ -234,9 +251,10 @@ class DraftBoardTable(tables.Table):
         )
         # The CSV export names each rating in full, the page abbreviates it.
         self.plain_headers = {}
-        for axis, label in axes:
-            self.columns[axis].column.verbose_name = _abbr(label)
-            self.plain_headers[str(_abbr(label))] = label
+        for column in columns:
+            if column.rating:
+                self.columns[column.key].column.verbose_name = _abbr(column.label)
+                self.plain_headers[str(_abbr(column.label))] = column.label
         if not wish_open:
             self.exclude = ("wish",)
 
@@ -257,7 +275,7 @@ class DraftBoardTable(tables.Table):
         if not self.my_turn:
             return ""
         return format_html(
-            '<button type="submit" name="rider" value="{}" class="button small">{}'
+            '<button type="submit" name="pick" value="{}" class="button small">{}'
             '<span class="visually-hidden"> {}</span></button>',
             value,
             gettext("Pick"),
@@ -290,7 +308,7 @@ class DraftHistoryTable(tables.Table):
     round = tables.Column(verbose_name=_("Round"), attrs=NUM)
     team = tables.Column(verbose_name=_("Team"))
     player = tables.Column(verbose_name=_("Player"))
-    rider = tables.Column(verbose_name=_("Rider"))
+    name = tables.Column(verbose_name=_("Name"))
     real_team = tables.Column(verbose_name=_("Real team"))
     picked_at = tables.DateTimeColumn(verbose_name=_("Time"), format="SHORT_DATETIME_FORMAT")
     source = tables.Column(verbose_name=_("Made by"))
@@ -299,6 +317,11 @@ class DraftHistoryTable(tables.Table):
         attrs = {"class": "data"}
         empty_text = _("No pick yet.")
         order_by = ("-number",)
+
+    def __init__(self, *args, words: Mapping[str, Any], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.columns["name"].column.verbose_name = words["name"]
+        self.columns["real_team"].column.verbose_name = words["real_team"]
 
     def render_source(self, value, record):
         if value == "player":
@@ -310,15 +333,23 @@ class DraftHistoryTable(tables.Table):
 
 
 class TeamRosterTable(tables.Table):
-    """The player's own roster on his team page."""
+    """The player's own roster on his team page: riders or cars, with their roles where the
+    game's seats have them (plugins.formation.TeamFormation.seat_roles)."""
 
-    bib = tables.Column(verbose_name=_("Bib"), attrs=NUM)
-    rider = tables.Column(verbose_name=_("Rider"))
+    number = tables.Column(verbose_name=_("Number"), attrs=NUM)
+    name = tables.Column(verbose_name=_("Name"))
     role = tables.Column(verbose_name=_("Role"))
     price = tables.Column(verbose_name=_("Price"), attrs=NUM)
     real_team = tables.Column(verbose_name=_("Real team"))
 
     class Meta:
         attrs = {"class": "data"}
-        empty_text = _("No rider yet.")
-        order_by = ("bib", "rider")
+        order_by = ("number", "name")
+
+    def __init__(self, *args, words: Mapping[str, Any], roles: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.empty_text = words["none_yet"]
+        for name in ("number", "name", "real_team"):
+            self.columns[name].column.verbose_name = words[name]
+        if not roles:
+            self.exclude = ("role",)

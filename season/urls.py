@@ -4,7 +4,6 @@ from django.views.generic import RedirectView
 from season.views import (
     community,
     event_pages,
-    motor,
     odds,
     organiser,
     player,
@@ -181,11 +180,6 @@ urlpatterns = [
         "seasons/<slug:slug>/teams/<int:team_id>/manage/wishlist/",
         player.wishlist_change,
         name="player-wishlist",
-    ),
-    path(
-        "seasons/<slug:slug>/teams/<int:team_id>/manage/car/",
-        motor.car_pick_view,
-        name="player-car-pick",
     ),
     path("seasons/<slug:slug>/teams/<int:team_id>/orders/", player.orders, name="player-orders"),
     path(

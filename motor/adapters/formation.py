@@ -3,21 +3,67 @@ league's championship: a driver in a constructor's car), priced from the points 
 scored in the real championship, seated two a team on a grid of the game's cars, and the real
 constructors' cars no player took racing for computer teams (docs/league.md "Motor seasons")."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
+from types import MappingProxyType
 from typing import Any
 
 from django.db.models import QuerySet, Sum
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext_lazy
 
 from motor.models import Championship, Entry
-from plugins.formation import Candidate, ComputerTeam, SeatPlace
+from plugins.formation import Candidate, ComputerTeam, PickColumn, SeatPlace
 
 #: A car's price: this, plus the points its driver scored in the real championship.
 CAR_PRICE_BASE = 5
 #: The largest car number a league gives (a car whose real number is taken gets the lowest
 #: free one).
 CAR_NUMBER_MAX = 99
+
+#: The team page's words (plugins.formation.TEAM_WORDS).
+TEAM_WORDS: Mapping[str, Any] = MappingProxyType(
+    {
+        "name": gettext_lazy("Driver"),
+        "number": gettext_lazy("Car"),
+        "real_team": gettext_lazy("Constructor"),
+        "roster": gettext_lazy("My cars (%(count)s of %(size)s)"),
+        "none_yet": gettext_lazy("No car yet."),
+        "roles_provisional": "",
+        "choose": gettext_lazy("Choose your cars"),
+        "tick": gettext_lazy("Tick %(size)s cars costing %(budget)s at most together."),
+        "per_real_team": gettext_lazy("At most %(limit)s from one constructor."),
+        "not_listed": gettext_lazy("Cars already in another team are not listed."),
+        "summary": gettext_lazy("%(count)s of %(size)s cars"),
+        "started": gettext_lazy("The championship has started: the teams are formed."),
+        "waiting": gettext_lazy(
+            "Waiting for the organiser to start the draft. Each team then picks one car in "
+            "turn, in snake order: the last to pick in a round picks first in the next."
+        ),
+        "clock": ngettext_lazy(
+            "Each team has %(minutes)s minute per pick; when it runs out, the pick is made for "
+            "the team: the first free car of its wish list, else the dearest car that fits.",
+            "Each team has %(minutes)s minutes per pick; when they run out, the pick is made for "
+            "the team: the first free car of its wish list, else the dearest car that fits.",
+            "minutes",
+        ),
+        "your_turn": gettext_lazy("It is your turn: pick a car."),
+        "draft_limit": gettext_lazy("at most %(limit)s cars from one constructor"),
+        "board": gettext_lazy("Cars still free"),
+        "board_empty": gettext_lazy("No free car matches."),
+        "search": gettext_lazy("Driver or constructor"),
+        "speciality_help": "",
+        "wish_help": gettext_lazy(
+            "Only you see it. When your pick is made automatically (the clock ran out, or the "
+            "organiser picks for you), it takes the first car of this list that is still free "
+            "and fits your team. Cars picked by anybody leave it."
+        ),
+        "wish_empty": gettext_lazy(
+            "Your wish list is empty: add cars with the Wish buttons of the board below."
+        ),
+        "pick_choose": gettext_lazy("Choose a car of this championship."),
+        "wish_choose": gettext_lazy("Choose a car for your wish list."),
+    }
+)
 
 
 def car_price(entry: Entry) -> int:
@@ -42,6 +88,31 @@ class MotorFormation:
     pickables_noun = gettext_lazy("cars")
     #: The cars of one team (the motor specs: two).
     cars_per_team = 2
+    team_words = TEAM_WORDS
+
+    def pick_columns(self) -> list[PickColumn]:
+        """The car's number and its engine."""
+        return [
+            PickColumn(key="number", label=gettext("Car"), numeric=True),
+            PickColumn(key="engine", label=gettext("Engine")),
+        ]
+
+    def pick_values(self, pickable: Entry) -> dict[str, Any]:
+        return {"number": pickable.number, "engine": pickable.engine}
+
+    def pick_specialities(self) -> list[tuple[str, str]]:
+        return []
+
+    def pick_speciality(self, pickable: Entry, key: str) -> bool:
+        return False
+
+    def team_note(self, event: Championship) -> str:
+        """The grid's size and who takes its empty seats, and what a car costs."""
+        return gettext(
+            "Each team has %(total)s cars, each driver drives one car; the grid has %(grid)s "
+            "cars, computer teams take the seats no player takes. A car costs %(base)s plus the "
+            "points its driver scored in the real championship."
+        ) % {"total": self.cars_per_team, "grid": self.max_cars, "base": CAR_PRICE_BASE}
 
     @property
     def max_cars(self) -> int:  # the adapter's (motor.adapters.base.MotorAdapter)

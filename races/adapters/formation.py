@@ -4,21 +4,73 @@ race's start list, priced from their ratings, numbered in blocks of ten once a t
 their real teams (docs/league.md "Team formation", "Computer teams")."""
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
-from plugins.formation import Candidate, ComputerTeam, SeatPlace
+from plugins.formation import Candidate, ComputerTeam, PickColumn, SeatPlace
 from races.models import Race, RaceEntry
 from races.team_rules import GC_LEADER, default_roles, rider_price
-from riders.models import Rider
+from riders.charts import radar_labels
+from riders.models import RATING_AXES, Rider
 
 #: Who races beside the players' riders (season.models.Peloton's values).
 PELOTON_PLAYERS = "players"
 #: The computer team of start-list riders without a real team.
 UNATTACHED = "Unattached riders"
+#: The draft board's speciality filter: riders rated at least this on the chosen axis.
+SPECIALITY_RATING = 3
+
+#: The team page's words (plugins.formation.TEAM_WORDS).
+TEAM_WORDS: Mapping[str, Any] = MappingProxyType(
+    {
+        "name": gettext_lazy("Rider"),
+        "number": gettext_lazy("Bib"),
+        "real_team": gettext_lazy("Real team"),
+        "roster": gettext_lazy("My riders (%(count)s of %(size)s)"),
+        "none_yet": gettext_lazy("No rider yet."),
+        "roles_provisional": gettext_lazy(
+            "Roles as they will be when the team is complete; you change them in each stage's "
+            "orders."
+        ),
+        "choose": gettext_lazy("Choose your riders"),
+        "tick": gettext_lazy("Tick %(size)s riders costing %(budget)s at most together."),
+        "per_real_team": gettext_lazy("At most %(limit)s from one real team."),
+        "not_listed": gettext_lazy("Riders already in another team are not listed."),
+        "summary": gettext_lazy("%(count)s of %(size)s riders"),
+        "started": gettext_lazy("The race has started: teams are final."),
+        "waiting": gettext_lazy(
+            "Waiting for the organiser to start the draft. Each team then picks one rider in "
+            "turn, in snake order: the last to pick in a round picks first in the next."
+        ),
+        "clock": ngettext_lazy(
+            "Each team has %(minutes)s minute per pick; when it runs out, the pick is made for "
+            "the team: the first free rider of its wish list, else the dearest rider that fits.",
+            "Each team has %(minutes)s minutes per pick; when they run out, the pick is made for "
+            "the team: the first free rider of its wish list, else the dearest rider that fits.",
+            "minutes",
+        ),
+        "your_turn": gettext_lazy("It is your turn: pick a rider."),
+        "draft_limit": gettext_lazy("at most %(limit)s riders from one real team"),
+        "board": gettext_lazy("Riders still free"),
+        "board_empty": gettext_lazy("No free rider matches."),
+        "search": gettext_lazy("Rider or team"),
+        "speciality_help": gettext_lazy("Riders rated 3 or 4 in this speciality, the best first."),
+        "wish_help": gettext_lazy(
+            "Only you see it. When your pick is made automatically (the clock ran out, or the "
+            "organiser picks for you), it takes the first rider of this list who is still free "
+            "and fits your team. Riders picked by anybody leave it."
+        ),
+        "wish_empty": gettext_lazy(
+            "Your wish list is empty: add riders with the Wish buttons of the board below."
+        ),
+        "pick_choose": gettext_lazy("Choose a rider."),
+        "wish_choose": gettext_lazy("Choose a rider for your wish list."),
+    }
+)
 
 
 def number_block(roster_size: int) -> int:
@@ -32,6 +84,25 @@ class CyclingFormation:
     seat_roles = True
     pickable_noun = gettext_lazy("rider")
     pickables_noun = gettext_lazy("riders")
+    team_words = TEAM_WORDS
+
+    def pick_columns(self) -> list[PickColumn]:
+        """The eight ratings, each named in the reader's language."""
+        labels = radar_labels()
+        return [PickColumn(key=axis, label=labels[axis], rating=True) for axis in RATING_AXES]
+
+    def pick_values(self, pickable: Rider) -> dict[str, Any]:
+        return {axis: getattr(pickable, axis) for axis in RATING_AXES}
+
+    def pick_specialities(self) -> list[tuple[str, str]]:
+        labels = radar_labels()
+        return [(axis, labels[axis]) for axis in RATING_AXES]
+
+    def pick_speciality(self, pickable: Rider, key: str) -> bool:
+        return key in RATING_AXES and getattr(pickable, key) >= SPECIALITY_RATING
+
+    def team_note(self, event: Race) -> str:
+        return ""
 
     def pool(self, event: Race, *, peloton: str = "") -> QuerySet[Rider]:
         """The start list of the race the route was copied from, or, when no start list was

@@ -5,6 +5,7 @@ only (403 otherwise), and a private season is a 404 to anybody who is not a memb
 """
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,21 +19,23 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
+from django_tables2 import Table
 
+from plugins import GameAdapter
+from plugins.formation import PickColumn
 from races.charts.profile import profile_texts, stage_profile_svg
 from riders.charts import radar_labels
-from riders.models import RATING_AXES, Rider
+from riders.models import RATING_AXES
 from season import formation, leagues, selectors
 from season.forms import (
     BudgetTeamForm,
-    DraftPickForm,
     InviteCodeForm,
     JoinForm,
     orders_form_class,
     orders_summary,
 )
-from season.models import Orders, RiderRole, Round, Season, SeasonTeam
-from season.orders import ROLE_LIMITS, default_roles, role_count_text
+from season.models import DONE_STATUSES, Orders, RiderRole, Round, Season, SeasonTeam, Seat
+from season.orders import ROLE_LIMITS, role_count_text
 from season.round_names import is_championship
 from season.services import draft_clock
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
@@ -181,86 +184,129 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 
 
 # --- forming the team ---------------------------------------------------------------------
+# One page for every game: what differs (the columns of what a team picks from, the board's
+# filters, the page's words) is the game's adapter's (plugins.formation.TeamFormation).
 
 
-def _candidate_rows(
-    riders: list[Rider], chosen: set[int] | None = None, *, rider_season: Season
-) -> list[dict[str, object]]:
-    rows = []
-    for rider in riders:
-        candidate = formation.candidate_of(rider, season=rider_season)
-        rows.append(
+def _cells(columns: list[PickColumn], values: dict[str, Any]) -> list[dict[str, object]]:
+    """A pickable's own columns as the budget table shows them (a rating as H..4)."""
+    return [
+        {
+            "value": RATING_LABELS.get(values[c.key], values[c.key])
+            if c.rating
+            else values[c.key] or "",
+            "numeric": c.rating or c.numeric,
+        }
+        for c in columns
+    ]
+
+
+def _roster(season: Season, game: GameAdapter, seats: list[Seat]) -> dict[str, object]:
+    """The team's seats as its roster table. A game whose seats have roles: until the team is
+    complete they hold none yet (the stored default), so the table shows the roles they will
+    get (the game's team_seated), marked so."""
+    pickables = [getattr(seat, game.seat_field) for seat in seats]
+    candidates = [game.candidate(p) for p in pickables]
+    provisional = game.seat_roles and len(seats) < season.roster_size
+    roles: list[object] = [seat.get_role_display() for seat in seats]
+    if provisional and seats:
+        planned = game.team_seated(pickables, team_index=0, roster_size=season.roster_size)
+        roles = [RiderRole(values["role"]).label for values in planned]
+    roster = TeamRosterTable(
+        [
             {
-                "candidate": candidate,
-                "ratings": [RATING_LABELS[getattr(rider, axis)] for axis in RATING_AXES],
-                "chosen": chosen is not None and rider.pk in chosen,
+                "number": seat.number,
+                "name": candidate.name,
+                "role": role,
+                "price": candidate.price,
+                "real_team": candidate.real_team_name,
             }
-        )
-    return rows
+            for seat, candidate, role in zip(seats, candidates, roles, strict=True)
+        ],
+        words=game.team_words,
+        roles=game.seat_roles,
+        prefix="roster-",
+    )
+    return {
+        "members": seats,
+        "roster": roster,
+        "roster_heading": game.team_words["roster"]
+        % {"count": len(seats), "size": season.roster_size},
+        "roles_provisional": provisional,
+    }
 
 
-def _free_riders(season: Season, team: SeasonTeam | None = None) -> list[Rider]:
-    return list(formation.free_pickables(season=season, exclude_team=team))
+def _orders_link(season: Season, game: GameAdapter) -> str:
+    """The words of the button to the orders of the next round (once the team is complete)."""
+    next_round = (
+        season.rounds.exclude(status__in=DONE_STATUSES)
+        .select_related("stage", "grand_prix")
+        .order_by("number")
+        .first()
+    )
+    if next_round is None:
+        return ""
+    event = game.event_label(game.round_event(next_round))
+    label = game.round_label(next_round.number)
+    if event:
+        return _("Orders for %(round)s: %(event)s") % {"round": label, "event": event}
+    return _("Orders for %(round)s") % {"round": label}
 
 
 @login_required
 def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
-    """The player's team: its roster, and the draft or the budget pick while teams form."""
+    """The player's team: its roster, and the draft or the budget pick while teams form, for
+    riders and cars alike."""
     team = own_team(request, slug, team_id)
     season = team.season
-    if is_championship(season):
-        return motor.team_page(request, team)
-    members = list(team.seats.select_related("rider__team").order_by("number", "rider__name"))
-    labels = radar_labels()
-    # Until the team is complete its riders hold no role yet (the stored default is
-    # "domestique"): show the roles they will get (season.orders.default_roles), marked so.
-    provisional = len(members) < season.roster_size
-    roles = (
-        {r: RiderRole(role).label for r, role in default_roles(m.rider for m in members).items()}
-        if provisional
-        else {m.rider_id: m.get_role_display() for m in members}
-    )
-    roster = TeamRosterTable(
-        [
-            {
-                "bib": m.number,
-                "rider": m.rider.name,
-                "role": roles.get(m.rider_pk),
-                "price": formation.candidate_of(m.rider, season=season).price,
-                "real_team": m.rider.team.name if m.rider.team else "",
-            }
-            for m in members
-        ],
-        prefix="roster-",
-    )
+    game = formation.game_of(season)
+    words = game.team_words
+    seats = formation.team_seats(team=team)
     context: dict[str, object] = {
         "season": season,
         "team": team,
-        "members": members,
-        "roster": roster,
-        "roles_provisional": provisional,
-        # Each rating's column named in the reader's language (never the raw key).
-        "axes": [(axis, labels[axis]) for axis in RATING_AXES],
+        "words": words,
+        "pick_columns": game.pick_columns(),
+        "team_note": game.team_note(season.event),
         "race_started": formation.race_started(season),
+        **_roster(season, game, seats),
     }
+    seat_count = len(seats)
+    if seat_count >= season.roster_size:
+        context["orders_link"] = _orders_link(season, game)
+    if season.max_per_real_team:
+        context["per_real_team"] = words["per_real_team"] % {"limit": season.max_per_real_team}
     if season.formation_mode == Season.FormationMode.DRAFT:
-        context.update(_draft_context(request, season, team, len(members)))
-    tables = [roster, context.get("board"), context.get("history")]
-    for table, name in zip(tables, ("roster", "free-riders", "picks"), strict=True):
-        if table is not None:
+        context.update(_draft_context(request, season, team, game, seat_count))
+    tables = [context["roster"], context.get("board"), context.get("history")]
+    for table, name in zip(tables, ("roster", "free", "picks"), strict=True):
+        if isinstance(table, Table):
             export = table_configure(request, table, f"{season.slug}-{team.pk}-{name}")
             if export:
                 return export
     if season.formation_mode == Season.FormationMode.DRAFT:
         with timezone.override(season.tz):
             return render(request, "season/player/team.html", context)
+    return _budget_page(request, season, team, game, seats, context)
 
-    chosen_now = {m.rider_pk for m in members}
-    free = _free_riders(season, team)
+
+def _budget_page(
+    request: HttpRequest,
+    season: Season,
+    team: SeasonTeam,
+    game: GameAdapter,
+    seats: list[Seat],
+    context: dict[str, object],
+) -> HttpResponse:
+    """A budget pick: the free riders or cars as checkboxes (``picks``), saved at once through
+    formation.team_select; an htmx ``preview`` gives the summary of the ticks only."""
+    chosen_now = {getattr(seat, f"{game.seat_field}_id") for seat in seats}
+    free = formation.free_pickables(season=season, exclude_team=team)
+    candidates = {p.pk: game.candidate(p) for p in free}
     form = BudgetTeamForm(
         request.POST or None,
-        candidates=[formation.candidate_of(r, season=season) for r in free],
-        initial={"riders": sorted(chosen_now)},
+        candidates=list(candidates.values()),
+        initial={"picks": sorted(chosen_now)},
     )
     if request.method == "POST":
         if form.is_valid():
@@ -269,7 +315,7 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
                 return render(
                     request,
                     "season/player/_budget_summary.html",
-                    _budget_summary(season, [r for r in free if r.pk in chosen]),
+                    _budget_summary(season, game, [candidates[i] for i in chosen]),
                 )
             try:
                 formation.team_select(team=team, pickable_ids=chosen)
@@ -281,25 +327,38 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
                 messages.success(request, _("Your team is ready."))
                 return redirect("player-team", slug=season.slug, team_id=team.pk)
         else:
-            chosen_now = {int(v) for v in request.POST.getlist("riders") if v.isdigit()}
-    prices = {r.pk: formation.candidate_of(r, season=season).price for r in free}
-    free.sort(key=lambda r: (r.pk not in chosen_now, -prices[r.pk], r.name))
+            chosen_now = {int(v) for v in request.POST.getlist("picks") if v.isdigit()}
+    free.sort(
+        key=lambda p: (p.pk not in chosen_now, -candidates[p.pk].price, candidates[p.pk].name)
+    )
+    columns = game.pick_columns()
+    words = game.team_words
     context.update(
         {
             "budget_form": form,
-            "candidate_rows": _candidate_rows(free, chosen_now, rider_season=season),
-            **_budget_summary(season, [r for r in free if r.pk in chosen_now]),
+            "tick_text": words["tick"] % {"size": season.roster_size, "budget": season.budget},
+            "candidate_rows": [
+                {
+                    "candidate": candidates[p.pk],
+                    "cells": _cells(columns, game.pick_values(p)),
+                    "chosen": p.pk in chosen_now,
+                }
+                for p in free
+            ],
+            **_budget_summary(season, game, [candidates[p.pk] for p in free if p.pk in chosen_now]),
         }
     )
     return render(request, "season/player/team.html", context)
 
 
-def _budget_summary(season: Season, riders: list[Rider]) -> dict[str, object]:
-    candidates = [formation.candidate_of(r, season=season) for r in riders]
+def _budget_summary(
+    season: Season, game: GameAdapter, candidates: list[formation.Candidate]
+) -> dict[str, object]:
     spent = sum(c.price for c in candidates)
     return {
         "season": season,
-        "chosen_count": len(candidates),
+        "summary_text": game.team_words["summary"]
+        % {"count": len(candidates), "size": season.roster_size},
         "spent": spent,
         "left": season.budget - spent,
         "summary_errors": formation.roster_errors(
@@ -308,97 +367,110 @@ def _budget_summary(season: Season, riders: list[Rider]) -> dict[str, object]:
             max_per_real_team=season.max_per_real_team,
             budget=season.budget,
             complete=True,
+            nouns=formation.nouns_of(game),
         )
         if candidates
         else [],
     }
 
 
-#: The draft board's speciality filter: riders rated at least this on the chosen axis.
-SPECIALITY_RATING = 3
-
-
 def _board_rows(
-    request: HttpRequest, season: Season, team: SeasonTeam, wished: set[int]
+    request: HttpRequest, season: Season, team: SeasonTeam, game: GameAdapter, wished: set[int]
 ) -> tuple[list[dict[str, object]], dict[str, str]]:
-    """The free riders as the draft board shows them, filtered by the request's name or team
-    (`q`) and speciality; each with the reason the team may not pick him, if any."""
+    """What is still free as the draft board shows it, filtered by the request's name or real
+    team (`q`) and the game's speciality; each with the reason the team may not pick it, if
+    any."""
     query = request.GET.get("q", "").strip()
     speciality = request.GET.get("speciality", "")
-    if speciality not in RATING_AXES:
+    if speciality not in {key for key, _label in game.pick_specialities()}:
         speciality = ""
-    free = _free_riders(season)
+    free = [(p, game.candidate(p)) for p in formation.free_pickables(season=season)]
     if query:
         needle = query.casefold()
         free = [
-            r
-            for r in free
-            if needle in r.name.casefold()
-            or (r.team is not None and needle in r.team.name.casefold())
+            (p, c)
+            for p, c in free
+            if needle in c.name.casefold() or needle in c.real_team_name.casefold()
         ]
     if speciality:
-        free = [r for r in free if getattr(r, speciality) >= SPECIALITY_RATING]
+        free = [(p, c) for p, c in free if game.pick_speciality(p, speciality)]
     roster = formation.team_candidates(team=team)
     wish_url = reverse("player-wishlist", kwargs={"slug": season.slug, "team_id": team.pk})
-    rows = []
-    for rider in free:
-        candidate = formation.candidate_of(rider, season=season)
-        rows.append(
-            {
-                "rider_id": rider.pk,
-                "name": rider.name,
-                "price": candidate.price,
-                "real_team": candidate.real_team_name,
-                "refusal": formation.pick_refusal(
-                    roster=roster,
-                    candidate=candidate,
-                    roster_size=season.roster_size,
-                    max_per_real_team=season.max_per_real_team,
-                ),
-                "wished": rider.pk in wished,
-                "wish_url": wish_url,
-                **{axis: getattr(rider, axis) for axis in RATING_AXES},
-            }
-        )
+    nouns = formation.nouns_of(game)
+    rows = [
+        {
+            "id": pickable.pk,
+            "name": candidate.name,
+            "price": candidate.price,
+            "real_team": candidate.real_team_name,
+            "refusal": formation.pick_refusal(
+                roster=roster,
+                candidate=candidate,
+                roster_size=season.roster_size,
+                max_per_real_team=season.max_per_real_team,
+                nouns=nouns,
+            ),
+            "wished": pickable.pk in wished,
+            "wish_url": wish_url,
+            **game.pick_values(pickable),
+        }
+        for pickable, candidate in free
+    ]
     return rows, {"q": query, "speciality": speciality}
 
 
-def _history_rows(season: Season, status: formation.DraftStatus) -> list[dict[str, object]]:
+def _history_rows(
+    season: Season, game: GameAdapter, status: formation.DraftStatus
+) -> list[dict[str, object]]:
     teams = max(len(status.order), 1)
-    picks = season.draft_picks.select_related("team__owner", "rider__team").order_by("number")
-    return [
-        {
-            "number": pick.number,
-            "round": (pick.number - 1) // teams + 1,
-            "team": pick.team.name,
-            "player": pick.team.owner.username if pick.team.owner else "",
-            "rider": pick.picked_name,
-            "real_team": pick.rider.team.name if pick.rider and pick.rider.team else "",
-            "picked_at": pick.picked_at,
-            "source": pick.source,
-            "source_label": pick.get_source_display(),
-        }
-        for pick in picks
-    ]
+    picks = season.draft_picks.select_related(
+        "team__owner", "rider__team", "entry__driver", "entry__constructor", "entry__championship"
+    ).order_by("number")
+    rows = []
+    for pick in picks:
+        pickable = getattr(pick, game.seat_field)
+        rows.append(
+            {
+                "number": pick.number,
+                "round": (pick.number - 1) // teams + 1,
+                "team": pick.team.name,
+                "player": pick.team.owner.username if pick.team.owner else "",
+                "name": pick.picked_name,
+                "real_team": game.candidate(pickable).real_team_name if pickable else "",
+                "picked_at": pick.picked_at,
+                "source": pick.source,
+                "source_label": pick.get_source_display(),
+            }
+        )
+    return rows
+
+
+def _wish_rows(game: GameAdapter, wishes: list[Any]) -> list[dict[str, object]]:
+    rows = []
+    for wish in wishes:
+        candidate = game.candidate(getattr(wish, game.seat_field))
+        rows.append(
+            {"id": candidate.id, "name": candidate.name, "real_team": candidate.real_team_name}
+        )
+    return rows
 
 
 def _draft_context(
-    request: HttpRequest, season: Season, team: SeasonTeam, rider_count: int
+    request: HttpRequest, season: Season, team: SeasonTeam, game: GameAdapter, seat_count: int
 ) -> dict[str, object]:
     status = formation.draft_status(season=season)
     my_turn = status.on_turn is not None and status.on_turn.pk == team.pk
-    wish_open = not formation.wish_list_refusal(team=team, status=status, rider_count=rider_count)
+    wish_open = not formation.wish_list_refusal(team=team, status=status, rider_count=seat_count)
     wishes = formation.wish_list(team=team) if wish_open else []
-    labels = radar_labels()
     board = None
     filters = {"q": "", "speciality": ""}
     if wish_open:
-        rows, filters = _board_rows(
-            request, season, team, {w.rider_id for w in wishes if w.rider_id is not None}
-        )
+        wished = {getattr(w, f"{game.seat_field}_id") for w in wishes}
+        rows, filters = _board_rows(request, season, team, game, wished)
         board = DraftBoardTable(
             rows,
-            axes=[(axis, labels[axis]) for axis in RATING_AXES],
+            columns=game.pick_columns(),
+            words=game.team_words,
             my_turn=my_turn,
             wish_open=True,
             prefix="board-",
@@ -406,43 +478,59 @@ def _draft_context(
         if filters["speciality"] and not request.GET.get("board-sort"):
             board.order_by = ("-" + filters["speciality"], "-price")
     history = (
-        DraftHistoryTable(_history_rows(season, status), prefix="picks-")
+        DraftHistoryTable(
+            _history_rows(season, game, status), words=game.team_words, prefix="picks-"
+        )
         if status.started
         else None
     )
+    words = game.team_words
     return draft_clock.clock_shown(season=season, status=status) | {
         "draft": status,
         "my_turn": my_turn,
         "board": board,
         "history": history,
-        "wishes": wishes,
+        "wishes": _wish_rows(game, wishes),
         "wish_open": wish_open,
         "query": filters["q"],
         "speciality": filters["speciality"],
-        "specialities": [(axis, labels[axis]) for axis in RATING_AXES],
+        "specialities": game.pick_specialities(),
+        "clock_help": words["clock"] % {"minutes": season.draft_pick_minutes}
+        if season.draft_pick_minutes
+        else "",
+        "draft_limit": words["draft_limit"] % {"limit": season.max_per_real_team}
+        if season.max_per_real_team
+        else "",
     }
+
+
+def _pickable(season: Season, value: str) -> Any:
+    """The game's rider or car of the posted id (in the season's pool or not: the services say
+    why one is refused), or None."""
+    if not value.isdigit() or len(value) >= 10:
+        return None
+    return formation.pickable_lookup(season=season, pickable_id=int(value))
 
 
 @login_required
 @require_POST
 def draft_pick(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
+    """The team on turn takes a rider or a car (``pick``: its id); draft_pick checks the turn
+    and the roster rules."""
     team = own_team(request, slug, team_id)
-    if is_championship(team.season):
-        return motor.pick(request, team)
-    form = DraftPickForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Choose a rider."))
-        return redirect("player-team", slug=slug, team_id=team.pk)
-    rider = Rider.objects.filter(pk=form.cleaned_data["rider"]).first()
-    if rider is None:
-        messages.error(request, _("No such rider."))
-        return redirect("player-team", slug=slug, team_id=team.pk)
+    season = team.season
+    game = formation.game_of(season)
+    pickable = _pickable(season, request.POST.get("pick", ""))
+    if pickable is None:
+        messages.error(request, str(game.team_words["pick_choose"]))
+        return _back_to_board(request, team, "#draft")
     try:
-        formation.draft_pick(season=team.season, team=team, pickable=rider, user=request.user)
+        formation.draft_pick(season=season, team=team, pickable=pickable, user=request.user)
     except formation.FormationError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, _("%(rider)s joins your team.") % {"rider": rider.name})
+        name = game.candidate(pickable).name
+        messages.success(request, _("%(rider)s joins your team.") % {"rider": name})
     return _back_to_board(request, team, "#draft")
 
 
@@ -463,31 +551,29 @@ WISH_ACTIONS = ("add", "remove", "up", "down")
 @login_required
 @require_POST
 def wishlist_change(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
-    """Add a rider to the team's wish list, take one off, or move one up or down. Only the
-    team's player (own_team: 403 for anybody else)."""
+    """Add a rider or a car to the team's wish list, take one off, or move one up or down. Only
+    the team's player (own_team: 403 for anybody else)."""
     team = own_team(request, slug, team_id)
+    game = formation.game_of(team.season)
     action = next((a for a in WISH_ACTIONS if a in request.POST), None)
-    value = request.POST.get(action, "") if action else ""
-    rider = (
-        Rider.objects.filter(pk=int(value)).first() if value.isdigit() and len(value) < 10 else None
-    )
-    if action is None or rider is None:
-        messages.error(request, _("Choose a rider for your wish list."))
+    pickable = _pickable(team.season, request.POST.get(action, "")) if action else None
+    if action is None or pickable is None:
+        messages.error(request, str(game.team_words["wish_choose"]))
         return _back_to_board(request, team, "#wishlist")
     try:
         if action == "add":
-            formation.wish_add(team=team, pickable=rider)
+            formation.wish_add(team=team, pickable=pickable)
             done = _("%(rider)s is on your wish list.")
         elif action == "remove":
-            formation.wish_remove(team=team, pickable=rider)
+            formation.wish_remove(team=team, pickable=pickable)
             done = _("%(rider)s has left your wish list.")
         else:
-            formation.wish_move(team=team, pickable=rider, offset=-1 if action == "up" else 1)
+            formation.wish_move(team=team, pickable=pickable, offset=-1 if action == "up" else 1)
             done = _("%(rider)s has moved on your wish list.")
     except formation.FormationError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, done % {"rider": rider.name})
+        messages.success(request, done % {"rider": game.candidate(pickable).name})
     return _back_to_board(request, team, "#wishlist")
 
 

@@ -76,7 +76,7 @@ def team_join(page, base, season, *, name, riders):
     page.click(f"form[action='{invite}'] button[type=submit]")
     page.wait_for_url(re.compile(r".*/teams/\d+/manage/$"))
     for rider in riders:
-        page.check(f"#rider-{rider.pk}")
+        page.check(f"#pick-{rider.pk}")
     page.click("#budget button[type=submit]")
     page.wait_for_load_state()
 

@@ -138,7 +138,7 @@ def test_a_league_week_in_the_browser(live_server, browser, screenshot):
             assert draft_clock_pick(season=Season.objects.get(pk=season.pk))
             continue
         with page.expect_navigation():
-            page.locator("#board button[name=rider]:not([disabled])").first.click()
+            page.locator("#board button[name=pick]:not([disabled])").first.click()
         assert DraftPick.objects.filter(season=season).count() == pick
     assert DraftPick.objects.filter(season=season).count() == 2 * ROSTER
     assert DraftPick.objects.filter(season=season, source=PickSource.CLOCK).count() == 1

@@ -47,7 +47,7 @@ def test_a_grand_prix_week_from_orders_to_standings(live_server, browser, screen
         page = pages[who]
         team = season.teams.get(owner__username=who)
         page.goto(f"{root}/teams/{team.pk}/manage/")  # My team: two cars
-        assert page.locator("#my-cars tbody tr").count() == 2
+        assert page.locator("#roster tbody tr").count() == 2
         page.goto(f"{root}/teams/{team.pk}/orders/")
         assert "Orders close in" in page.content()
         numbers = sorted(team.seats.values_list("number", flat=True))

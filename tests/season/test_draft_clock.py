@@ -288,7 +288,7 @@ def test_the_team_page_of_a_draft_of_cars_shows_the_time_left(clocked_cars, clie
     page = client.get(reverse("player-team", args=[season.slug, waiting.pk])).content.decode()
     assert f"Time left for {status.on_turn.name}:" in page
     assert "data-pick-clock" in page
-    assert "the dearest free car is picked automatically" in page
+    assert "then the pick is made automatically, from the wish list first" in page
     client.force_login(status.on_turn.owner)
     on_turn = reverse("player-team", args=[season.slug, status.on_turn.pk])
     page = client.get(on_turn).content.decode()

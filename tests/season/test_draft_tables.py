@@ -6,6 +6,8 @@ import random
 import pytest
 from django.urls import reverse
 
+from plugins.formation import PickColumn
+from races.adapters.formation import CyclingFormation
 from races.team_rules import rider_price
 from riders.models import Rider
 from season import formation
@@ -39,13 +41,22 @@ def _sortable(table_class, **kwargs):
 def test_every_column_of_the_draft_page_sorts(client, drafted, descending):
     _season, team, _teams = drafted
     client.force_login(team.owner)
-    boards = _sortable(DraftBoardTable, axes=[("climber", "Climber")], my_turn=True, wish_open=True)
+    words = CyclingFormation.team_words
+    boards = _sortable(
+        DraftBoardTable,
+        columns=[PickColumn(key="climber", label="Climber", rating=True)],
+        words=words,
+        my_turn=True,
+        wish_open=True,
+    )
     assert {"name", "price", "real_team", "climber"} <= set(boards)
+    roster = _sortable(TeamRosterTable, words=words, roles=True)
+    assert {"number", "name", "role", "price", "real_team"} <= set(roster)
     sign = "-" if descending else ""
     for prefix, names in (
         ("board-", boards),
-        ("picks-", _sortable(DraftHistoryTable)),
-        ("roster-", _sortable(TeamRosterTable)),
+        ("picks-", _sortable(DraftHistoryTable, words=words)),
+        ("roster-", roster),
     ):
         for name in names:
             response = client.get(team_url(team), {f"{prefix}sort": sign + name})

@@ -52,16 +52,16 @@ def test_the_board_lists_the_free_riders_sorted_and_filtered(client, drafting):
     season, first, _second, climber = drafting
     client.force_login(first.owner)
     page = client.get(team_url(first)).content.decode()
-    assert page.count('name="rider"') == 12  # 3 teams of 3 and Jumbo-Visma's 3
+    assert page.count('name="pick"') == 12  # 3 teams of 3 and Jumbo-Visma's 3
     assert "?board-sort=price" in page  # the headers sort
     by_name = client.get(team_url(first), {"board-sort": "name"}).content.decode()
     names = sorted(r.name for r in free_riders(season))
     assert by_name.index(names[0]) < by_name.index(names[-1])
     climbers = client.get(team_url(first), {"speciality": "climber"}).content.decode()
-    assert climbers.count('name="rider"') == 2  # Vingegaard (4) and Kuss (3)
+    assert climbers.count('name="pick"') == 2  # Vingegaard (4) and Kuss (3)
     assert climbers.index("Jonas Vingegaard") < climbers.index("Sepp Kuss")
     jumbo = client.get(team_url(first), {"q": "jumbo"}).content.decode()
-    assert jumbo.count('name="rider"') == 3
+    assert jumbo.count('name="pick"') == 3
     assert client.get(team_url(first), {"speciality": "nonsense"}).status_code == 200
     assert climber.name in page
 
@@ -75,9 +75,9 @@ def test_the_board_pages_through_a_big_start_list(client, alice, bob, charlie):
     on_turn = formation.draft_status(season=season).on_turn
     client.force_login(on_turn.owner)
     page = client.get(team_url(on_turn)).content.decode()
-    assert page.count('name="rider"') == 50
+    assert page.count('name="pick"') == 50
     last = client.get(team_url(on_turn), {"board-page": 4}).content.decode()
-    assert last.count('name="rider"') == 176 - 150
+    assert last.count('name="pick"') == 176 - 150
     assert first.season_id == season.pk
 
 
@@ -101,7 +101,7 @@ def test_a_rider_the_limit_per_real_team_forbids_has_his_pick_button_disabled_wi
     reason = "1 rider of Jumbo-Visma already: limit 1"
     assert page.count(reason) == 2  # van Aert and Kuss
     assert page.count("disabled") == 2
-    assert page.count('name="rider"') == 0
+    assert page.count('name="pick"') == 0
 
 
 def test_a_forbidden_rider_posted_by_hand_is_refused_with_the_rule(client, drafting):
@@ -109,7 +109,7 @@ def test_a_forbidden_rider_posted_by_hand_is_refused_with_the_rule(client, draft
     _three_picks(season, first, second, climber)
     kuss_rider = next(r for r in free_riders(season) if r.name == "Sepp Kuss")
     client.force_login(first.owner)
-    response = client.post(pick_url(first), {"rider": kuss_rider.pk}, follow=True)
+    response = client.post(pick_url(first), {"pick": kuss_rider.pk}, follow=True)
     assert "At most 1 rider from one real team: 2 from Jumbo-Visma." in response.content.decode()
     assert first.seats.count() == 1
 

@@ -2,6 +2,7 @@
 season of Grands Prix, picking two cars, orders per car, the round's page, the Grand Prix and
 standings pages under the season; each page checked from the other side too."""
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -9,7 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from motor.models import GrandPrix
-from season.models import Orders, Round, Season, Seat
+from season import formation
+from season.models import Orders, Round, Season, Seat, WishListEntry
 from season.services.lifecycle import round_publish
 from tests.commits import committed
 from tests.season.motor_builders import (
@@ -109,49 +111,158 @@ def test_a_season_needs_a_login_to_be_created(client):
     assert "/login" in response.url
 
 
-def test_a_player_picks_two_cars_within_the_budget(client, alice, bob):
+def _team_url(team):
+    return reverse("player-team", args=[team.season.slug, team.pk])
+
+
+def test_a_player_ticks_his_two_cars_within_the_budget_on_the_one_team_page(client, alice, bob):
     season = motor_league(organiser=alice, budget=12)
     (team,) = joined(season, bob)
     client.force_login(bob)
-    page = client.get(reverse("player-team", args=[season.slug, team.pk]))
-    html = page.content.decode()
+    html = client.get(_team_url(team)).content.decode()
+    assert "My cars (0 of 2)" in html
     assert "Williams Driver 1" in html
-    assert "Pick" in html
-    assert "Budget 12" in html
-    pick = reverse("player-car-pick", args=[season.slug, team.pk])
-    entries = free_entries(season=season)
-    client.post(pick, {"entry": entries[0].pk})
-    client.post(pick, {"entry": entries[1].pk})
-    assert team.seats.count() == 2
-    # A third car: refused with the reason.
-    response = client.post(pick, {"entry": entries[2].pk}, follow=True)
-    assert "A team has at most 2 cars." in response.content.decode()
-    assert team.seats.count() == 2
+    assert html.count('name="picks"') == 16
+    assert "0 of 2 cars · 0 spent of 12 · 12 left" in html
+    assert "the grid has 12 cars, computer teams take the seats no player takes" in html
+    first, second, third = free_entries(season=season)[:3]
+    # Three cars: refused with the reason, nothing seated.
+    response = client.post(_team_url(team), {"picks": [first.pk, second.pk, third.pk]})
+    assert "Choose exactly 2 cars (3 chosen)." in response.content.decode()
+    assert not team.seats.exists()
+    response = client.post(_team_url(team), {"picks": [first.pk, second.pk]}, follow=True)
+    page = response.content.decode()
+    assert "Your team is ready." in page
+    assert "My cars (2 of 2)" in page
+    assert "Orders for round 1: Monza Grand Prix (Monza)" in page
+    assert set(team.seats.values_list("entry_id", flat=True)) == {first.pk, second.pk}
+    assert sorted(team.seats.values_list("slot", flat=True)) == [1, 2]
 
 
-def test_a_car_over_the_budget_is_refused(client, alice, bob):
+def test_cars_over_the_budget_are_refused(client, alice, bob):
     season = motor_league(organiser=alice, budget=6)
     (team,) = joined(season, bob)
     client.force_login(bob)
-    pick = reverse("player-car-pick", args=[season.slug, team.pk])
-    entries = free_entries(season=season)
-    client.post(pick, {"entry": entries[0].pk})
-    response = client.post(pick, {"entry": entries[1].pk}, follow=True)
-    assert "costs 5: 1 of the budget is left" in response.content.decode()
-    assert team.seats.count() == 1
+    first, second = free_entries(season=season)[:2]
+    response = client.post(_team_url(team), {"picks": [first.pk, second.pk]})
+    assert "The cars cost 10, over the budget of 6." in response.content.decode()
+    assert not team.seats.exists()
 
 
 def test_nobody_picks_for_another_players_team(client, alice, bob, charlie):
+    season = motor_league(organiser=alice, formation_mode=Season.FormationMode.DRAFT)
+    bob_team, charlie_team = joined(season, bob, charlie)
+    formation.draft_start(season=season, rng=random.Random(1))
+    client.force_login(charlie)
+    entry = free_entries(season=season)[0]
+    pick = reverse("player-draft-pick", args=[season.slug, bob_team.pk])
+    wish = reverse("player-wishlist", args=[season.slug, bob_team.pk])
+    assert client.post(pick, {"pick": entry.pk}).status_code == 403
+    assert client.post(wish, {"add": entry.pk}).status_code == 403
+    assert client.get(_team_url(bob_team)).status_code == 403
+    assert not Seat.objects.exists()
+    assert not WishListEntry.objects.exists()
+    assert charlie_team.season_id == season.pk
+
+
+def test_a_budget_team_cannot_be_changed_by_another_player(client, alice, bob, charlie):
     season = motor_league(organiser=alice)
     bob_team, _charlie_team = joined(season, bob, charlie)
     client.force_login(charlie)
-    entry = free_entries(season=season)[0]
-    response = client.post(
-        reverse("player-car-pick", args=[season.slug, bob_team.pk]), {"entry": entry.pk}
-    )
+    first, second = free_entries(season=season)[:2]
+    response = client.post(_team_url(bob_team), {"picks": [first.pk, second.pk]})
     assert response.status_code == 403
-    assert client.get(reverse("player-team", args=[season.slug, bob_team.pk])).status_code == 403
     assert not Seat.objects.exists()
+
+
+@pytest.fixture
+def car_draft(alice, bob, charlie):
+    """Bob and Charlie draft two cars each, two minutes a pick; the draft has started."""
+    season = motor_league(
+        organiser=alice, formation_mode=Season.FormationMode.DRAFT, draft_pick_minutes=2
+    )
+    joined(season, bob, charlie)
+    formation.draft_start(season=season, rng=random.Random(1))
+    status = formation.draft_status(season=season)
+    waiting = next(team for team in status.order if team != status.on_turn)
+    return season, status.on_turn, waiting
+
+
+def test_a_draft_of_cars_shows_the_board_the_wish_list_and_the_clock(client, car_draft):
+    season, on_turn, waiting = car_draft
+    client.force_login(on_turn.owner)
+    page = client.get(_team_url(on_turn)).content.decode()
+    assert "It is your turn: pick a car." in page
+    assert 'id="wishlist"' in page
+    assert "Your wish list is empty: add cars with the Wish buttons of the board below." in page
+    board = page[page.index('id="board"') :]
+    assert "Cars still free" in board
+    assert board.count('name="pick"') == 16
+    assert board.count('name="add"') == 16
+    assert "Driver or constructor" in board
+    assert 'name="speciality"' not in board  # cars have no speciality filter
+    assert "data-pick-clock" in page
+    # The player waiting sees the board without Pick buttons, and can still wish.
+    client.force_login(waiting.owner)
+    page = client.get(_team_url(waiting)).content.decode()
+    assert f"{on_turn.name} is on turn." in page
+    assert 'name="pick"' not in page
+    assert page.count('name="add"') == 16
+    # The board filters on the driver or the constructor.
+    ferrari = client.get(_team_url(waiting), {"q": "ferrari"}).content.decode()
+    assert ferrari.count('name="add"') == 2
+    assert season.draft_started_at is not None
+
+
+def test_a_car_is_wished_then_picked_through_the_one_pick_view(client, car_draft):
+    season, on_turn, waiting = car_draft
+    wished, other = free_entries(season=season)[:2]
+    client.force_login(on_turn.owner)
+    wish = reverse("player-wishlist", args=[season.slug, on_turn.pk])
+    response = client.post(wish, {"add": wished.pk}, follow=True)
+    assert f"{wished.driver.name} is on your wish list." in response.content.decode()
+    client.post(wish, {"add": other.pk})
+    client.post(wish, {"up": other.pk})
+    assert [w.entry for w in formation.wish_list(team=on_turn)] == [other, wished]
+    page = client.get(_team_url(on_turn)).content.decode()
+    wish_list = page[page.index('id="wishlist"') : page.index('id="board"')]
+    assert wish_list.index(other.driver.name) < wish_list.index(wished.driver.name)
+    pick = reverse("player-draft-pick", args=[season.slug, on_turn.pk])
+    response = client.post(pick, {"pick": wished.pk}, follow=True)
+    page = response.content.decode()
+    assert f"{wished.driver.name} joins your team." in page
+    assert on_turn.seats.get().entry == wished
+    assert [w.entry for w in formation.wish_list(team=on_turn)] == [other]
+    history = page[page.index('id="picks"') :]
+    assert wished.driver.name in history
+    assert wished.constructor.name in history
+    assert "My cars (1 of 2)" in page
+    # Off turn now: a pick is refused with the reason.
+    response = client.post(pick, {"pick": other.pk}, follow=True)
+    assert f"It is {waiting.name}&#x27;s turn (pick 2)." in response.content.decode()
+    assert on_turn.seats.count() == 1
+
+
+def test_a_pick_of_no_car_gets_a_message_not_an_error(client, car_draft):
+    season, on_turn, _waiting = car_draft
+    client.force_login(on_turn.owner)
+    pick = reverse("player-draft-pick", args=[season.slug, on_turn.pk])
+    for data in ({}, {"pick": "abc"}, {"pick": "99999999999"}, {"entry": "1"}):
+        response = client.post(pick, data, follow=True)
+        assert "Choose a car of this championship." in response.content.decode()
+    assert not Seat.objects.exists()
+
+
+def test_the_team_page_of_a_draft_of_cars_renders_in_french(client, car_draft):
+    _season, on_turn, _waiting = car_draft
+    client.force_login(on_turn.owner)
+    response = client.get(_team_url(on_turn), HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 200
+    assert response["Content-Language"] == "fr"
+    page = response.content.decode()
+    assert '<html lang="fr">' in page
+    assert "Mes saisons" in page
+    assert ">Ordres</a>" in page
 
 
 def _open(season):

@@ -66,7 +66,7 @@ def test_alice_cannot_see_or_change_bobs_team(client, alice, bob, charlie):
     target = url("player-team", season, team_id=bob_team.pk)
     assert client.get(target).status_code == 403
     rider = free_riders(season)[0]
-    assert client.post(target, {"riders": [rider.pk]}).status_code == 403
+    assert client.post(target, {"picks": [rider.pk]}).status_code == 403
     assert not bob_team.seats.exists()
 
 
@@ -78,7 +78,7 @@ def test_alice_cannot_pick_for_bob_on_his_turn(client, alice, bob, charlie):
     other = season.teams.exclude(pk=on_turn.pk).get()
     client.force_login(other.owner)
     response = client.post(
-        url("player-draft-pick", season, team_id=on_turn.pk), {"rider": free_riders(season)[0].pk}
+        url("player-draft-pick", season, team_id=on_turn.pk), {"pick": free_riders(season)[0].pk}
     )
     assert response.status_code == 403
     assert not DraftPick.objects.exists()

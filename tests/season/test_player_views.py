@@ -148,14 +148,14 @@ def test_the_team_page_shows_whose_turn_it_is_and_lets_the_player_on_turn_pick(
     client.force_login(other.owner)
     page = client.get(team_url(other)).content.decode()
     assert f"{on_turn.name} is on turn." in page
-    assert 'name="rider"' not in page
+    assert 'name="pick"' not in page
 
     client.force_login(on_turn.owner)
     page = client.get(team_url(on_turn)).content.decode()
     assert "It is your turn: pick a rider." in page
     rider = free_riders(season)[0]
     pick_url = reverse("player-draft-pick", kwargs={"slug": season.slug, "team_id": on_turn.pk})
-    response = client.post(pick_url, {"rider": rider.pk}, follow=True)
+    response = client.post(pick_url, {"pick": rider.pk}, follow=True)
     assert f"{rider.name} joins your team." in response.content.decode()
     assert list(on_turn.seats.values_list("rider_id", flat=True)) == [rider.pk]
 
@@ -168,7 +168,7 @@ def test_a_pick_off_turn_is_refused_with_the_reason(client, alice, bob, charlie)
     other = season.teams.exclude(pk=on_turn.pk).get()
     client.force_login(other.owner)
     pick_url = reverse("player-draft-pick", kwargs={"slug": season.slug, "team_id": other.pk})
-    response = client.post(pick_url, {"rider": free_riders(season)[0].pk}, follow=True)
+    response = client.post(pick_url, {"pick": free_riders(season)[0].pk}, follow=True)
     assert f"It is {on_turn.name}&#x27;s turn (pick 1)." in response.content.decode()
     assert not other.seats.exists()
 
@@ -199,7 +199,7 @@ def test_a_player_picks_his_riders_within_the_budget_on_the_page(client, alice, 
     page = client.get(team_url(team)).content.decode()
     assert "Climber One" in page
     assert "0 of 1 riders · 0 spent of 20 · 20 left" in page
-    response = client.post(team_url(team), {"riders": [riders[1].pk]}, follow=True)
+    response = client.post(team_url(team), {"picks": [riders[1].pk]}, follow=True)
     assert "Your team is ready." in response.content.decode()
     assert list(team.seats.values_list("rider_id", "role")) == [(riders[1].pk, "gc_leader")]
 
@@ -209,7 +209,7 @@ def test_a_selection_over_budget_shows_the_rule_broken_and_keeps_the_team(
 ):
     _season, team, riders = budget_season
     client.force_login(alice)
-    response = client.post(team_url(team), {"riders": [riders[0].pk]})
+    response = client.post(team_url(team), {"picks": [riders[0].pk]})
     assert response.status_code == 200
     assert "The riders cost 23, over the budget of 20." in response.content.decode()
     assert not team.seats.exists()
@@ -219,7 +219,7 @@ def test_the_budget_summary_follows_the_ticks_without_saving(client, alice, budg
     _season, team, riders = budget_season
     client.force_login(alice)
     response = client.post(
-        team_url(team), {"riders": [riders[0].pk], "preview": "1"}, HTTP_HX_REQUEST="true"
+        team_url(team), {"picks": [riders[0].pk], "preview": "1"}, HTTP_HX_REQUEST="true"
     )
     page = response.content.decode()
     assert page.startswith('<div id="budget-summary"')
@@ -364,4 +364,4 @@ def test_the_budget_page_costs_the_same_whatever_the_start_list(
     client.force_login(alice)
     with django_assert_max_num_queries(12):
         page = client.get(team_url(team)).content.decode()
-    assert page.count('name="riders"') == 176
+    assert page.count('name="picks"') == 176
