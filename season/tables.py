@@ -226,6 +226,8 @@ class DraftBoardTable(tables.Table):
     class Meta:
         attrs = {"class": "data draft-board"}
         order_by = ("-price", "name")
+        # The buttons beside the name, so that a phone shows them without scrolling the table.
+        sequence = ("name", "pick", "wish", "price", "real_team", "...")
 
     def __init__(
         self,

@@ -201,6 +201,8 @@ def test_a_player_picks_his_riders_within_the_budget_on_the_page(client, alice, 
     assert "0 of 1 riders · 0 spent of 20 · 20 left" in page
     response = client.post(team_url(team), {"picks": [riders[1].pk]}, follow=True)
     assert "Your team is ready." in response.content.decode()
+    assert "My riders (1 of 1)" in response.content.decode()
+    assert "Orders for stage 1: " in response.content.decode()
     assert list(team.seats.values_list("rider_id", "role")) == [(riders[1].pk, "gc_leader")]
 
 
