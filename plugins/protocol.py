@@ -181,6 +181,26 @@ class GameAdapter(TeamFormation, Protocol):
         raced yet) take from them; the number of rows changed."""
         ...
 
+    # --- the organiser's page (season.views.organiser.dashboard) ------------------------
+
+    def league_source(self, event: Any) -> str:
+        """The real event the league's copy ``event`` was made from, as the organiser's page
+        names it ("" for none)."""
+        ...
+
+    def league_capacity_text(self, event: Any, *, roster_size: int) -> str:
+        """How many teams of ``roster_size`` the league's event seats, in a sentence."""
+        ...
+
+    def league_formation_notes(self, *, season: Any, players: int) -> list[str]:
+        """What the organiser's page says of who races beside the ``players`` teams."""
+        ...
+
+    def league_calendar(self, event: Any, *, season: Any, rounds: Any) -> Any:
+        """The organiser's calendar of the season's ``rounds`` (a queryset, in order): a
+        django-tables2 table, sortable and exported under the prefix "calendar-"."""
+        ...
+
     # --- simulation, replay, odds --------------------------------------------------------
 
     def simulate(self, inputs: Any, *, seed: int) -> Any: ...

@@ -382,7 +382,9 @@ def my_seasons(*, user: Any) -> list[MySeason]:
     takes or will take orders (three queries whatever the number of seasons)."""
     memberships = list(
         Membership.objects.filter(user=user)
-        .select_related("season__race__template", "season__organiser")
+        .select_related(
+            "season__race__template", "season__championship__copied_from", "season__organiser"
+        )
         .order_by("-season__created_at")
     )
     season_ids = [m.season_id for m in memberships]
@@ -393,7 +395,7 @@ def my_seasons(*, user: Any) -> list[MySeason]:
     for stage in (
         Round.objects.filter(season_id__in=season_ids)
         .filter(Q(status=Round.Status.OPEN) | Q(status=Round.Status.SCHEDULED))
-        .select_related("stage")
+        .select_related("stage", "grand_prix")
         .order_by("number")
     ):
         upcoming.setdefault(stage.season_id, stage)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from plugins import MOTOR, adapter_for, discipline_of
-from season.models import Season
+from plugins import MOTOR, GameAdapter, adapter_for, discipline_of
+from season.models import Round, Season
 
 
 def is_championship(season: Season) -> bool:
@@ -41,3 +41,11 @@ def picks_text(season: Season, teams: int) -> str:
 def round_name_start(season: Season, number: int) -> str:
     """The same at the start of a sentence: "Stage 3", "Round 3" ("L'étape 3", "La manche 3")."""
     return str(capfirst(round_name(season, number)))
+
+
+def round_title(game: GameAdapter, season: Season, round: Round) -> str:
+    """The round as a heading names it: "Stage 3: Nice - Antibes", "Round 2: Monaco Grand
+    Prix (Monte Carlo)"."""
+    event = game.event_label(game.round_event(round))
+    name = round_name_start(season, round.number)
+    return f"{name}: {event}" if event else name

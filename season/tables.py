@@ -180,12 +180,18 @@ class MembersTable(tables.Table):
     user = tables.Column(verbose_name=_("Member"), accessor="user__username")
     role = tables.Column(verbose_name=_("Role"))
     team = tables.Column(verbose_name=_("Team"), accessor="team_name", order_by="team_name")
-    riders = tables.Column(verbose_name=_("Riders"), attrs=NUM)
+    seats = tables.Column(verbose_name=_("Riders"), attrs=NUM)
     joined_at = tables.DateColumn(verbose_name=_("Joined"), format="DATE_FORMAT")
 
     class Meta:
         attrs = {"class": "data"}
         empty_text = _("No member yet.")
+
+    def __init__(self, *args, seats_label=None, **kwargs):
+        """``seats_label``: what a team's seats hold ("Riders", "Cars": the game's noun)."""
+        super().__init__(*args, **kwargs)
+        if seats_label is not None:
+            self.columns["seats"].column.verbose_name = seats_label
 
 
 # --- the draft (issue 17: the board, the pick history and the player's roster, sortable) -----

@@ -21,7 +21,8 @@ from typing import Any
 from django import forms
 from django.db import transaction
 from django.urls import reverse
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from engine import commitment
 from engine.motor import CarEntry, DataDocument, EntryError
@@ -32,6 +33,7 @@ from motor.adapters.formation import MotorFormation
 from motor.championship import RaceLine, car_points
 from motor.league import pages as league_pages
 from motor.league import ranking as league_results
+from motor.league.tables import LeagueCalendarTable
 from motor.league_copy import (
     championship_copy_for_league,
     championship_problems,
@@ -53,6 +55,7 @@ from motor.models import (
     Track,
 )
 from motor.standings import championship_standings_write
+from plugins.event_keys import event_key, event_pk
 from plugins.odds import TOP, RunLine
 from plugins.protocol import Starter
 from specforms import car_fields_from_spec, settings_fields_from_spec
@@ -265,13 +268,11 @@ class MotorAdapter(MotorFormation, commitment.DiceCommitment):
 
     def league_events(self) -> list[tuple[str, str]]:
         """The real championships, as (key, name) for the create form."""
-        return [(f"{self._EVENT_KEY}-{c.pk}", str(c)) for c in real_championships()]
+        return [(event_key(self._EVENT_KEY, c.pk), str(c)) for c in real_championships()]
 
     def league_event_get(self, key: str) -> Championship | None:
-        kind, _sep, pk = key.partition("-")
-        if kind != self._EVENT_KEY or not (pk.isascii() and pk.isdigit()):
-            return None
-        return real_championships().filter(pk=int(pk)).first()
+        pk = event_pk(key, kind=self._EVENT_KEY)
+        return None if pk is None else real_championships().filter(pk=pk).first()
 
     def league_event_fits(self, event: Any) -> bool:
         """A championship, and for a league's own copy one whose Grands Prix are all on
@@ -328,6 +329,38 @@ class MotorAdapter(MotorFormation, commitment.DiceCommitment):
         """One round per Grand Prix, numbered from 1 in the championship's order."""
         grands_prix = event.grands_prix.order_by("round")
         return [{"number": n, "grand_prix": gp} for n, gp in enumerate(grands_prix, start=1)]
+
+    # --- the organiser's page --------------------------------------------------------
+
+    def league_source(self, event: Championship) -> str:
+        return event.copied_from.name if event.copied_from_id else ""  # type: ignore[union-attr]
+
+    def league_capacity_text(self, event: Championship, *, roster_size: int) -> str:
+        grid = self.pool_size(event)
+        return ngettext(
+            "The grid has %(grid)d car: teams of %(size)d, computer teams on the seats no "
+            "player takes.",
+            "The grid has %(grid)d cars: teams of %(size)d, computer teams on the seats no "
+            "player takes.",
+            grid,
+        ) % {"grid": grid, "size": roster_size}
+
+    def league_formation_notes(self, *, season: Any, players: int) -> list[str]:
+        seats = max(0, self.max_cars - season.roster_size * players)
+        notes = [
+            ngettext("%(seats)d seat for the computer", "%(seats)d seats for the computer", seats)
+            % {"seats": seats}
+        ]
+        if season.points_system is not None:
+            notes.append(_("Points: %(system)s") % {"system": season.points_system.name})
+        return notes
+
+    def league_calendar(
+        self, event: Championship, *, season: Any, rounds: Any
+    ) -> LeagueCalendarTable:
+        return LeagueCalendarTable(
+            list(rounds.select_related("grand_prix")), season=season, prefix="calendar-"
+        )
 
     def league_settings_changed(self, *, season: Any, rounds: Any) -> int:
         """After the organiser changed the game's settings: the laps of the Grands Prix of

@@ -18,7 +18,7 @@ from typing import Any
 from django import forms
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop, pgettext
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext
 
 from engine import commitment, get_ruleset, simulate
 from engine.cycling.course import Course, Segment
@@ -30,6 +30,7 @@ from engine.outcome import Event
 from engine.registry import cycling_ruleset
 from engine.ruleset import CYCLING, Ruleset
 from engine.spec import Spec
+from plugins.event_keys import event_key, event_pk
 from plugins.odds import RunLine
 from plugins.protocol import Starter
 from races.adapters.formation import CyclingFormation
@@ -38,6 +39,7 @@ from races.course_generation import route_problems, stage_courses_generate
 from races.course_validation import stage_course_errors
 from races.league import pages as league_pages
 from races.league import ranking as league_results
+from races.league.tables import CalendarTable
 from races.models import Classification, Race, RaceEvent, Stage, StageResult, Standing
 from races.services import league_race_slug, race_copy_for_league, template_races
 from races.standings import standings_update
@@ -266,13 +268,11 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
 
     def league_events(self) -> list[tuple[str, str]]:
         """The real races with a route, as (key, name) for the create form."""
-        return [(f"{self._EVENT_KEY}-{race.pk}", str(race)) for race in template_races()]
+        return [(event_key(self._EVENT_KEY, race.pk), str(race)) for race in template_races()]
 
     def league_event_get(self, key: str) -> Race | None:
-        kind, _sep, pk = key.partition("-")
-        if kind != self._EVENT_KEY or not (pk.isascii() and pk.isdigit()):
-            return None
-        return template_races().filter(pk=int(pk)).first()
+        pk = event_pk(key, kind=self._EVENT_KEY)
+        return None if pk is None else template_races().filter(pk=pk).first()
 
     def league_event_fits(self, event: Any) -> bool:
         """Every stage race is raced by every cycling game."""
@@ -313,6 +313,27 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
     def league_settings_changed(self, *, season: Any, rounds: Any) -> int:
         """A cycling stage holds nothing the game's settings give: nothing to update."""
         return 0
+
+    # --- the organiser's page --------------------------------------------------------
+
+    def league_source(self, event: Race) -> str:
+        return event.template.name if event.template_id else event.name  # type: ignore[union-attr]
+
+    def league_capacity_text(self, event: Race, *, roster_size: int) -> str:
+        teams = self.pool_size(event) // max(roster_size, 1)
+        return ngettext(
+            "The start list has riders for %(teams)d team.",
+            "The start list has riders for %(teams)d teams.",
+            teams,
+        ) % {"teams": teams}
+
+    def league_formation_notes(self, *, season: Any, players: int) -> list[str]:
+        return [_("Peloton: %(peloton)s") % {"peloton": season.get_peloton_display()}]
+
+    def league_calendar(self, event: Race, *, season: Any, rounds: Any) -> CalendarTable:
+        return CalendarTable(
+            list(rounds.select_related("stage")), season=season, prefix="calendar-"
+        )
 
     def timing_rules(self, rules: Any) -> TimingRules:
         """How the engine's gaps become times in this ruleset (the season's rules)."""

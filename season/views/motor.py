@@ -1,6 +1,7 @@
-"""The pages of a motor season (a championship of Grands Prix): the organiser's dashboard and
-the orders per car (a team's page is season.views.player.team_page, one for every game). The
-public pages of every season are season/views/public.py and season/views/event_pages.py.
+"""The pages of a motor season (a championship of Grands Prix): the orders per car (a team's
+page is season.views.player.team_page, the organiser's dashboard season.views.organiser's, one
+for every game). The public pages of every season are season/views/public.py and
+season/views/event_pages.py.
 
 The cycling views hand a motor season to these; each checks the same permissions as its
 cycling sibling: season.manage_season (403) and season.manage_team (403).
@@ -22,21 +23,17 @@ from django.utils.translation import gettext as _
 from motor.charts.track_map import track_map_for
 from motor.models import Championship
 from motor.views.texts import map_texts
-from plugins import adapter_for, motor_adapter
-from season import formation, leagues
+from plugins import adapter_for
+from season import leagues
 from season.forms import CarOrdersForm
 from season.models import (
-    CARS_PER_TEAM,
-    Membership,
     Orders,
     Round,
     Season,
     SeasonTeam,
 )
 from season.selectors import team_cars
-from season.services import lifecycle
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
-from season.services.orders_status import orders_count, orders_status
 from season.views.rules import rules_url
 
 # --- shared pieces ------------------------------------------------------------------------
@@ -70,53 +67,6 @@ def _track_svg(round: Round) -> str:
     track = round.grand_prix.track if round.grand_prix else None
     drawn = track_map_for(track.content if track else None, texts=map_texts())
     return drawn.svg() if drawn is not None else ""
-
-
-# --- the organiser's dashboard -------------------------------------------------------------
-
-
-def dashboard(request: HttpRequest, season: Season, *, invite_url: str) -> HttpResponse:
-    """The organiser's page of a motor season (organiser.dashboard checked manage_season)."""
-    members = list(
-        Membership.objects.filter(season=season).select_related("user").order_by("joined_at")
-    )
-    rows = _team_rows(season)
-    players = [row for row in rows if row["team"].owner_id is not None]
-    adapter = motor_adapter(season.ruleset)
-    orders_round = (
-        season.rounds.filter(status__in=(Round.Status.OPEN, Round.Status.LOCKED))
-        .select_related("grand_prix")
-        .order_by("number")
-        .first()
-    )
-    status = orders_status(round=orders_round) if orders_round is not None else []
-    first = season.rounds.filter(number=1).first()
-    with timezone.override(season.tz):
-        return render(
-            request,
-            "season/motor/dashboard.html",
-            {
-                "season": season,
-                "source": _championship(season).copied_from,
-                "invite_url": invite_url,
-                "members": members,
-                "players": players,
-                "teams_formed": bool(players)
-                and all(len(row["cars"]) == CARS_PER_TEAM for row in players),
-                "draft": formation.draft_status(season=season)
-                if season.formation_mode == Season.FormationMode.DRAFT
-                else None,
-                "join_closed": leagues.join_closed_reason(season),
-                "grid": adapter.max_cars,
-                "computer_seats": max(0, adapter.max_cars - CARS_PER_TEAM * len(players)),
-                "round_one_to_open": first is not None and lifecycle.can_open(first),
-                "rounds": _rounds(season),
-                "orders_round": orders_round,
-                "orders_status": status,
-                "orders_count": orders_count(status),
-                "ruleset_label": adapter.label,
-            },
-        )
 
 
 # --- orders per car -------------------------------------------------------------------------

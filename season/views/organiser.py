@@ -15,12 +15,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from plugins import adapter_for
 from season import formation, leagues, selectors
+from season.formation import nouns_of
 from season.forms import (
     CalendarForm,
     GameSettingsForm,
@@ -28,11 +30,10 @@ from season.forms import (
     SeasonSettingsForm,
 )
 from season.models import Membership, Round, Season
-from season.round_names import is_championship, picks_text
+from season.round_names import picks_text, round_name, round_name_start, round_title
 from season.services import deadlines, draft_clock, game_settings, invitations, lifecycle
 from season.services.orders_status import orders_count, orders_status
-from season.tables import CalendarTable, MembersTable, table_configure
-from season.views import motor
+from season.tables import MembersTable, table_configure
 
 
 def managed_season(request: HttpRequest, slug: str) -> Season:
@@ -70,10 +71,12 @@ def season_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser's page of a season, whatever its game: the invitation, the team formation,
+    the orders of the round open now, the members and the calendar. What the game says of its
+    event and its teams comes from its adapter (league_source, league_capacity_text,
+    league_formation_notes, league_calendar)."""
     season = managed_season(request, slug)
-    if is_championship(season):
-        invite = reverse("season-join", kwargs={"code": season.invite_code})
-        return motor.dashboard(request, season, invite_url=request.build_absolute_uri(invite))
+    game = adapter_for(season.ruleset)
     members = list(
         Membership.objects.filter(season=season).select_related("user").order_by("joined_at")
     )
@@ -87,41 +90,45 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 "team_name": teams_by_owner[m.user_id].team.name
                 if m.user_id in teams_by_owner
                 else "",
-                "riders": f"{teams_by_owner[m.user_id].rider_count}/{season.roster_size}"
+                "seats": f"{teams_by_owner[m.user_id].seat_count}/{season.roster_size}"
                 if m.user_id in teams_by_owner
                 else "",
                 "joined_at": m.joined_at,
             }
             for m in members
         ],
+        seats_label=capfirst(game.pickables_noun),
         prefix="members-",
     )
-    calendar_table = CalendarTable(
-        selectors.season_calendar(season=season), season=season, prefix="calendar-"
-    )
-    for table, name in ((members_table, "members"), (calendar_table, "calendar")):
-        export = table_configure(request, table, f"{season.slug}-{name}")
-        if export:
-            return export
-    # The stage that takes (or took) orders now: who has given them.
-    orders_round = (
-        season.rounds.filter(status__in=(Round.Status.OPEN, Round.Status.LOCKED))
-        .order_by("number")
-        .first()
-    )
-    status = orders_status(round=orders_round) if orders_round is not None else []
-    draft = (
-        formation.draft_status(season=season)
-        if season.formation_mode == Season.FormationMode.DRAFT
-        else None
-    )
     with timezone.override(season.tz):
-        stage_one = season.rounds.filter(number=1).first()
+        calendar_table = game.league_calendar(
+            season.event, season=season, rounds=season.rounds.order_by("number")
+        )
+        for table, name in ((members_table, "members"), (calendar_table, "calendar")):
+            export = table_configure(request, table, f"{season.slug}-{name}")
+            if export:
+                return export
+        # The round that takes (or took) orders now: who has given them.
+        orders_round = (
+            season.rounds.filter(status__in=(Round.Status.OPEN, Round.Status.LOCKED))
+            .order_by("number")
+            .first()
+        )
+        status = orders_status(round=orders_round) if orders_round is not None else []
+        draft = (
+            formation.draft_status(season=season)
+            if season.formation_mode == Season.FormationMode.DRAFT
+            else None
+        )
+        round_one = season.rounds.filter(number=1).first()
+        players = len(progress)
         return render(
             request,
             "season/organiser/dashboard.html",
             {
                 "season": season,
+                "source": game.league_source(season.event),
+                "ruleset_label": game.label,
                 "invite_url": request.build_absolute_uri(
                     reverse("season-join", kwargs={"code": season.invite_code})
                 ),
@@ -134,10 +141,27 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 if draft is not None
                 else None,
                 "join_closed": leagues.join_closed_reason(season),
-                "capacity": formation.team_capacity(season=season),
-                "stage_one_to_open": stage_one is not None and lifecycle.can_open(stage_one),
+                "capacity_text": game.league_capacity_text(
+                    season.event, roster_size=season.roster_size
+                ),
+                "formation_notes": game.league_formation_notes(season=season, players=players),
+                "seats_text": ngettext(
+                    "%(size)d %(noun)s per team", "%(size)d %(noun)s per team", season.roster_size
+                )
+                % {
+                    "size": season.roster_size,
+                    "noun": nouns_of(game).of(season.roster_size),
+                },
+                "pickables": game.pickables_noun,
+                "pickable": game.pickable_noun,
+                "round_one": round_name_start(season, 1),
+                "round_one_in_sentence": round_name(season, 1),
+                "round_one_to_open": round_one is not None and lifecycle.can_open(round_one),
                 "calendar_table": calendar_table,
                 "orders_round": orders_round,
+                "orders_round_title": round_title(game, season, orders_round)
+                if orders_round is not None
+                else "",
                 "orders_status": status,
                 "orders_count": orders_count(status),
             },

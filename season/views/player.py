@@ -4,6 +4,7 @@ Every page that changes a team checks season.manage_team on it: a player acts on
 only (403 otherwise), and a private season is a 404 to anybody who is not a member.
 """
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -11,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,7 +23,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_tables2 import Table
 
-from plugins import GameAdapter
+from plugins import GameAdapter, adapter_for
 from plugins.formation import PickColumn
 from races.charts.profile import profile_texts, stage_profile_svg
 from riders.charts import radar_labels
@@ -34,9 +36,18 @@ from season.forms import (
     orders_form_class,
     orders_summary,
 )
-from season.models import DONE_STATUSES, Orders, RiderRole, Round, Season, SeasonTeam, Seat
+from season.models import (
+    DONE_STATUSES,
+    Membership,
+    Orders,
+    RiderRole,
+    Round,
+    Season,
+    SeasonTeam,
+    Seat,
+)
 from season.orders import ROLE_LIMITS, role_count_text
-from season.round_names import is_championship
+from season.round_names import is_championship, round_name, round_title
 from season.services import draft_clock
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.tables import DraftBoardTable, DraftHistoryTable, TeamRosterTable, table_configure
@@ -79,6 +90,15 @@ def own_team(request: HttpRequest, slug: str, team_id: int) -> SeasonTeam:
 # --- my seasons and joining ---------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class NextStep:
+    """What a member of a season has to do now, in a sentence, and where (no URL: wait)."""
+
+    text: str
+    url: str = ""
+    urgent: bool = False
+
+
 def _drafts_running(seasons: list[Season]) -> set[int]:
     """The seasons whose draft has started and is not over (one query, or none). The draft is
     over when round 1 opens, which it does by itself at the last pick (riders and cars alike),
@@ -97,21 +117,91 @@ def _drafts_running(seasons: list[Season]) -> set[int]:
     )
 
 
+def _next_step(
+    item: leagues.MySeason, *, drafting: bool, seats: int, orders_given: bool
+) -> NextStep | None:
+    """The one thing the member should do now in this season: pick in the draft, choose a
+    team, give orders; None when there is nothing to do but wait for the results."""
+    season, team, round = item.season, item.team, item.next_stage
+    game = adapter_for(season.ruleset)
+    team_url = reverse("player-team", args=[season.slug, team.pk]) if team else ""
+    organiser = item.role == Membership.Role.ORGANISER
+    if drafting:
+        status = formation.draft_status(season=season)
+        if team is not None and status.on_turn is not None and status.on_turn.pk == team.pk:
+            return NextStep(_("It is your turn to pick: go to the draft"), team_url, True)
+        if team is not None:
+            return NextStep(_("The draft is on: go to the draft"), team_url)
+        return NextStep(
+            _("The draft is on: follow it"),
+            reverse("organiser-season", args=[season.slug]) + "#formation",
+        )
+    forming = round is not None and round.number == 1 and round.status == Round.Status.SCHEDULED
+    if forming and team is not None and seats < season.roster_size:
+        if season.formation_mode == Season.FormationMode.BUDGET:
+            return NextStep(
+                _("Choose your %(nouns)s") % {"nouns": game.pickables_noun}, team_url, True
+            )
+        if not organiser:
+            return NextStep(_("Waiting for the organiser to start the draft."))
+    if forming and organiser and season.formation_mode == Season.FormationMode.DRAFT:
+        return NextStep(
+            _("Start the draft when every player is in"),
+            reverse("organiser-season", args=[season.slug]) + "#formation",
+        )
+    if team is not None and round is not None and round.status == Round.Status.OPEN:
+        orders_url = reverse("player-orders", args=[season.slug, team.pk])
+        name = round_name(season, round.number)
+        if orders_given:
+            return NextStep(
+                _("Your orders for %(round)s are in: you may change them until the deadline.")
+                % {"round": name},
+                orders_url,
+            )
+        return NextStep(_("Give your orders for %(round)s") % {"round": name}, orders_url, True)
+    return None
+
+
 @login_required
 def my_seasons(request: HttpRequest) -> HttpResponse:
+    """The member's seasons, each with what to do now (NextStep) and the round to come."""
     now = timezone.now()
     items = leagues.my_seasons(user=request.user)
     drafting = _drafts_running([item.season for item in items])
-    rows = [
-        {
-            "drafting": item.season.pk in drafting,
-            "item": item,
-            "time_left": time_left(item.next_stage.orders_deadline - now)
-            if item.next_stage and item.next_stage.orders_deadline
-            else "",
-        }
-        for item in items
-    ]
+    teams = [item.team.pk for item in items if item.team is not None]
+    seats = dict(
+        Seat.objects.filter(team_id__in=teams)
+        .values_list("team_id")
+        .annotate(n=Count("pk"))
+        .values_list("team_id", "n")
+    )
+    given = set(
+        Orders.objects.filter(
+            team_id__in=teams,
+            round_id__in=[item.next_stage.pk for item in items if item.next_stage],
+        ).values_list("team_id", "round_id")
+    )
+    rows = []
+    for item in items:
+        game = adapter_for(item.season.ruleset)
+        round = item.next_stage
+        rows.append(
+            {
+                "item": item,
+                "source": game.league_source(item.season.event),
+                "round_title": round_title(game, item.season, round) if round else "",
+                "over_text": game.over_text,
+                "next_step": _next_step(
+                    item,
+                    drafting=item.season.pk in drafting,
+                    seats=seats.get(item.team.pk, 0) if item.team else 0,
+                    orders_given=bool(item.team and round and (item.team.pk, round.pk) in given),
+                ),
+                "time_left": time_left(round.orders_deadline - now)
+                if round and round.orders_deadline
+                else "",
+            }
+        )
     return render(
         request, "season/player/my_seasons.html", {"rows": rows, "code_form": InviteCodeForm()}
     )

@@ -151,9 +151,9 @@ def test_an_organiser_races_the_players_riders_only(live_server, page, screensho
     _shots(page, screenshot, "create-small-field", parts=["#id_peloton"])
     page.click("form[action='/my/new-season/'] button[type=submit]")
     page.wait_for_url(base + "/seasons/small-tour/organise/")
-    assert "Peloton: the players’ riders only" in page.locator("#peloton").inner_text().replace(
-        "'", "’"
-    )
+    assert "Peloton: the players’ riders only" in page.locator(
+        "#formation-notes"
+    ).inner_text().replace("'", "’")
     season = Season.objects.get(slug="small-tour")
     assert season.peloton == Season.Peloton.PLAYERS
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext, override
 from plugins import adapter_for, adapter_names
 from season import formation
 from season.models import Round
+from season.services.orders import orders_submit
 from season.views.rules import rule_anchor, rule_text
 from tests.factories import PASSWORD
 from tests.season.builders import joined, league
@@ -183,20 +184,54 @@ def test_my_seasons_lists_a_private_season_i_play_in(client, alice, charlie):
     assert ">private<" in page
 
 
+def _my_page(client, user) -> str:
+    client.force_login(user)
+    return client.get(reverse("my-seasons")).content.decode()
+
+
+YOUR_TURN = "It is your turn to pick: go to the draft"
+DRAFT_ON = "The draft is on: go to the draft"
+
+
 def test_my_seasons_links_to_the_draft_while_it_runs(client, alice, bob, charlie):
     season = league(organiser=charlie)
-    alice_team, _bob_team = joined(season, alice, bob)
-    client.force_login(alice)
-    draft_link = "The draft is on: go to the draft"
-    assert draft_link not in client.get(reverse("my-seasons")).content.decode()
-    formation.draft_start(season=season)
-    page = client.get(reverse("my-seasons")).content.decode()
-    assert draft_link in page
-    assert reverse("player-team", args=[season.slug, alice_team.pk]) in page
+    joined(season, alice, bob)
+    assert DRAFT_ON not in _my_page(client, alice)
+    assert "Waiting for the organiser to start the draft." in _my_page(client, alice)
+    assert "Start the draft when every player is in" in _my_page(client, charlie)
+    first, second = formation.draft_start(season=season)
+    on_turn, waiting = _my_page(client, first.owner), _my_page(client, second.owner)
+    assert YOUR_TURN in on_turn
+    assert reverse("player-team", args=[season.slug, first.pk]) in on_turn
+    assert DRAFT_ON in waiting
+    assert YOUR_TURN not in waiting
+    assert "The draft is on: follow it" in _my_page(client, charlie)
     season.refresh_from_db()
     while formation.draft_status(season=season).on_turn is not None:
         formation.draft_autopick(season=season, user=charlie)
-    assert draft_link not in client.get(reverse("my-seasons")).content.decode()
+    for user in (alice, bob):
+        page = _my_page(client, user)
+        assert DRAFT_ON not in page
+        assert YOUR_TURN not in page
+        assert "Give your orders for stage 1" in page
+
+
+def test_my_seasons_says_when_the_orders_are_in(client, alice, bob, charlie):
+    season = league(organiser=charlie)
+    alice_team, _bob_team = joined(season, alice, bob)
+    while formation.draft_status(season=season).on_turn is not None or not season.draft_started_at:
+        if not season.draft_started_at:
+            formation.draft_start(season=season)
+            season.refresh_from_db()
+            continue
+        formation.draft_autopick(season=season, user=charlie)
+    round_one = season.rounds.get(number=1)
+    alice_team.refresh_from_db()
+    orders = {r: {"role": role} for r, role in alice_team.seats.values_list("rider_id", "role")}
+    orders_submit(team=alice_team, round=round_one, orders=orders, user=alice)
+    page = _my_page(client, alice)
+    assert "Your orders for stage 1 are in" in page
+    assert "Give your orders" not in page
 
 
 def test_my_seasons_says_the_motor_draft_is_over_once_every_car_is_picked(
@@ -208,13 +243,34 @@ def test_my_seasons_says_the_motor_draft_is_over_once_every_car_is_picked(
 
     season = motor_builders.motor_league(organiser=charlie, formation_mode="draft")
     motor_builders.joined(season, alice, bob)
-    client.force_login(alice)
-    draft_link = "The draft is on: go to the draft"
     first, second = car_draft_start(season=season)
-    assert draft_link in client.get(reverse("my-seasons")).content.decode()
+    assert YOUR_TURN in _my_page(client, first.owner)
+    assert DRAFT_ON in _my_page(client, second.owner)
     for team in (first, second, second, first):
         car_pick(season=season, team=team, entry=free_entries(season=season)[0])
-    assert draft_link not in client.get(reverse("my-seasons")).content.decode()
+    for user in (alice, bob):
+        page = _my_page(client, user)
+        assert DRAFT_ON not in page
+        assert YOUR_TURN not in page
+        # Round 1 opened at the last pick; a championship's round is never a "stage".
+        assert "Give your orders for round 1" in page
+        assert "Round 1: " in page
+        assert "Stage" not in page
+        assert "stage" not in page
+
+
+def test_my_seasons_tells_a_french_member_what_to_do(client, alice, bob, charlie):
+    from season.formation import draft_start as car_draft_start
+    from tests.season import motor_builders
+
+    season = motor_builders.motor_league(organiser=charlie, formation_mode="draft")
+    motor_builders.joined(season, alice, bob)
+    first, _second = car_draft_start(season=season)
+    client.force_login(first.owner)
+    page = client.get(reverse("my-seasons"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Mes saisons" in page
+    assert "C’est votre tour de choisir : aller à la draft" in page
+    assert YOUR_TURN not in page
 
 
 def test_an_invitation_read_while_logged_out_explains_the_season(client, charlie):
