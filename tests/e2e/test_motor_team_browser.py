@@ -1,6 +1,6 @@
-"""A draft of cars in Chromium on the one team page (issue 27), at 1366 and 390 px: the board of
-free cars with its Pick and Wish buttons, the wish list, the clock, a pick and its history; no
-sideways scroll, axe-core clean (the conftest's browser)."""
+"""The one team page with cars in Chromium (issue 27), at 1366 and 390 px: a draft (the board of
+free cars with its Pick and Wish buttons, the wish list, the clock, a pick and its history) and
+a budget pick (two cars ticked); no sideways scroll, axe-core clean (the conftest's browser)."""
 
 import random
 import shutil
@@ -81,3 +81,36 @@ def test_a_player_drafts_his_cars_with_a_wish_list_on_a_desktop_and_a_phone(
         axe_flush(page)
         _shot(page, screenshot, f"team-motor-after-pick-{width}")
     assert errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_player_ticks_his_two_cars_within_the_budget(live_server, browser, screenshot):
+    users = get_user_model().objects
+    organiser = users.create_user("olivia", password="olivia-pass")
+    player = users.create_user("alice", password="alice-pass")
+    season = motor_league(organiser=organiser, budget=12)
+    (team,) = joined(season, player)
+    base = live_server.url
+    page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    log_in(page, base, "alice", "alice-pass")
+    page.goto(base + reverse("player-team", args=[season.slug, team.pk]))
+    first, second = page.locator("#budget-pool input[name=picks]").all()[:2]
+    first.check()
+    second.check()
+    page.wait_for_function(
+        "document.querySelector('#budget-summary').textContent.includes('2 of 2 cars')"
+    )
+    for width in (1366, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(100)
+        scroll, inner = _page_width(page)
+        assert scroll <= inner, f"the budget pick of cars scrolls sideways at {width} px"
+        axe_flush(page)
+        _shot(page, screenshot, f"team-motor-budget-{width}")
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.click("#budget button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    assert "Your team is ready." in page.inner_text("body")
+    assert page.locator("#roster tbody tr").count() == 2
+    assert team.seats.count() == 2
