@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from plugins.formation import TeamFormation
+from plugins.orders_page import OrdersPage
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class Starter:
 
 
 @runtime_checkable
-class GameAdapter(TeamFormation, Protocol):
+class GameAdapter(TeamFormation, OrdersPage, Protocol):
     """A ruleset's adapter, as the season layer sees it."""
 
     #: The ruleset's registered name (Season.ruleset).

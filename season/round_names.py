@@ -12,13 +12,8 @@ from __future__ import annotations
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from plugins import MOTOR, GameAdapter, adapter_for, discipline_of
+from plugins import GameAdapter, adapter_for
 from season.models import Round, Season
-
-
-def is_championship(season: Season) -> bool:
-    """The season races Grands Prix (its ruleset's adapter is a motor one)."""
-    return discipline_of(adapter_for(season.ruleset)) == MOTOR
 
 
 def round_name(season: Season, number: int) -> str:

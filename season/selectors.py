@@ -1,13 +1,12 @@
 """Reads for the league's pages: each function is a fixed, small number of queries."""
 
-from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from plugins import Starter, adapter_for, cycling_adapter
+from plugins import Starter, adapter_for
 from races.league.jerseys import JERSEYS as JERSEYS
 from races.league.jerseys import Jersey as Jersey
 from races.league.jerseys import jersey_holders as race_jersey_holders
@@ -198,6 +197,19 @@ def team_cars(*, team: SeasonTeam) -> list[Seat]:
     return list(team.seats.select_related("entry__driver", "entry__constructor").order_by("slot"))
 
 
+def _starter(seat: Seat, game: Any) -> Starter:
+    competitor_id = getattr(seat, f"{game.seat_field}_id")
+    return Starter(
+        team_id=seat.team_id,
+        team=seat.team.name,
+        competitor_id=competitor_id,
+        key=game.seat_key(competitor_id=competitor_id, number=seat.number),
+        number=seat.number or seat.pk,
+        role=seat.role if game.seat_roles else "",
+        name=seat.name,
+    )
+
+
 def season_seats(*, season: Season, team: SeasonTeam | None = None) -> list[Starter]:
     """Every seat of the season's teams (of ``team`` only, when given) as plain starters
     without orders, in the game's start order (riders by bib; cars team by team in draft
@@ -207,56 +219,26 @@ def season_seats(*, season: Season, team: SeasonTeam | None = None) -> list[Star
     seats = Seat.objects.filter(season=season).select_related("team", "rider", "entry__driver")
     if team is not None:
         seats = seats.filter(team=team)
-    return [
-        Starter(
-            team_id=seat.team_id,
-            team=seat.team.name,
-            competitor_id=getattr(seat, f"{game.seat_field}_id"),
-            key=game.seat_key(
-                competitor_id=getattr(seat, f"{game.seat_field}_id"), number=seat.number
-            ),
-            number=seat.number or seat.pk,
-            role=seat.role if game.seat_roles else "",
-            name=seat.name,
-        )
-        for seat in seats.order_by(*game.seat_order)
-    ]
-
-
-OUT_OF_RACE = [s for s in StageResult.Status.values if s != StageResult.Status.FINISHED]
-
-
-def riders_out_of_race(*, season: Season, before_number: int) -> set[int]:
-    return set(
-        StageResult.objects.filter(
-            stage__race_id=season.race_pk,
-            stage__number__lt=before_number,
-            status__in=OUT_OF_RACE,
-        ).values_list("rider_id", flat=True)
-    )
+    return [_starter(seat, game) for seat in seats.order_by(*game.seat_order)]
 
 
 def team_starters(*, team: SeasonTeam, round: Round) -> list[Seat]:
-    out = riders_out_of_race(season=team.season, before_number=round.number)
-    return [m for m in team.seats.select_related("rider") if m.rider_id not in out]
-
-
-def carried_states(round: Round) -> dict[int, dict[str, Any]]:
-    """The engine state each rider carries from the previous stage (Cyclo Sim: energy)."""
-    return dict(
-        StageResult.objects.filter(
-            stage__race_id=round.season.race_pk, stage__number=round.number - 1
-        ).values_list("rider_id", "state")
+    """A team's seats still racing in ``round`` (the game says which: a cycling abandon is out
+    for good, a car races again), in the game's start order, with what the orders page shows
+    of them (the rider; the car's driver and constructor)."""
+    game = adapter_for(team.season.ruleset)
+    seats = list(
+        team.seats.select_related("team", "rider", "entry__driver", "entry__constructor").order_by(
+            *game.seat_order
+        )
     )
-
-
-def team_energy(*, round: Round, starters: Sequence[Seat]) -> dict[int, tuple[int, int]]:
-    """Each starter's energy at the start of the stage, ``(left, max)``, after the night's
-    recovery, for a ruleset that counts one (empty otherwise)."""
-    season = round.season
-    return cycling_adapter(season.ruleset).team_energy(
-        rules=season.rules, starters=starters, carried=carried_states(round)
-    )
+    racing = {
+        s.key
+        for s in game.starters_racing(
+            event=game.round_event(round), starters=[_starter(seat, game) for seat in seats]
+        )
+    }
+    return [seat for seat in seats if _starter(seat, game).key in racing]
 
 
 def seats_by_team(*, season: Season) -> dict[int, list[Seat]]:

@@ -51,6 +51,10 @@ def test_the_protocol_holds_what_both_disciplines_share():
         "league_settings_unused",
     ):
         assert member in PROTOCOL_MEMBERS
+    # One orders page for every game (issue 27): its fragment, its context, its checks.
+    for member in ("orders_template", "orders_context", "orders_title", "seat_clean"):
+        assert member in PROTOCOL_MEMBERS
+    assert "rider_clean" not in PROTOCOL_MEMBERS
     # A discipline's own member is not in it: the season layer narrows to reach it.
     assert "inputs_build" not in PROTOCOL_MEMBERS
     assert "max_cars" not in PROTOCOL_MEMBERS

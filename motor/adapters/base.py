@@ -30,6 +30,7 @@ from engine.registry import motor_ruleset
 from engine.ruleset import MOTOR, Ruleset
 from engine.spec import Spec, SpecError
 from motor.adapters.formation import MotorFormation
+from motor.adapters.orders_page import MotorOrdersPage
 from motor.championship import RaceLine, car_points
 from motor.league import pages as league_pages
 from motor.league import ranking as league_results
@@ -107,7 +108,7 @@ def _status(engine_status: str) -> str:
     return ResultStatus.DNF  # retired (Grand Prix), eliminated (Ludicitude)
 
 
-class MotorAdapter(MotorFormation, commitment.DiceCommitment):
+class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
     """A motor ruleset's adapter (discipline ``motor``). A subclass sets ``name``, ``label``
     and ``how_it_works``, and overrides :meth:`run` when its engine takes more than the
     command line's ``simulate(track, cars, orders, seed, laps)`` (settings, standings)."""
@@ -214,10 +215,6 @@ class MotorAdapter(MotorFormation, commitment.DiceCommitment):
     def order_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
         """One car's row of the orders form, generated from the orders spec."""
         return car_fields_from_spec(self.orders_spec, given)
-
-    def rider_clean(self, values: Mapping[str, Any], **_kwargs: Any) -> dict[str, Any]:
-        """Checks across one car's fields, {field name: message}; none by default."""
-        return {}
 
     # --- settings ----------------------------------------------------------------------
 

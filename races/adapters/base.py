@@ -34,6 +34,7 @@ from plugins.event_keys import event_key, event_pk
 from plugins.odds import RunLine
 from plugins.protocol import Starter
 from races.adapters.formation import CyclingFormation
+from races.adapters.orders_page import CyclingOrdersPage
 from races.adapters.spec_forms import rider_fields_from_spec, settings_fields_from_spec
 from races.course_generation import route_problems, stage_courses_generate
 from races.course_validation import stage_course_errors
@@ -122,7 +123,7 @@ def _first_difference(a: Sequence[object], b: Sequence[object]) -> int:
     return min(len(a), len(b))
 
 
-class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
+class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitment):
     """A cycling ruleset's adapter. A subclass sets ``name``, ``label``, ``how_it_works`` and
     overrides what its ruleset does differently (the orders form's cross-field checks, the
     settings the season's rules already hold, the gap scale)."""
@@ -198,7 +199,7 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
     def orders_errors(self, *, orders: Mapping[Any, Mapping[str, Any]], round: Any) -> list[str]:
         """The engine's own check of a team's orders on the stage's course, as readable
         messages naming the rider and the field; then the checks across one rider's fields
-        (``rider_clean``), which the orders form also shows by its field, so that no path to
+        (``seat_clean``), which the orders form also shows by its field, so that no path to
         the service (the admin, a command, another view) stores what the form refuses."""
         stage: Stage = round.stage
         # The season names a rider's seat by his id as text; the engine's check takes ids.
@@ -207,10 +208,9 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
             who: dict(fields)
             for who, fields in self.hooks.orders_errors(orders, course_from_stage(stage)).items()
         }
-        distance = float(stage.distance_km) if stage.distance_km else None
         labels = {f.name: f.label for f in self.orders_spec}
         for who, order in orders.items():
-            for name, message in self.rider_clean(order, distance_km=distance).items():
+            for name, message in self.seat_clean(order, round=round).items():
                 errors.setdefault(str(who), {}).setdefault(labels.get(name, name), message)
         names = {
             str(pk): name
@@ -225,12 +225,6 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
     def order_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
         """One rider's row of the orders form, generated from the orders spec."""
         return rider_fields_from_spec(self.orders_spec, given)
-
-    def rider_clean(
-        self, values: Mapping[str, Any], *, distance_km: float | None
-    ) -> dict[str, Any]:
-        """Checks across one rider's fields, {field name: message}; none by default."""
-        return {}
 
     # --- settings ----------------------------------------------------------------------
 
@@ -741,15 +735,6 @@ class CyclingAdapter(CyclingFormation, commitment.DiceCommitment):
     @staticmethod
     def seat_label(starter: Starter) -> str:
         return starter.name
-
-    # --- pages -------------------------------------------------------------------------
-
-    def team_energy(
-        self, *, rules: Any, starters: Sequence[Any], carried: Mapping[int, Mapping[str, Any]]
-    ) -> dict[int, tuple[int, int]]:
-        """Each starter's energy at the start of the stage, ``(left, max)``, for a ruleset
-        that counts one (empty otherwise)."""
-        return {}
 
     # --- the league's public pages (plugins.protocol.GameAdapter, races.league.pages) ----
 

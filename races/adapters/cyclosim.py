@@ -70,11 +70,11 @@ class CyclosimAdapter(CyclingAdapter):
         {"flat": 1.0, "hilly": 1.0, "mountain": 1.0, "ITT": 0.75, "TTT": 1.0}
     )
 
-    def rider_clean(
-        self, values: Mapping[str, Any], *, distance_km: float | None
-    ) -> dict[str, Any]:
+    def seat_clean(self, values: Mapping[str, Any], *, round: Any) -> dict[str, Any]:
         """The attack window (R-AT): both ends or neither, the end after the start, the start
-        before the finish."""
+        before the finish of the round's stage."""
+        stage = round.stage if round is not None else None
+        distance_km = float(stage.distance_km) if stage is not None and stage.distance_km else None
         start, end = values.get("attack_from_km"), values.get("attack_to_km")
         if (start is None) != (end is None):
             return {"attack_to_km": gettext("Give both ends of the attack window, or neither.")}

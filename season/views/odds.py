@@ -21,10 +21,9 @@ from django_tables2 import RequestConfig
 from plugins import adapter_for
 from season import selectors
 from season.formatting import gap
-from season.forms import CarOrdersForm, TeamOrdersForm, orders_form_class
+from season.forms import SeatOrdersForm
 from season.models import Round, Season, SeasonTeam
 from season.round_names import round_name, round_name_start
-from season.selectors import team_cars
 from season.services import odds
 from season.services.lifecycle import RoundError
 from season.services.orders import OrdersInvalid
@@ -247,30 +246,21 @@ def orders_odds(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
         Round.objects.select_related("season", "stage", "grand_prix")
         .filter(season=season, status=Round.Status.OPEN, number=int(number))
         .first()
-        if number.isdigit()
+        # ASCII digits only, and few ("²" is a digit to isdigit, not to int).
+        if number.isascii() and number.isdigit() and len(number) <= 3
         else None
     )
     if round is None:
-        messages.error(request, _("Orders for this stage are closed: no odds for a draft."))
+        messages.error(request, _("These orders are closed: no odds for a draft."))
         return redirect(orders_url)
     existing = team.orders.filter(round=round).first()
-    form: TeamOrdersForm | CarOrdersForm
-    if round.grand_prix_id is not None:
-        form = CarOrdersForm(
-            request.POST,
-            adapter=adapter_for(season.ruleset),
-            cars=team_cars(team=team),
-            current=existing.data if existing else {},
-            round_number=round.number,
-        )
-    else:
-        form = orders_form_class(season.ruleset)(
-            request.POST,
-            starters=selectors.team_starters(team=team, round=round),
-            current=existing.data if existing else {},
-            stage_number=round.number,
-            distance_km=float(round.stage.distance_km),
-        )
+    form = SeatOrdersForm(
+        request.POST,
+        adapter=adapter_for(season.ruleset),
+        seats=selectors.team_starters(team=team, round=round),
+        current=existing.data if existing else {},
+        round=round,
+    )
     if not form.is_valid():
         for line in form.error_lines():
             messages.error(request, line)

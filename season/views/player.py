@@ -25,15 +25,12 @@ from django_tables2 import Table
 
 from plugins import GameAdapter, adapter_for
 from plugins.formation import PickColumn
-from races.charts.profile import profile_texts, stage_profile_svg
-from riders.charts import radar_labels
-from riders.models import RATING_AXES
 from season import formation, leagues, selectors
 from season.forms import (
     BudgetTeamForm,
     InviteCodeForm,
     JoinForm,
-    orders_form_class,
+    SeatOrdersForm,
     orders_summary,
 )
 from season.models import (
@@ -47,11 +44,10 @@ from season.models import (
     Seat,
 )
 from season.orders import ROLE_LIMITS, role_count_text
-from season.round_names import is_championship, round_name, round_title
+from season.round_names import round_name, round_title
 from season.services import draft_clock
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.tables import DraftBoardTable, DraftHistoryTable, TeamRosterTable, table_configure
-from season.views import motor
 from season.views.rules import adapter_or_404, rules_url
 
 RATING_LABELS = {-1: "H", 0: "0", 1: "1", 2: "2", 3: "3", 4: "4"}
@@ -672,42 +668,42 @@ def wishlist_change(request: HttpRequest, slug: str, team_id: int) -> HttpRespon
 
 @login_required
 def orders(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
-    """Orders for the next stage that takes them, saved through orders_submit, which
-    checks the deadline, the starters and the role limits again."""
+    """Orders for the next round that takes them, a row of the ruleset's fields per starter
+    seat, saved through orders_submit, which checks the deadline, the starters, the role
+    limits and the ruleset's rules again. What the page shows beside the form is the game's
+    (its adapter's orders_template and orders_context)."""
     team = own_team(request, slug, team_id)
     season = team.season
-    if is_championship(season):
-        return motor.orders(request, team)
     with timezone.override(season.tz):
         return _orders(request, season, team, timezone.now())
 
 
 def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetime) -> HttpResponse:
     here = reverse("player-orders", kwargs={"slug": season.slug, "team_id": team.pk})
+    adapter = adapter_for(season.ruleset)
     window = leagues.orders_window(season=season, now=now)
-    stage = window.stage
-    starters = selectors.team_starters(team=team, round=stage) if stage else []
-    existing = Orders.objects.filter(team=team, round=stage).first() if stage else None
+    round = window.stage
+    starters = selectors.team_starters(team=team, round=round) if round else []
+    existing = Orders.objects.filter(team=team, round=round).first() if round else None
     form = None
-    if window.is_open and starters and stage is not None:
-        form_class = orders_form_class(season.ruleset)
-        form = form_class(
+    if window.is_open and starters and round is not None:
+        form = SeatOrdersForm(
             request.POST or None,
-            starters=starters,
+            adapter=adapter,
+            seats=starters,
             current=existing.data if existing else {},
-            stage_number=stage.number,
-            distance_km=float(stage.stage.distance_km),
+            round=round,
         )
         if request.method == "POST" and form.is_valid():
-            if form.cleaned_data["stage"] != stage.number:
+            if form.cleaned_data["stage"] != round.number:
                 messages.error(
                     request,
-                    _("Orders for stage %(number)d are closed.")
-                    % {"number": form.cleaned_data["stage"]},
+                    _("Orders for %(round)s are closed.")
+                    % {"round": round_name(season, form.cleaned_data["stage"])},
                 )
                 return redirect(here)
             try:
-                orders_submit(team=team, round=stage, orders=form.orders(), user=request.user)
+                orders_submit(team=team, round=round, orders=form.orders(), user=request.user)
             except OrdersClosed as error:
                 messages.error(request, str(error))
                 return redirect(here)
@@ -716,23 +712,20 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
                     form.add_error(None, message)
             else:
                 messages.success(
-                    request, _("Orders saved for stage %(number)d.") % {"number": stage.number}
+                    request,
+                    _("Orders saved for %(round)s.") % {"round": adapter.orders_title(round)},
                 )
                 return redirect(here)
     elif request.method == "POST":
-        messages.error(request, window.reason or _("Your team has no riders to give orders to."))
+        messages.error(request, window.reason or str(adapter.orders_no_seats))
         return redirect(here)
     # Orders that can no longer change, worded in the fields of the season's ruleset.
     submitted = (
-        orders_summary(ruleset=season.ruleset, starters=starters, stored=existing.data)
-        if existing is not None and form is None
+        orders_summary(adapter=adapter, seats=starters, stored=existing.data, round=round)
+        if existing is not None and form is None and round is not None
         else []
     )
-    deadline = stage.orders_deadline if stage else None
-    labels = radar_labels()
-    energy = (
-        selectors.team_energy(round=stage, starters=starters) if form and stage is not None else {}
-    )
+    deadline = round.orders_deadline if round else None
     return render(
         request,
         "season/player/orders.html",
@@ -740,36 +733,21 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
             "season": season,
             "team": team,
             "window": window,
-            "stage": stage,
+            "round": round,
+            "round_title": adapter.orders_title(round) if round is not None else "",
             "form": form,
-            # A row per starter: his fields, and his energy in a Cyclo Sim season.
-            "order_rows": [
-                (member, fields, energy.get(member.rider_pk)) for member, fields in form.rows()
-            ]
-            if form
-            else [],
-            "show_energy": bool(energy),
             "starters": starters,
             "existing": existing,
             "submitted": submitted,
             "deadline": deadline,
             "time_left": time_left(deadline - now) if deadline and window.is_open else "",
-            "role_limits": [role_count_text(role, limit) for role, limit in ROLE_LIMITS.items()],
-            # What the choice needs: the road, and what each rider is good at.
-            "profile": stage_profile_svg(
-                stage.stage.segments,
-                title=f"{stage.stage.start} – {stage.stage.finish}",
-                texts=profile_texts(),
-            )
-            if stage is not None and form is not None
-            else "",
-            "axes": [(axis, labels[axis]) for axis in RATING_AXES],
-            "rating_rows": [
-                (member, [RATING_LABELS[getattr(member.rider, axis)] for axis in RATING_AXES])
-                for member in starters
-            ]
-            if form is not None
+            "legend": adapter.orders_legend,
+            # A game whose seats have roles: the team's limits per role (season.orders).
+            "role_limits": [role_count_text(role, limit) for role, limit in ROLE_LIMITS.items()]
+            if adapter.seat_roles
             else [],
             "rules_url": rules_url(season.ruleset),
+            "game_template": adapter.orders_template,
+            **(adapter.orders_context(round, starters=starters, form=form) if round else {}),
         },
     )

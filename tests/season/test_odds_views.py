@@ -213,3 +213,14 @@ def test_odds_replaced_by_a_newer_request_say_so_and_stop_polling(demo, client, 
     assert 'id="odds-cancelled"' in page
     assert "hx-get" not in page.split('id="odds"')[1].split(">")[0]
     assert 'id="odds-progress"' in client.get(newer).content.decode()
+
+
+@pytest.mark.parametrize("stage", ["", "9", "²", "1" * 5000, "-1"])
+def test_a_draft_for_no_open_round_is_refused_in_words(demo, client, stage):
+    login(client, "alice")
+    team = demo.teams.get(owner__username="alice")
+    asked = client.post(reverse("player-orders-odds", args=[demo.slug, team.pk]), {"stage": stage})
+    assert asked.status_code == 302
+    assert asked["Location"] == reverse("player-orders", args=[demo.slug, team.pk])
+    page = client.get(asked["Location"]).content.decode()
+    assert "These orders are closed: no odds for a draft." in page
