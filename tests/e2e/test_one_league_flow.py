@@ -36,6 +36,8 @@ class Game:
     round_one: str
     #: The word of a pickable on the team page ("rider", "car").
     noun: str
+    #: What the round's page shows once its results are public (the results, the podium).
+    results: str
 
     def event_key(self) -> str:
         if self.name == "cycling":
@@ -44,8 +46,8 @@ class Game:
         return f"championship-{demo.championship.copied_from_id}"
 
 
-CYCLING = Game("cycling", "moreno", "stage 1", "rider")
-MOTOR = Game("motor", "grandprix", "round 1", "car")
+CYCLING = Game("cycling", "moreno", "stage 1", "rider", "table.data tbody tr")
+MOTOR = Game("motor", "grandprix", "round 1", "car", "#podium li")
 
 
 def check(page, name, screenshot, errors):
@@ -75,7 +77,8 @@ def my_card(page, base, season: Season) -> str:
 
 
 def season_create(page, base, game: Game, *, slug: str) -> Season:
-    """The one create page: the game's event and ruleset, a draft with a pick clock."""
+    """The one create page: the game's event and ruleset, a draft with a pick clock, results
+    published as soon as a round is resolved."""
     page.goto(base + "/my/new-season/")
     page.fill("#id_name", f"Friends {game.name}")
     page.fill("#id_slug", slug)
@@ -84,6 +87,7 @@ def season_create(page, base, game: Game, *, slug: str) -> Season:
     page.select_option("#id_formation_mode", "draft")
     page.fill("#id_roster_size", str(ROSTER))
     page.fill("#id_draft_pick_minutes", str(PICK_MINUTES))
+    page.set_checked("#id_auto_publish", True)
     first = timezone.localtime(timezone.now() + timedelta(days=30))
     page.fill("#id_first_deadline", first.strftime("%Y-%m-%dT20:00"))
     page.click("form[action='/my/new-season/'] button[type=submit]")
@@ -178,18 +182,19 @@ def test_one_league_flow_from_creation_to_results(live_server, browser, screensh
     assert olivia.locator("#orders-status .orders-given").count() == 2
     check(olivia, f"{shot}-organiser", screenshot, errors)
 
-    # The deadline passes: beat's task locks the round and resolves it; the season publishes
-    # its results by itself.
+    # The deadline passes: beat's task locks the round and resolves it; its results are
+    # public at once (the season auto-publishes).
     Round.objects.filter(pk=round_one.pk).update(
         orders_deadline=timezone.now() - timedelta(minutes=1)
     )
     rounds_lock_due_task()
     round_one.refresh_from_db()
-    assert round_one.status == Round.Status.PUBLISHED
+    assert round_one.status == Round.Status.RESOLVED
+    assert Season.objects.get(pk=season.pk).auto_publish  # resolved is public
     alice = players["alice"]
     alice.goto(base + f"/seasons/{slug}/stages/1/")
     assert "not published yet" not in alice.content()
-    assert alice.locator("table.data tbody tr").count() > 0
+    assert alice.locator(game.results).count() > 0
     check(alice, f"{shot}-results", screenshot, errors)
 
     # Round 2 is open for orders: /my/ says so.
