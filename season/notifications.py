@@ -30,6 +30,7 @@ from accounts.models import REMINDER_HOURS
 from accounts.reminders import ReminderChoice, reminder_choice_from
 from plugins import adapter_for
 from season.models import DONE_STATUSES, Notification, Orders, Reminder, Round, SeasonTeam
+from season.results import players_ranking
 from season.round_names import round_name, round_name_start
 from season.services.commitment import round_seed_commit
 
@@ -367,8 +368,6 @@ def _results_body(v: dict[str, Any]) -> str:
 
 def _ranking_news(stage: Round) -> tuple[dict[str, Any], dict[int, tuple[int, str]]]:
     """The players' ranking after the round: its leader (team, player) and each team's place."""
-    from season.results import players_ranking
-
     lines = players_ranking(season=stage.season, number=stage.number)
     ranked = [line for line in lines if line.rank is not None]
     leader = {"leader": ranked[0].team, "leader_player": ranked[0].player} if ranked else {}
