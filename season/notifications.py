@@ -245,8 +245,8 @@ def _reminder_subject(v: dict[str, Any]) -> str:
 def _reminder_body(v: dict[str, Any]) -> str:
     return (
         _(
-            "Hello %(name)s,\n\nYou have not given orders for %(round)s yet: the deadline is in "
-            "less than %(hours)d h (%(deadline)s).\nYour orders: %(url)s\n"
+            "Hello %(name)s,\n\nYou have not given orders for %(round)s yet: the deadline, "
+            "%(deadline)s, is less than %(hours)d h away.\nYour orders: %(url)s\n"
         )
         % v
         + "\n"
@@ -308,7 +308,7 @@ def _missed_subject(v: dict[str, Any]) -> str:
 def _missed_body(v: dict[str, Any]) -> str:
     return (
         _(
-            "Hello %(name)s,\n\nThe deadline of %(round)s (%(deadline)s) passed without your "
+            "Hello %(name)s,\n\nThe deadline of %(round)s, %(deadline)s, passed without your "
             "orders: your %(pickables)s raced with the default orders.\n%(Round)s: %(url)s\n"
         )
         % v
@@ -358,11 +358,14 @@ def _results_subject(v: dict[str, Any]) -> str:
 
 
 def _results_body(v: dict[str, Any]) -> str:
-    news = _("%(Round)s of %(season)s: the results are out.") % v
-    if v.get("leader"):
+    if v.get("rank") == 1:
+        news = _("%(Round)s of %(season)s: your team %(team)s leads the players.") % v
+    elif v.get("leader"):
         news = _("%(Round)s of %(season)s: %(leader)s (%(leader_player)s) leads the players.") % v
         if v.get("rank"):
             news += " " + _("Your team %(team)s is number %(rank)s.") % v
+    else:
+        news = _("%(Round)s of %(season)s: the results are out.") % v
     return _("Hello %(name)s,\n\n") % v + news + "\n" + _("The results: %(url)s\n") % v
 
 

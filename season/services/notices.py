@@ -70,8 +70,8 @@ def notice_text(notice: Notification) -> str:
         if values["hours"]:
             return (
                 _(
-                    "%(season)s: your orders for %(round)s are missing; the deadline is in less "
-                    "than %(hours)s h (%(deadline)s)."
+                    "%(season)s: your orders for %(round)s are missing; the deadline, "
+                    "%(deadline)s, is less than %(hours)s h away."
                 )
                 % values
             )
@@ -88,7 +88,9 @@ def notice_text(notice: Notification) -> str:
             % values
         )
     text = _("%(season)s: the results of %(round)s are out.") % values
-    if values["leader"]:
+    if values["rank"] == 1:
+        text += " " + _("Your team leads the players.")
+    elif values["leader"]:
         text += " " + _("%(leader)s (%(leader_player)s) leads the players.") % values
         if values["rank"]:
             text += " " + _("Your team is number %(rank)s.") % values
