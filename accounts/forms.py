@@ -2,9 +2,11 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.utils import timezone
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import REMINDER_HOURS
 from accounts.rate_limits import Limit, rate_take
 
 
@@ -55,3 +57,22 @@ class LimitedPasswordResetForm(PasswordResetForm):
                     % {"time": timezone.localtime(again).strftime("%H:%M")}
                 )
         return email
+
+
+class ReminderChoiceForm(forms.Form):
+    """When and where a member is reminded of missing orders (accounts.reminders checks it)."""
+
+    hours = forms.TypedMultipleChoiceField(
+        label=_("Remind me before each deadline"),
+        choices=[(h, format_lazy(_("{hours} h before"), hours=h)) for h in REMINDER_HOURS],
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Tick none for no reminders."),
+    )
+    by_email = forms.BooleanField(label=_("By e-mail"), required=False)
+    in_app = forms.BooleanField(
+        label=_("In the app (the bell)"),
+        required=False,
+        help_text=_("The same ways tell you when a deadline passed without your orders."),
+    )

@@ -1,17 +1,25 @@
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.i18n import set_language as django_set_language
 
-from accounts.forms import LimitedPasswordResetForm, SignupForm
+from accounts.forms import LimitedPasswordResetForm, ReminderChoiceForm, SignupForm
 from accounts.models import Profile
+from accounts.reminders import (
+    ReminderChoiceInvalid,
+    reminder_choice_of,
+    reminder_choice_update,
+)
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -59,3 +67,25 @@ class LimitedPasswordResetView(PasswordResetView):
 
     def get_form_kwargs(self) -> dict[str, Any]:
         return super().get_form_kwargs() | {"client": self.request.META.get("REMOTE_ADDR", "")}
+
+
+@login_required
+def notification_settings(request: HttpRequest) -> HttpResponse:
+    """The member's choice of when and where he is reminded of missing orders."""
+    if request.method == "POST":
+        form = ReminderChoiceForm(request.POST)
+        if form.is_valid():
+            try:
+                reminder_choice_update(user=request.user, **form.cleaned_data)
+            except ReminderChoiceInvalid as invalid:
+                for error in invalid.errors:
+                    form.add_error(None, error)
+            else:
+                messages.success(request, gettext("Your notification settings are saved."))
+                return redirect("notification-settings")
+    else:
+        choice = reminder_choice_of(request.user)
+        form = ReminderChoiceForm(
+            initial={"hours": choice.hours, "by_email": choice.by_email, "in_app": choice.in_app}
+        )
+    return render(request, "registration/notification_settings.html", {"form": form})

@@ -11,11 +11,21 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = os.environ.get("HOST", "127.0.0.1")
 PORT = os.environ.get("PORT", "8000")
+
+
+def site_url(environ: Mapping[str, str]) -> str:
+    """The address the e-mails' links are built from (settings.SITE_URL): SITE_URL when set,
+    else where this web server listens, HOST and PORT."""
+    given = environ.get("SITE_URL", "").strip()
+    if given:
+        return given
+    return f"http://{environ.get('HOST', '127.0.0.1')}:{environ.get('PORT', '8000')}"
 
 
 def main() -> int:
@@ -64,7 +74,11 @@ def main() -> int:
             "--loglevel=INFO",
         ],
     }
-    processes = {name: subprocess.Popen(cmd, cwd=ROOT) for name, cmd in commands.items()}
+    # The web server, the workers and beat build the e-mails' links from the same address.
+    environ = {**os.environ, "SITE_URL": site_url(os.environ)}
+    processes = {
+        name: subprocess.Popen(cmd, cwd=ROOT, env=environ) for name, cmd in commands.items()
+    }
     url = f"http://{HOST}:{PORT}/"
     print(
         "\n"

@@ -32,7 +32,7 @@ ROUND_READ_ONLY = [
     "last_error",
     "engine_inputs_shown",
     "orders_opened_notified_at",
-    "reminder_sent_at",
+    "missed_notified_at",
     "results_notified_at",
 ]
 

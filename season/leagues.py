@@ -21,6 +21,7 @@ from plugins import adapter_for
 from season.cache import season_changed
 from season.formation import formation_started, race_started, team_capacity
 from season.models import DONE_STATUSES, Membership, Round, Season, SeasonTeam, ruleset_mismatch
+from season.notifications import reminders_reset
 from season.round_names import round_name
 from season.rule_settings import RuleSettings
 
@@ -279,6 +280,10 @@ def calendar_update(
         if errors:
             raise CalendarInvalid(errors)
         Round.objects.bulk_update(changed, ["orders_deadline"])
+        for stage in changed:
+            # A reminder whose moment is to come again is sent again, at its new moment.
+            assert stage.orders_deadline is not None
+            reminders_reset(round=stage, deadline=stage.orders_deadline, now=now)
     return stages
 
 

@@ -343,8 +343,10 @@ class Round(models.Model):
     orders_opened_notified_at = models.DateTimeField(
         null=True, blank=True, verbose_name=_("orders-open notice sent at")
     )
-    reminder_sent_at = models.DateTimeField(
-        null=True, blank=True, verbose_name=_("reminder sent at")
+    # The reminders are claimed per player and lead time (Reminder); this is the notice of a
+    # deadline passed without some players' orders.
+    missed_notified_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("missed-orders notice sent at")
     )
     results_notified_at = models.DateTimeField(
         null=True, blank=True, verbose_name=_("results notice sent at")
@@ -969,6 +971,7 @@ class Comment(models.Model):
 class NotificationKind(models.TextChoices):
     ORDERS_OPEN = "open", _("orders open")
     REMINDER = "reminder", _("orders missing")
+    MISSED = "missed", _("orders missed")
     RESULTS = "results", _("results out")
 
 
@@ -1001,9 +1004,12 @@ class Notification(models.Model):
         verbose_name_plural = _("notifications")
         ordering = ["-created_at", "-pk"]
         constraints = [
-            # A notice is sent once per round and kind (the round's claim), so once per user.
+            # A notice is sent once per round and kind (the round's claim), so once per user;
+            # a reminder once per lead time the player chose (Reminder's claim).
             models.UniqueConstraint(
-                fields=["user", "round", "kind"], name="notification_once_per_round_and_kind"
+                fields=["user", "round", "kind"],
+                condition=~models.Q(kind=NotificationKind.REMINDER),
+                name="notification_once_per_round_and_kind",
             ),
             models.CheckConstraint(
                 condition=models.Q(kind__in=[c.value for c in NotificationKind]),
@@ -1026,6 +1032,38 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.kind} {self.round}"
+
+
+class Reminder(models.Model):
+    """The claim of one reminder: player ``user`` reminded of his missing orders for ``round``
+    ``hours`` before its deadline (season.notifications). Claimed before anything is sent, so
+    two runs of the beat never send it twice; a deadline moved later drops the claims whose
+    moment is to come again (season.notifications.reminders_reset)."""
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("stage"), on_delete=models.CASCADE, related_name="reminders"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    hours = models.PositiveSmallIntegerField(_("hours before the deadline"))
+    sent_at = models.DateTimeField(_("sent at"))
+
+    class Meta:
+        verbose_name = _("reminder")
+        verbose_name_plural = _("reminders")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "user", "hours"], name="reminder_once_per_lead_time"
+            ),
+            models.CheckConstraint(condition=models.Q(hours__gt=0), name="reminder_hours_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.round} -{self.hours} h"
 
 
 # --- the draft's wish lists (issue 17, "Draft") -------------------------------------------------

@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 
 from season.leagues import EDITABLE_DEADLINE, CalendarInvalid, calendar_update
 from season.models import Round, Season
-from season.notifications import REMINDER_BEFORE
 
 
 def deadlines_shift(
@@ -46,10 +45,7 @@ def deadlines_shift(
                 )
         if errors:
             raise CalendarInvalid(errors)
+        # calendar_update drops the reminders whose moment is to come again (reminders_reset).
         calendar_update(season=season, deadlines=shifted, now=now)
-        if delta > timedelta(0):
-            # A deadline pushed beyond the reminder's window deserves its own reminder.
-            again = [s.pk for s in stages if shifted[s.number] > now + REMINDER_BEFORE]
-            Round.objects.filter(pk__in=again).update(reminder_sent_at=None)
         moved = list(Round.objects.filter(pk__in=[s.pk for s in stages]).order_by("number"))
     return moved

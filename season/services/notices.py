@@ -1,6 +1,7 @@
 """Notifications in the app (issue 17): the copy of each e-mail season.notifications sends
-(orders open, reminder, results), read on the notifications page and counted by the bell of
-the menu. The text is built in the reader's language from the notice's kind and params."""
+(orders open, reminders, a deadline missed, results), read on the notifications page and
+counted by the bell of the menu. The text is built in the reader's language from the
+notice's kind and params."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from plugins import adapter_for
 from season.models import Notification
 from season.round_names import round_name
 
@@ -44,12 +46,18 @@ def _deadline(params: dict[str, object]) -> str:
 
 def notice_text(notice: Notification) -> str:
     """What the notice says, in the active language."""
+    from season.notifications import commitment_short
+
     params = notice.params
     values = {
         "season": params.get("season", ""),
         "number": params.get("number", ""),
         "deadline": _deadline(params),
-        "commitment": params.get("commitment", ""),
+        "commitment": commitment_short(str(params.get("commitment", ""))),
+        "hours": params.get("hours") or 0,
+        "leader": params.get("leader", ""),
+        "leader_player": params.get("leader_player", ""),
+        "rank": params.get("rank") or "",
     }
     # "stage 3", "round 3": the season's game names its rounds (season.round_names).
     values["round"] = round_name(notice.season, int(params.get("number") or 0))
@@ -59,10 +67,34 @@ def notice_text(notice: Notification) -> str:
             text += " " + _("The dice of %(round)s are committed: %(commitment)s") % values
         return text
     if notice.kind == Notification.Kind.REMINDER:
+        if values["hours"]:
+            return (
+                _(
+                    "%(season)s: your orders for %(round)s are missing; the deadline, "
+                    "%(deadline)s, is less than %(hours)s h away."
+                )
+                % values
+            )
         return (
             _("%(season)s: your orders for %(round)s are missing (deadline %(deadline)s).") % values
         )
-    return _("%(season)s: the results of %(round)s are out.") % values
+    if notice.kind == Notification.Kind.MISSED:
+        values["pickables"] = adapter_for(notice.season.ruleset).pickables_noun
+        return (
+            _(
+                "%(season)s: the deadline of %(round)s passed without your orders: your "
+                "%(pickables)s raced with the default orders."
+            )
+            % values
+        )
+    text = _("%(season)s: the results of %(round)s are out.") % values
+    if values["rank"] == 1:
+        text += " " + _("Your team leads the players.")
+    elif values["leader"]:
+        text += " " + _("%(leader)s (%(leader_player)s) leads the players.") % values
+        if values["rank"]:
+            text += " " + _("Your team is number %(rank)s.") % values
+    return text
 
 
 def _pk(user: object) -> int:

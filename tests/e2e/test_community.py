@@ -31,9 +31,9 @@ def shots(page, screenshot, name):
 @pytest.mark.django_db(transaction=True)
 def test_comments_and_the_bell_in_the_browser(live_server, browser, screenshot):
     season = demo_load()
-    # The notices of a day before the reminder is due (stage 1's deadline less the reminder's
-    # lead, less an hour): the demo's deadline is tomorrow evening, so from that hour of the
-    # evening on a plain send also reminds her, and the bell said 2.
+    # The notices of a time before any reminder is due (stage 1's deadline less the earliest
+    # lead a player may choose, less an hour): the demo's deadline is tomorrow evening, so from
+    # that hour of the evening on a plain send also reminds her, and the bell said 2.
     deadline = season.rounds.get(number=1).orders_deadline
     notifications_send(now=deadline - REMINDER_BEFORE - timedelta(hours=1))
     base = live_server.url

@@ -69,6 +69,7 @@ def member_pages(season: Season, drafting: Season, cyclo: Season) -> dict[str, s
     return {
         "my-seasons": reverse("my-seasons"),
         "notifications": reverse("notifications"),
+        "notification-settings": reverse("notification-settings"),
         "join-code": reverse("season-join-code"),
         "new-season": reverse("season-create"),
         "my-team": reverse("player-team", args=[slug, team.pk]),

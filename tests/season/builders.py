@@ -69,3 +69,23 @@ def free_riders(season: Season) -> list[Rider]:
     from season.formation import free_pickables
 
     return free_pickables(season=season)
+
+
+def only_results_due(season: Season, *, at: datetime) -> None:
+    """Mark every notice of the season's rounds but the results' as told at ``at``: orders
+    open, the deadline missed, and every reminder of every player (season.notifications)."""
+    from accounts.models import REMINDER_HOURS
+    from season.models import Reminder
+
+    rounds = list(season.rounds.all())
+    Round.objects.filter(season=season).update(orders_opened_notified_at=at, missed_notified_at=at)
+    owners = list(season.teams.filter(owner__isnull=False).values_list("owner_id", flat=True))
+    Reminder.objects.bulk_create(
+        [
+            Reminder(round=round, user_id=owner, hours=hours, sent_at=at)
+            for round in rounds
+            for owner in owners
+            for hours in REMINDER_HOURS
+        ],
+        ignore_conflicts=True,
+    )

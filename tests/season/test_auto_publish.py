@@ -17,6 +17,7 @@ from season.notifications import notifications_send
 from season.services import lifecycle
 from season.services.resolution import round_resolve
 from tests.commits import committed
+from tests.season.builders import only_results_due
 
 pytestmark = pytest.mark.django_db
 
@@ -82,9 +83,7 @@ def test_a_settings_form_without_the_field_leaves_auto_publish_alone(demo):
 def _players_told(season):
     first = Round.objects.get(season=season, number=1)
     # Only the results notices are due.
-    Round.objects.filter(season=season).update(
-        orders_opened_notified_at=first.orders_deadline, reminder_sent_at=first.orders_deadline
-    )
+    only_results_due(season, at=first.orders_deadline)
     mail.outbox.clear()
     return notifications_send(now=first.orders_deadline + timedelta(minutes=5))
 

@@ -19,7 +19,7 @@ from season.services import lifecycle
 from season.services.notices import notice_text
 from season.services.orders import orders_submit
 from tests.factories import UserFactory
-from tests.season.builders import joined, league, stage
+from tests.season.builders import joined, league, only_results_due, stage
 
 pytestmark = pytest.mark.django_db
 
@@ -60,12 +60,18 @@ def test_orders_open_is_told_in_the_app_with_the_commitment_and_the_orders_link(
     assert notice.round_id == first.pk
     with translation.override("en"):
         text = notice_text(notice)
-    assert f"The dice of stage 1 are committed: {first.commitment}" in text
+    # The commitment's first 12 hex digits (issue 29): the round's page has all 64.
     assert len(first.commitment) == 64
-    # The e-mail says the same, and links to the same form from SITE_URL.
+    assert f"The dice of stage 1 are committed: {first.commitment[:12]}…" in text
+    assert first.commitment not in text
+    assert notice.params["commitment"] == first.commitment
+    # The e-mail says the same, links to the same form from SITE_URL, and to the stage's page
+    # for the whole commitment.
     email = next(m for m in mail.outbox if m.to == [alice.email])
-    assert f"The dice of stage 1 are committed: {first.commitment}" in email.body
+    assert f"The dice of stage 1 are committed: {first.commitment[:12]}…" in email.body
+    assert first.commitment not in email.body
     assert f"http://127.0.0.1:8000/seasons/{friends.slug}/teams/{team.pk}/orders/" in email.body
+    assert f"http://127.0.0.1:8000/seasons/{friends.slug}/stages/1/" in email.body
     assert Notification.objects.filter(kind=Notification.Kind.ORDERS_OPEN).count() == 2
     # Once: a second run tells nobody again.
     notifications_send(now=first.orders_deadline - timedelta(days=2))
@@ -111,11 +117,8 @@ def test_the_results_notice_links_to_the_stage(friends, alice):
     Season.objects.filter(pk=friends.pk).update(auto_publish=False)
     first = open_stage_1(friends)
     # The resolution itself is tested elsewhere: here, only what the notices make of it.
-    Round.objects.filter(pk=first.pk).update(
-        status=Round.Status.RESOLVED,
-        orders_opened_notified_at=first.orders_deadline,
-        reminder_sent_at=first.orders_deadline,
-    )
+    Round.objects.filter(pk=first.pk).update(status=Round.Status.RESOLVED)
+    only_results_due(friends, at=first.orders_deadline)
     notifications_send(now=first.orders_deadline)
     assert not Notification.objects.filter(kind=Notification.Kind.RESULTS).exists()
     Round.objects.filter(pk=first.pk).update(status=Round.Status.PUBLISHED)

@@ -5,12 +5,16 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.utils import translation
 
 from season.demo import demo_load
-from season.models import Round, Season
+from season.models import Notification, Round, Season
 from season.notifications import notifications_send
+from season.results import players_ranking
 from season.services import lifecycle, resolution
+from season.services.notices import notice_text
 from season.services.orders import orders_submit
+from tests.season.builders import only_results_due
 
 pytestmark = pytest.mark.django_db
 
@@ -73,13 +77,35 @@ def test_players_hear_when_results_are_published(demo):
     notifications_send(now=first.orders_deadline - timedelta(days=3))
     resolution.round_resolve(round_id=first.pk)
     mail.outbox.clear()
-    Round.objects.filter(season=demo, number=2).update(
-        orders_opened_notified_at=first.orders_deadline, reminder_sent_at=first.orders_deadline
-    )
+    only_results_due(demo, at=first.orders_deadline)
     assert notifications_send(now=first.orders_deadline) == 0
     lifecycle.round_publish(round=stage(demo, 1))
     assert notifications_send(now=first.orders_deadline) == 3
     assert "results of stage 1" in mail.outbox[0].subject
+    # The news in a line: who leads the players after the stage, and where the player's team is.
+    ranking = [line for line in players_ranking(season=demo, number=1) if line.rank]
+    leader = ranking[0]
+    by_address = {m.to[0]: m.body for m in mail.outbox}
+    for line in ranking:
+        body = by_address[f"{line.player}@example.com"]
+        if line.rank == 1:
+            news = f"Stage 1 of Demo Tour 2023: your team {line.team} leads the players."
+        else:
+            news = (
+                f"Stage 1 of Demo Tour 2023: {leader.team} ({leader.player}) leads the players. "
+                f"Your team {line.team} is number {line.rank}."
+            )
+        assert news in body
+        # The notice in the app says the same.
+        notice = Notification.objects.get(user__username=line.player, kind="results")
+        with translation.override("en"):
+            said = notice_text(notice)
+        assert said.endswith(
+            "Your team leads the players."
+            if line.rank == 1
+            else f"Your team is number {line.rank}."
+        )
+    assert "http://127.0.0.1:8000/seasons/demo/stages/1/" in body
 
 
 def test_each_player_is_told_in_the_language_of_his_pages(client, demo):

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from season.leagues import CalendarInvalid
-from season.models import Round
+from season.models import Reminder, Round
 from season.services.deadlines import deadlines_shift
 from season.services.invitations import InvitationRefused, invitation_send
 from tests.factories import UserFactory
@@ -153,11 +153,15 @@ def test_a_resolved_stage_keeps_its_deadline(charlie):
 
 def test_a_later_deadline_gets_its_own_reminder(charlie):
     season = league(organiser=charlie, first_deadline=timezone.now() + timedelta(hours=10))
-    Round.objects.filter(season=season, number=1).update(
-        status=Round.Status.OPEN, reminder_sent_at=timezone.now()
-    )
+    Round.objects.filter(season=season, number=1).update(status=Round.Status.OPEN)
+    first = Round.objects.get(season=season, number=1)
+    Reminder.objects.create(round=first, user=charlie, hours=24, sent_at=timezone.now())
+    # An hour earlier: the 24 h reminder's moment is still past, it stays sent.
+    deadlines_shift(season=season, delta=timedelta(hours=-1))
+    assert Reminder.objects.filter(round=first, hours=24).exists()
+    # Three days later: its moment is to come again, it will be sent again.
     deadlines_shift(season=season, delta=timedelta(days=3))
-    assert Round.objects.get(season=season, number=1).reminder_sent_at is None
+    assert not Reminder.objects.filter(round=first).exists()
 
 
 def test_the_organiser_shifts_the_deadlines_from_his_page(client, charlie):
