@@ -177,6 +177,11 @@ class TeamFormation(Protocol):
         season's teams); [] to change none."""
         ...
 
+    def peloton_text(self, event: Any, *, peloton: str) -> str:
+        """Who races in a league of ``event`` with ``peloton``, in a sentence the organiser's
+        page shows."""
+        ...
+
     def computer_teams(
         self,
         event: Any,

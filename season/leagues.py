@@ -22,7 +22,7 @@ from season.cache import season_changed
 from season.formation import formation_started, race_started, team_capacity
 from season.models import DONE_STATUSES, Membership, Round, Season, SeasonTeam, ruleset_mismatch
 from season.notifications import reminders_reset
-from season.round_names import round_name
+from season.round_names import round_name, round_name_start
 from season.rule_settings import RuleSettings
 
 INVITE_CODE_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
@@ -224,7 +224,7 @@ def season_settings_update(*, season: Season, settings: SeasonSettings) -> Seaso
                 )
         if settings.rule_settings != current.rule_settings and rules_frozen(locked):
             raise LeagueError(
-                _("A stage has been resolved: the rule settings can no longer change.")
+                _("A round has been resolved: the rule settings can no longer change.")
             )
         for field, value in _model_fields(settings).items():
             setattr(locked, field, value)
@@ -250,8 +250,11 @@ def calendar_update(
                 continue
             if stage.status not in EDITABLE_DEADLINE:
                 errors.append(
-                    _("Stage %(number)d is %(status)s: its deadline can no longer change.")
-                    % {"number": stage.number, "status": stage.get_status_display()}
+                    _("%(round)s is %(status)s: its deadline can no longer change.")
+                    % {
+                        "round": round_name_start(season, stage.number),
+                        "status": stage.get_status_display(),
+                    }
                 )
                 continue
             if new <= now:

@@ -345,8 +345,9 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
     def league_formation_notes(self, *, season: Any, players: int) -> list[str]:
         seats = max(0, self.max_cars - season.roster_size * players)
         notes = [
+            self.peloton_text(season.event, peloton=season.peloton),
             ngettext("%(seats)d seat for the computer", "%(seats)d seats for the computer", seats)
-            % {"seats": seats}
+            % {"seats": seats},
         ]
         if season.points_system is not None:
             notes.append(_("Points: %(system)s") % {"system": season.points_system.name})

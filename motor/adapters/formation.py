@@ -168,6 +168,11 @@ class MotorFormation:
         # A car has its number from the moment it is seated.
         return []
 
+    def peloton_text(self, event: Championship, *, peloton: str) -> str:
+        return gettext(
+            "Who races: the players' cars, and computer teams on the grid's other seats."
+        )
+
     def computer_teams(
         self,
         event: Championship,

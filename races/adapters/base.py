@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from django import forms
+from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext
@@ -41,7 +42,15 @@ from races.course_validation import stage_course_errors
 from races.league import pages as league_pages
 from races.league import ranking as league_results
 from races.league.tables import CalendarTable
-from races.models import Classification, Race, RaceEvent, Stage, StageResult, Standing
+from races.models import (
+    Classification,
+    Race,
+    RaceEntry,
+    RaceEvent,
+    Stage,
+    StageResult,
+    Standing,
+)
 from races.services import league_race_slug, race_copy_for_league, template_races
 from races.standings import standings_update
 from races.timing import (
@@ -262,7 +271,18 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
 
     def league_events(self) -> list[tuple[str, str]]:
         """The real races with a route, as (key, name) for the create form."""
-        return [(event_key(self._EVENT_KEY, race.pk), str(race)) for race in template_races()]
+        races = template_races().annotate(
+            has_start_list=Exists(RaceEntry.objects.filter(race=OuterRef("pk")))
+        )
+        return [
+            (
+                event_key(self._EVENT_KEY, race.pk),
+                str(race)
+                if race.has_start_list
+                else _("%(race)s (no start list)") % {"race": race},
+            )
+            for race in races
+        ]
 
     def league_event_get(self, key: str) -> Race | None:
         pk = event_pk(key, kind=self._EVENT_KEY)
@@ -315,6 +335,14 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
 
     def league_capacity_text(self, event: Race, *, roster_size: int) -> str:
         teams = self.pool_size(event) // max(roster_size, 1)
+        if not self.start_list_size(event):
+            return ngettext(
+                "The race has no start list: the teams are picked from the riders of the year's "
+                "real teams, enough for %(teams)d team.",
+                "The race has no start list: the teams are picked from the riders of the year's "
+                "real teams, enough for %(teams)d teams.",
+                teams,
+            ) % {"teams": teams}
         return ngettext(
             "The start list has riders for %(teams)d team.",
             "The start list has riders for %(teams)d teams.",
@@ -322,7 +350,10 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         ) % {"teams": teams}
 
     def league_formation_notes(self, *, season: Any, players: int) -> list[str]:
-        return [_("Peloton: %(peloton)s") % {"peloton": season.get_peloton_display()}]
+        return [
+            _("Peloton: %(peloton)s") % {"peloton": season.get_peloton_display()},
+            self.peloton_text(season.event, peloton=season.peloton),
+        ]
 
     def league_calendar(self, event: Race, *, season: Any, rounds: Any) -> CalendarTable:
         return CalendarTable(

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils.translation import gettext_lazy, ngettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, ngettext_lazy
 
 from plugins.formation import Candidate, ComputerTeam, PickColumn, SeatPlace
 from races.models import Race, RaceEntry
@@ -150,6 +150,32 @@ class CyclingFormation:
         ranked = sorted(pickables, key=lambda r: (roles[r.pk] != GC_LEADER, -rider_price(r), r.pk))
         number = {rider.pk: first_number + offset for offset, rider in enumerate(ranked)}
         return [{"role": roles[r.pk], "number": number[r.pk]} for r in pickables]
+
+    @staticmethod
+    def start_list_race_id(event: Race) -> int:
+        """The race whose start list a league of ``event`` races with: a real race's own, a
+        league copy's template's."""
+        return int(event.template_id or event.pk)
+
+    def start_list_size(self, event: Race) -> int:
+        return int(RaceEntry.objects.filter(race_id=self.start_list_race_id(event)).count())
+
+    def peloton_text(self, event: Race, *, peloton: str) -> str:
+        size = self.start_list_size(event)
+        if peloton == PELOTON_PLAYERS:
+            return gettext("Who races: the players' riders only.")
+        if not size:
+            return gettext(
+                "Who races: the players' riders only, since the race has no start list (an admin "
+                "can import one)."
+            )
+        return ngettext(
+            "Who races: the players' riders, and computer teams with the rest of the start "
+            "list's %(riders)d rider.",
+            "Who races: the players' riders, and computer teams with the rest of the start "
+            "list's %(riders)d riders.",
+            size,
+        ) % {"riders": size}
 
     def computer_teams(
         self,

@@ -351,3 +351,44 @@ def test_a_motor_season_created_on_the_one_page_keeps_its_cars_and_ignores_the_r
         fields["budget"].help_text
         == "Budget picks only: the most a team's two cars may cost together."
     )
+
+
+# --- the peloton tells the truth (issue 29) -------------------------------------------------
+
+
+def _start_list(race):
+    from races.models import RaceEntry
+    from riders.models import Rider
+
+    riders = Rider.objects.filter(team__year=race.year).order_by("pk")
+    for bib, rider in enumerate(riders, start=1):
+        RaceEntry.objects.create(race=race, rider=rider, team=rider.team, bib=bib)
+    return riders.count()
+
+
+def test_the_create_page_says_which_races_have_no_start_list(client, charlie):
+    bare = template_race(stages=2)
+    listed = template_race(stages=2)
+    _start_list(listed)
+    client.force_login(charlie)
+    page = client.get(reverse("season-create")).content.decode()
+    assert f">{bare} (no start list)<" in page
+    assert f">{listed}<" in page
+
+
+def test_the_organiser_page_says_who_races_without_a_start_list(client, charlie):
+    season = league(organiser=charlie, peloton=Season.Peloton.START_LIST)
+    client.force_login(charlie)
+    page = client.get(reverse("organiser-season", args=[season.slug])).content.decode()
+    assert "the players&#x27; riders only, since the race has no start list" in page
+    assert "The race has no start list: the teams are picked from the riders" in page
+
+
+def test_the_organiser_page_counts_the_start_list_that_races(client, charlie):
+    template = template_race(stages=2)
+    riders = _start_list(template)
+    season = league(organiser=charlie, template=template, peloton=Season.Peloton.START_LIST)
+    client.force_login(charlie)
+    page = client.get(reverse("organiser-season", args=[season.slug])).content.decode()
+    assert f"computer teams with the rest of the start list&#x27;s {riders} riders" in page
+    assert "The start list has riders for" in page
