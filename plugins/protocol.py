@@ -66,6 +66,11 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
         """Round ``number`` as a sentence names it, in the active language ("stage 3")."""
         ...
 
+    def rounds_count_text(self, count: int) -> str:
+        """``count`` rounds of this game in the active language ("21 stages", "15 Grands
+        Prix")."""
+        ...
+
     #: What the orders page says once every round is resolved ("The race is over...").
     over_text: Any
 
@@ -195,6 +200,11 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
 
     def league_formation_notes(self, *, season: Any, players: int) -> list[str]:
         """What the organiser's page says of who races beside the ``players`` teams."""
+        ...
+
+    def league_standings_lines(self, event: Any, *, number: int, limit: int = 20) -> list[str]:
+        """The game's main table after round ``number`` of the league's ``event`` as plain
+        text lines, a title first (``simulate_season`` prints them): the GC, the drivers'."""
         ...
 
     def league_calendar(self, event: Any, *, season: Any, rounds: Any) -> Any:

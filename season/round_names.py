@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from plugins import GameAdapter, adapter_for
 from season.models import Round, Season
@@ -44,3 +45,13 @@ def round_title(game: GameAdapter, season: Season, round: Round) -> str:
     event = game.event_label(game.round_event(round))
     name = round_name_start(season, round.number)
     return f"{name}: {event}" if event else name
+
+
+def team_size_text(season: Season) -> str:
+    """ "2 cars per team", "8 riders per team" (the season's roster size, the game's noun)."""
+    game = adapter_for(season.ruleset)
+    size = season.roster_size
+    return ngettext("%(size)d %(noun)s per team", "%(size)d %(noun)s per team", size) % {
+        "size": size,
+        "noun": game.pickable_noun if size == 1 else game.pickables_noun,
+    }

@@ -18,7 +18,7 @@ from season.models import DONE_STATUSES, Round, Season, SeasonTeam, Seat
 def season_list_public() -> QuerySet[Season]:
     return (
         Season.objects.filter(is_public=True)
-        .select_related("organiser", "race")
+        .select_related("organiser", "race__template", "championship__copied_from")
         .annotate(
             team_count=Count("teams", distinct=True), stage_count=Count("rounds", distinct=True)
         )

@@ -130,6 +130,10 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
             "number": number
         }
 
+    @staticmethod
+    def rounds_count_text(count: int) -> str:
+        return ngettext("%(count)d Grand Prix", "%(count)d Grands Prix", count) % {"count": count}
+
     #: What the orders page says once every round is resolved.
     over_text = gettext_lazy("The championship is over: every round has been resolved.")
 
@@ -352,6 +356,23 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
         if season.points_system is not None:
             notes.append(_("Points: %(system)s") % {"system": season.points_system.name})
         return notes
+
+    def league_standings_lines(
+        self, event: Championship, *, number: int, limit: int = 20
+    ) -> list[str]:
+        grands_prix = list(event.grands_prix.order_by("round"))
+        lines = [f"Drivers' standings after round {number}:"]
+        if not 1 <= number <= len(grands_prix):
+            return lines
+        rows = (
+            Standing.objects.filter(grand_prix=grands_prix[number - 1], table="drivers")
+            .select_related("driver")
+            .order_by("position")[:limit]
+        )
+        for row in rows:
+            name = row.driver.name if row.driver else ""
+            lines.append(f"{row.position:>3}. {name:<28} {row.points.normalize():>6f}")
+        return lines
 
     def league_calendar(
         self, event: Championship, *, season: Any, rounds: Any

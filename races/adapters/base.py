@@ -34,6 +34,7 @@ from engine.spec import Spec
 from plugins.event_keys import event_key, event_pk
 from plugins.odds import RunLine
 from plugins.protocol import Starter
+from races import formatting
 from races.adapters.formation import CyclingFormation
 from races.adapters.orders_page import CyclingOrdersPage
 from races.adapters.spec_forms import rider_fields_from_spec, settings_fields_from_spec
@@ -156,6 +157,10 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         return pgettext("a stage of a stage race, in a sentence", "stage %(number)s") % {
             "number": number
         }
+
+    @staticmethod
+    def rounds_count_text(count: int) -> str:
+        return ngettext("%(count)d stage", "%(count)d stages", count) % {"count": count}
 
     #: What the orders page says once every round is resolved.
     over_text = gettext_lazy("The race is over: every stage has been resolved.")
@@ -354,6 +359,21 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
             _("Peloton: %(peloton)s") % {"peloton": season.get_peloton_display()},
             self.peloton_text(season.event, peloton=season.peloton),
         ]
+
+    def league_standings_lines(self, event: Race, *, number: int, limit: int = 20) -> list[str]:
+        rows = (
+            Standing.objects.filter(
+                stage__race=event, stage__number=number, classification=Classification.GENERAL
+            )
+            .select_related("rider")
+            .order_by("rank")[:limit]
+        )
+        lines = [f"General classification after stage {number}:"]
+        for row in rows:
+            shown = formatting.gap(row.gap) or formatting.clock(row.value)
+            name = row.rider.name if row.rider else ""
+            lines.append(f"{row.rank:>3}. {name:<28} {shown:>10}")
+        return lines
 
     def league_calendar(self, event: Race, *, season: Any, rounds: Any) -> CalendarTable:
         return CalendarTable(

@@ -22,7 +22,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from plugins import adapter_for
 from season import formation, leagues, selectors
-from season.formation import nouns_of
 from season.forms import (
     CalendarForm,
     GameSettingsForm,
@@ -30,7 +29,13 @@ from season.forms import (
     SeasonSettingsForm,
 )
 from season.models import Membership, Round, Season
-from season.round_names import picks_text, round_name, round_name_start, round_title
+from season.round_names import (
+    picks_text,
+    round_name,
+    round_name_start,
+    round_title,
+    team_size_text,
+)
 from season.services import deadlines, draft_clock, game_settings, invitations, lifecycle
 from season.services.orders_status import orders_count, orders_status
 from season.tables import MembersTable, table_configure
@@ -145,13 +150,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                     season.event, roster_size=season.roster_size
                 ),
                 "formation_notes": game.league_formation_notes(season=season, players=players),
-                "seats_text": ngettext(
-                    "%(size)d %(noun)s per team", "%(size)d %(noun)s per team", season.roster_size
-                )
-                % {
-                    "size": season.roster_size,
-                    "noun": nouns_of(game).of(season.roster_size),
-                },
+                "seats_text": team_size_text(season),
                 "pickables": game.pickables_noun,
                 "pickable": game.pickable_noun,
                 "round_one": round_name_start(season, 1),

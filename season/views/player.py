@@ -44,7 +44,7 @@ from season.models import (
     Seat,
 )
 from season.orders import ROLE_LIMITS, role_count_text
-from season.round_names import round_name, round_title
+from season.round_names import round_name, round_title, team_size_text
 from season.services import draft_clock
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.tables import DraftBoardTable, DraftHistoryTable, TeamRosterTable, table_configure
@@ -220,6 +220,8 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     season = leagues.season_by_invite_code(code)
     if season is None:
         raise Http404(_("No season has this invitation code."))
+    game = adapter_or_404(season.ruleset)
+    source = game.league_source(season.event)
     if not request.user.is_authenticated:
         if request.method == "POST":
             return redirect_to_login(request.get_full_path())
@@ -232,9 +234,12 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
                 "closed": leagues.join_closed_reason(season),
                 "visitor": True,
                 "teams": season.teams.filter(owner__isnull=False).count(),
-                "stages": season.rounds.count(),
+                "rounds_text": game.rounds_count_text(season.rounds.count()),
+                "team_size_text": team_size_text(season),
+                "pickables": game.pickables_noun,
                 "first_deadline": season.rounds.order_by("number").first(),
-                "ruleset_label": adapter_or_404(season.ruleset).label,
+                "ruleset_label": game.label,
+                "source": source,
                 "rules_url": rules_url(season.ruleset),
             },
         )
@@ -261,6 +266,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         "season/player/join.html",
         {
             "season": season,
+            "source": source,
             "form": form,
             "closed": closed,
             "code": code,

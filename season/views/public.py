@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from plugins import adapter_for
+from plugins import adapter_for, adapter_names
 from races.charts.gc import gc_gaps_svg, gc_texts
 from races.models import Classification, Standing
 from riders.charts import radar_labels, radar_svg, radar_texts
@@ -33,10 +33,29 @@ from season.tables import (
 from season.templatetags.rulebook import rule_link_html
 from season.views import community
 from season.views.badges import round_badge
+from season.views.rules import rules_url
+
+
+def games_rules() -> list[tuple[str, str]]:
+    """Every game the site runs, by its name, with the address of its rules page."""
+    return [(str(adapter_for(name).label), rules_url(name)) for name in adapter_names()]
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "season/home.html", {"seasons": selectors.season_list_public()})
+    """What the site is, how to start, where the rules are; the public seasons, each with
+    what it races in its game's words."""
+    rows = []
+    for season in selectors.season_list_public():
+        game = adapter_for(season.ruleset)
+        rows.append(
+            {
+                "season": season,
+                "source": game.league_source(season.event),
+                "rounds_text": game.rounds_count_text(season.stage_count),  # type: ignore[attr-defined]
+                "label": game.label,
+            }
+        )
+    return render(request, "season/home.html", {"rows": rows, "games": games_rules()})
 
 
 def _season(access: page_cache.Access) -> Season:

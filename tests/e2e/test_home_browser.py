@@ -10,7 +10,8 @@ def test_home_and_admin_render_in_chromium_without_console_errors(live_server, p
     UserFactory(username="admin", is_staff=True, is_superuser=True)
 
     page.goto(live_server.url + "/")
-    assert page.locator("h1").inner_text() == "Racing seasons"
+    assert page.locator("h1").inner_text() == "Racing seasons among friends"
+    assert page.locator("#rules-links a").count() == 4  # every game's rules
     assert "Chromium League" in page.content()
     screenshot(page, "home")
 

@@ -5,12 +5,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from motor.models import Standing
 from plugins import adapter_for
-from races.models import Classification
-from season import formatting
 from season.models import DONE_STATUSES, Round, Season
-from season.selectors import standings_table
 from season.services.lifecycle import RoundError, rounds_force_lock
 from season.services.resolution import round_resolve
 from season.tasks import round_resolve_task
@@ -107,32 +103,6 @@ class Command(BaseCommand):
             time.sleep(0.2)
 
     def _print_gc(self, season: Season, number: int) -> None:
-        if season.championship_id is not None:
-            self._print_drivers(season, number)
-            return
-        rows = standings_table(
-            season=season, number=number, classification=Classification.GENERAL, limit=20
-        )
-        self.stdout.write(f"\nGeneral classification after stage {number}:")
-        for row in rows:
-            gap = formatting.gap(row.gap) or formatting.clock(row.value)
-            name = row.rider.name if row.rider else ""
-            self.stdout.write(f"{row.rank:>3}. {name:<28} {gap:>10}")
-
-    def _print_drivers(self, season: Season, number: int) -> None:
-        """A motor season: the drivers' table after the round (motor.Standing)."""
-        rows = (
-            Standing.objects.filter(
-                grand_prix__league_round__season=season,
-                grand_prix__league_round__number=number,
-                table="drivers",
-            )
-            .select_related("driver")
-            .order_by("position")[:20]
-        )
-        self.stdout.write(f"\nDrivers' standings after round {number}:")
-        for row in rows:
-            assert row.driver is not None
-            self.stdout.write(
-                f"{row.position:>3}. {row.driver.name:<28} {row.points.normalize():>6f}"
-            )
+        """The game's main table after the round: the GC, or the drivers' standings."""
+        lines = adapter_for(season.ruleset).league_standings_lines(season.event, number=number)
+        self.stdout.write("\n" + "\n".join(lines))
