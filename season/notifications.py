@@ -243,15 +243,19 @@ def _reminder_subject(v: dict[str, Any]) -> str:
 
 
 def _reminder_body(v: dict[str, Any]) -> str:
-    return (
+    return _with_settings_link(
         _(
             "Hello %(name)s,\n\nYou have not given orders for %(round)s yet: the deadline, "
             "%(deadline)s, is less than %(hours)d h away.\nYour orders: %(url)s\n"
         )
-        % v
-        + "\n"
-        + _("Choose when and how you are reminded: %(settings_url)s\n") % v
+        % v,
+        v,
     )
+
+
+def _with_settings_link(body: str, v: dict[str, Any]) -> str:
+    """A reminder's or a missed-deadline e-mail, ending with where to choose them."""
+    return body + "\n" + _("Choose when and how you are reminded: %(settings_url)s\n") % v
 
 
 def reminders_send(*, now: datetime) -> int:
@@ -306,14 +310,13 @@ def _missed_subject(v: dict[str, Any]) -> str:
 
 
 def _missed_body(v: dict[str, Any]) -> str:
-    return (
+    return _with_settings_link(
         _(
             "Hello %(name)s,\n\nThe deadline of %(round)s, %(deadline)s, passed without your "
             "orders: your %(pickables)s raced with the default orders.\n%(Round)s: %(url)s\n"
         )
-        % v
-        + "\n"
-        + _("Choose when and how you are reminded: %(settings_url)s\n") % v
+        % v,
+        v,
     )
 
 

@@ -88,3 +88,28 @@ def stage_publish(page, base, slug, number):
     page.wait_for_load_state()
     page.click(".confirm form.actions button[type=submit]")
     page.wait_for_load_state()
+
+
+WIDTHS = (1366, 390)
+
+
+def check_widths(page, name, screenshot, errors):
+    """The page at 1366 and 390 px: no sideways scroll, no console error; a screenshot of each
+    (``name``-1366, ``name``-390)."""
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(100)
+        scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert scroll <= inner, f"{name} at {width} px scrolls sideways ({scroll} > {inner})"
+        screenshot(page, f"{name}-{width}")
+    page.set_viewport_size({"width": 1366, "height": 900})
+    assert not errors, f"{name}: {errors}"
+
+
+def new_page(browser, errors):
+    """A page of its own browser context at 1366 px; console and page errors go to ``errors``."""
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page

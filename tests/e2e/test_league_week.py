@@ -19,31 +19,14 @@ from season import formation
 from season.demo import demo_load
 from season.models import DraftPick, PickSource, Season, SeasonTeam
 from season.services.draft_clock import draft_clock_pick
-from tests.e2e.helpers import log_in
+from tests.e2e.helpers import check_widths, log_in, new_page
 
-WIDTHS = (1366, 390)
 ROSTER = 3
 PICK_MINUTES = 10
 
 
 def check(page, name, screenshot, errors):
-    """The page at both widths: no sideways scroll, no console error; a screenshot of each."""
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(100)
-        scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-        assert scroll <= inner, f"{name} at {width} px scrolls sideways ({scroll} > {inner})"
-        screenshot(page, f"week-{name}-{width}")
-    page.set_viewport_size({"width": 1366, "height": 900})
-    assert not errors, f"{name}: {errors}"
-
-
-def new_page(browser, errors):
-    context = browser.new_context(viewport={"width": 1366, "height": 900})
-    page = context.new_page()
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return page
+    check_widths(page, f"week-{name}", screenshot, errors)
 
 
 def season_create(page, base, *, slug):

@@ -21,9 +21,8 @@ from season.demo import MOTOR_DEMO_SLUG, demo_load, motor_demo_load
 from season.models import DraftPick, Orders, PickSource, Round, Season
 from season.services.draft_clock import draft_clocks_expire
 from season.tasks import rounds_lock_due_task
-from tests.e2e.helpers import log_in
+from tests.e2e.helpers import check_widths, log_in, new_page
 
-WIDTHS = (1366, 390)
 ROSTER = 2
 PICK_MINUTES = 10
 
@@ -50,22 +49,8 @@ CYCLING = Game("cycling", "moreno", "stage 1", "rider", "table.data tbody tr")
 MOTOR = Game("motor", "grandprix", "round 1", "car", "#podium li")
 
 
-def check(page, name, screenshot, errors):
-    """The page at both widths: no sideways scroll, no console error; a screenshot of each."""
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(100)
-        scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-        assert scroll <= inner, f"{name} at {width} px scrolls sideways ({scroll} > {inner})"
-        screenshot(page, f"{name}-{width}")
-    page.set_viewport_size({"width": 1366, "height": 900})
-    assert not errors, f"{name}: {errors}"
-
-
-def new_page(browser, errors, base, who):
-    page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
+def logged_in(browser, errors, base, who):
+    page = new_page(browser, errors)
     log_in(page, base, who, f"{who}-demo")
     return page
 
@@ -105,15 +90,15 @@ def test_one_league_flow_from_creation_to_results(live_server, browser, screensh
     errors: list[str] = []
     slug = f"friends-{game.name}"
     shot = f"one-{game.name}"
-    olivia = new_page(browser, errors, base, "olivia")
+    olivia = logged_in(browser, errors, base, "olivia")
     season = season_create(olivia, base, game, slug=slug)
-    check(olivia, f"{shot}-organiser-new", screenshot, errors)
+    check_widths(olivia, f"{shot}-organiser-new", screenshot, errors)
 
     # Two players follow the invitation link and name their teams.
     invite = f"/join/{season.invite_code}/"
     players = {}
     for who, team_name in (("alice", "Alice Racing"), ("bob", "Bob Wheelers")):
-        page = new_page(browser, errors, base, who)
+        page = logged_in(browser, errors, base, who)
         page.goto(base + invite)
         page.fill("#id_team_name", team_name)
         page.click(f"form[action='{invite}'] button[type=submit]")
@@ -140,7 +125,7 @@ def test_one_league_flow_from_creation_to_results(live_server, browser, screensh
         assert f"It is your turn: pick a {game.noun}." in page.content()
         assert page.locator("#wishlist").count() == 1  # riders and cars alike
         if pick == 1:
-            check(page, f"{shot}-draft-on-turn", screenshot, errors)
+            check_widths(page, f"{shot}-draft-on-turn", screenshot, errors)
         if pick == 2:
             # The team's time runs out (its turn began PICK_MINUTES and a bit ago) and beat's
             # check makes the pick.
@@ -163,7 +148,7 @@ def test_one_league_flow_from_creation_to_results(live_server, browser, screensh
         assert "The draft is on" not in text
         if game is MOTOR:
             assert "stage" not in text.lower()
-    check(players["alice"], f"{shot}-my-seasons", screenshot, errors)
+    check_widths(players["alice"], f"{shot}-my-seasons", screenshot, errors)
 
     # Both players give their orders on the one orders page (the defaults are orders too).
     for who, page in players.items():
@@ -171,7 +156,7 @@ def test_one_league_flow_from_creation_to_results(live_server, browser, screensh
         page.goto(base + f"/seasons/{slug}/teams/{team.pk}/orders/")
         assert "Orders close in" in page.content()
         if who == "alice":
-            check(page, f"{shot}-orders", screenshot, errors)
+            check_widths(page, f"{shot}-orders", screenshot, errors)
         with page.expect_navigation():
             page.click("text=Save my orders")
         assert f"Orders saved for {game.round_one}" in page.content(), who
@@ -180,7 +165,7 @@ def test_one_league_flow_from_creation_to_results(live_server, browser, screensh
 
     olivia.goto(base + f"/seasons/{slug}/organise/")
     assert olivia.locator("#orders-status .orders-given").count() == 2
-    check(olivia, f"{shot}-organiser", screenshot, errors)
+    check_widths(olivia, f"{shot}-organiser", screenshot, errors)
 
     # The deadline passes: beat's task locks the round and resolves it; its results are
     # public at once (the season auto-publishes).
@@ -195,7 +180,7 @@ def test_one_league_flow_from_creation_to_results(live_server, browser, screensh
     alice.goto(base + f"/seasons/{slug}/stages/1/")
     assert "not published yet" not in alice.content()
     assert alice.locator(game.results).count() > 0
-    check(alice, f"{shot}-results", screenshot, errors)
+    check_widths(alice, f"{shot}-results", screenshot, errors)
 
     # Round 2 is open for orders: /my/ says so.
     assert Round.objects.get(season=season, number=2).status == Round.Status.OPEN
