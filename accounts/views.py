@@ -1,6 +1,5 @@
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -14,7 +13,7 @@ from django.utils.translation import gettext
 from django.views.i18n import set_language as django_set_language
 
 from accounts.forms import LimitedPasswordResetForm, ReminderChoiceForm, SignupForm
-from accounts.models import Profile
+from accounts.language import SESSION_KEY, known, language_choose
 from accounts.reminders import (
     ReminderChoiceInvalid,
     reminder_choice_of,
@@ -39,17 +38,14 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 
 
-def remember_language(user, language: str | None) -> None:
-    """Keep a person's language, so that emails reach them in it."""
-    if language and language in dict(settings.LANGUAGES):
-        Profile.objects.update_or_create(user=user, defaults={"language": language})
-
-
 def set_language(request: HttpRequest) -> HttpResponse:
     """Django's language switch, remembered for a signed-in person."""
     response = django_set_language(request)
     if request.method == "POST" and request.user.is_authenticated:
-        remember_language(request.user, request.POST.get("language"))
+        language = known(request.POST.get("language"))
+        if language:
+            language_choose(request.user, language)
+            request.session[SESSION_KEY] = language
     return response
 
 

@@ -3,6 +3,8 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
+from accounts.models import Profile
+
 pytestmark = pytest.mark.django_db
 
 
@@ -84,3 +86,23 @@ def test_logging_in_from_a_french_browser_keeps_french_for_emails(client, alice)
     )
     alice.refresh_from_db()
     assert alice.profile.language == "fr"
+
+
+def test_a_members_language_is_kept_across_browsers(client, alice):
+    """French chosen with the switch on one browser; an English browser signing in later gets
+    the pages and the e-mails in French still."""
+    from django.test import Client
+
+    client.force_login(alice)
+    client.post(reverse("set_language"), {"language": "fr", "next": "/"})
+    assert Profile.objects.get(user=alice).language == "fr"
+
+    english_browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+    english_browser.post(reverse("login"), {"username": "alice", "password": "pass-for-tests"})
+    assert Profile.objects.get(user=alice).language == "fr"
+    page = english_browser.get(reverse("my-seasons"))
+    assert page.headers["Content-Language"] == "fr"
+    assert '<html lang="fr"' in page.content.decode()
+
+    english_browser.post(reverse("logout"))
+    assert english_browser.get(reverse("home")).headers["Content-Language"] == "en"

@@ -55,6 +55,7 @@ from motor.models import (
     StandingTable,
     Track,
 )
+from motor.place_names import place_name
 from motor.standings import championship_standings_write
 from plugins.event_keys import event_key, event_pk
 from plugins.odds import TOP, RunLine
@@ -140,7 +141,7 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
     @staticmethod
     def event_label(event: Any) -> str:
         """A round's event as the notices name it: the Grand Prix and its circuit."""
-        return f"{event.name} ({event.circuit})" if event is not None else ""
+        return f"{place_name(event.name)} ({event.circuit})" if event is not None else ""
 
     #: The league's own defaults where they differ from the engine's (none).
     season_defaults: Mapping[str, Any] = MappingProxyType({})

@@ -8,27 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop, pgettext_lazy
 
 from engine.rulesets.grandprix.league import league_orders
 from engine.rulesets.grandprix.orders import CarOrders
 from motor.adapters.base import MotorAdapter
-
-#: The words of the orders spec, for the French catalogue (the generated form says them
-#: through gettext).
-WORDS = (
-    gettext_noop("Risk"),
-    gettext_noop("Qualifying risk"),
-    gettext_noop("Top gear"),
-    gettext_noop("Speed cards from gear"),
-    gettext_noop("Pit strategy"),
-    pgettext_lazy("orders", "safe"),
-    pgettext_lazy("orders", "normal"),
-    pgettext_lazy("orders", "aggressive"),
-    pgettext_lazy("orders", "only the stops the cards require"),
-    pgettext_lazy("orders", "an insurance stop on lap 2"),
-    pgettext_lazy("orders", "same as the race"),
-)
 
 
 class GrandPrixAdapter(MotorAdapter):

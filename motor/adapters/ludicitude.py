@@ -8,20 +8,8 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop, pgettext_lazy
 
 from motor.adapters.base import MotorAdapter
-
-WORDS = (
-    gettext_noop("Mode"),
-    gettext_noop("Risk"),
-    gettext_noop("Top speed"),
-    pgettext_lazy("orders", "auto"),
-    pgettext_lazy("orders", "interactive"),
-    pgettext_lazy("orders", "safe"),
-    pgettext_lazy("orders", "normal"),
-    pgettext_lazy("orders", "aggressive"),
-)
 
 
 class LudicitudeAdapter(MotorAdapter):

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy
 
 from motor.league.pages import track_svg
 from motor.models import GrandPrix
+from motor.place_names import place_name
 
 
 class MotorOrdersPage:
@@ -25,7 +26,7 @@ class MotorOrdersPage:
         """ "round 2, Monaco Grand Prix"."""
         grand_prix: GrandPrix | None = round.grand_prix
         label = str(self.round_label(round.number))
-        return f"{label}, {grand_prix.name}" if grand_prix is not None else label
+        return f"{label}, {place_name(grand_prix.name)}" if grand_prix is not None else label
 
     def seat_clean(self, values: Mapping[str, Any], *, round: Any) -> dict[str, Any]:
         """Checks across one car's fields, {field name: message}; none by default."""

@@ -19,6 +19,7 @@ from django.utils.safestring import mark_safe
 from motor.charts.track_map import track_map_for
 from motor.league.links import SeasonLinks
 from motor.models import Championship, GrandPrix, Result, Standing, StandingTable
+from motor.place_names import content_in_words
 from motor.views import pages as views
 from motor.views.texts import map_texts
 
@@ -62,7 +63,7 @@ def season_part(
 def track_svg(grand_prix: GrandPrix | None) -> str:
     """The track map of a Grand Prix ("" when its track is not drawn)."""
     track = grand_prix.track if grand_prix else None
-    drawn = track_map_for(track.content if track else None, texts=map_texts())
+    drawn = track_map_for(content_in_words(track.content) if track else None, texts=map_texts())
     return drawn.svg() if drawn is not None else ""
 
 

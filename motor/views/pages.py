@@ -16,6 +16,7 @@ from motor.charts.lap_chart import LapLine, lap_chart_svg, laps_from_trace
 from motor.charts.points_chart import points_chart_svg
 from motor.charts.track_map import CarDot, Incident, replay_svg, track_map_for
 from motor.models import Championship, Constructor, Driver, GrandPrixEvent, Result
+from motor.place_names import content_in_words, corner_name
 from motor.tables import (
     CalendarTable,
     ConstructorResultTable,
@@ -193,7 +194,7 @@ def round_page(
     ids = {r.pk: data.car_id(r) for r in results}
     by_entry = {r.entry_id: r for r in results}
     track = grand_prix.track
-    drawn = track_map_for(track.content if track else None, texts=map_texts())
+    drawn = track_map_for(content_in_words(track.content) if track else None, texts=map_texts())
     replay = None
     trace = grand_prix.trace if isinstance(grand_prix.trace, list) else None
     incidents = []
@@ -225,7 +226,11 @@ def round_page(
     corners = []
     if track and track.game == "grandprix":
         corners = [
-            {"id": c.get("id"), "name": c.get("name"), "max_gear": c.get("max_gear")}
+            {
+                "id": c.get("id"),
+                "name": corner_name(c.get("name") or ""),
+                "max_gear": c.get("max_gear"),
+            }
             for c in track.content.get("corners") or []
         ]
     return _render(

@@ -8,39 +8,12 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop, pgettext_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.rulesets.cyclosim.sheet import consumed_at_start, pe_max_of
 from races.adapters.base import CyclingAdapter, profile_of
 from races.adapters.cyclosim_rules import RULE_TEXTS
-
-#: The words of Cyclo Sim's orders spec (engine/rulesets/cyclosim/player_orders.py), for the
-#: French catalogue: the generated forms say them through gettext.
-WORDS = (
-    gettext_noop("Role"),
-    pgettext_lazy("orders", "GC leader"),
-    pgettext_lazy("orders", "sprinter"),
-    pgettext_lazy("orders", "breakaway"),
-    pgettext_lazy("orders", "domestique"),
-    gettext_noop("Pace on the flat"),
-    gettext_noop("Pace climbing"),
-    gettext_noop("Pace descending"),
-    pgettext_lazy("orders", "free"),
-    pgettext_lazy("orders", "tempo"),
-    pgettext_lazy("orders", "safe"),
-    pgettext_lazy("orders", "expected"),
-    pgettext_lazy("orders", "all out"),
-    gettext_noop("Energy kept (%)"),
-    gettext_noop("Takes the wheel of"),
-    pgettext_lazy("orders", "anyone"),
-    pgettext_lazy("orders", "team-mates only"),
-    gettext_noop("Relays with"),
-    pgettext_lazy("orders", "team-mates"),
-    pgettext_lazy("orders", "nobody"),
-    gettext_noop("Attack from km"),
-    gettext_noop("to km"),
-)
 
 
 class CyclosimAdapter(CyclingAdapter):

@@ -6,21 +6,9 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop, pgettext_lazy
 
 from races.adapters.base import CyclingAdapter
 from races.adapters.moreno_rules import RULE_TEXTS
-
-#: The words of Moréno's orders and settings specs (engine/rulesets/moreno/settings.py), for
-#: the French catalogue: the generated forms say them through gettext.
-WORDS = (
-    gettext_noop("Role"),
-    pgettext_lazy("orders", "GC leader"),
-    pgettext_lazy("orders", "sprinter"),
-    pgettext_lazy("orders", "breakaway"),
-    pgettext_lazy("orders", "domestique"),
-    gettext_noop("No breakaway"),
-)
 
 
 class MorenoAdapter(CyclingAdapter):
