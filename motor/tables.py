@@ -14,6 +14,10 @@ from django.utils.translation import gettext_lazy as _
 import tableexport
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
+#: A minor column: hidden below 600 px (site.css), so that a phone shows the place, the name,
+#: the time or points and the gap without scrolling the table (issue 29).
+MINOR = {"td": {"class": "minor"}, "th": {"class": "minor"}}
+NUM_MINOR = {"td": {"class": "num minor"}, "th": {"class": "num minor"}}
 #: The motor tables hold at most a season's Grands Prix or a grid's cars: a page each.
 PER_PAGE = 100
 
@@ -111,14 +115,14 @@ class CalendarTable(LinkedTable):
 
 class ResultTable(LinkedTable):
     position = tables.Column(verbose_name=_("Pos."), attrs=NUM, default="")
-    number = tables.Column(verbose_name=_("No."), attrs=NUM, default="")
+    number = tables.Column(verbose_name=_("No."), attrs=NUM_MINOR, default="")
     driver = tables.Column(verbose_name=_("Driver"))
-    constructor = tables.Column(verbose_name=_("Constructor"))
-    laps = tables.Column(verbose_name=_("Laps"), attrs=NUM, default="")
+    constructor = tables.Column(verbose_name=_("Constructor"), attrs=MINOR)
+    laps = tables.Column(verbose_name=_("Laps"), attrs=NUM_MINOR, default="")
     time = tables.Column(verbose_name=_("Time / gap"), attrs=NUM, default="")
-    status = tables.Column(verbose_name=_("Status"), default="")
-    grid = tables.Column(verbose_name=_("Grid"), attrs=NUM, default="")
-    pit_stops = tables.Column(verbose_name=_("Pit stops"), attrs=NUM, default="")
+    status = tables.Column(verbose_name=_("Status"), attrs=MINOR, default="")
+    grid = tables.Column(verbose_name=_("Grid"), attrs=NUM_MINOR, default="")
+    pit_stops = tables.Column(verbose_name=_("Pit stops"), attrs=NUM_MINOR, default="")
     points = tables.Column(verbose_name=_("Points"), attrs=NUM)
 
     class Meta:
@@ -129,9 +133,9 @@ class ResultTable(LinkedTable):
 
 class GridTable(LinkedTable):
     grid = tables.Column(verbose_name=_("Grid"), attrs=NUM, default="")
-    number = tables.Column(verbose_name=_("No."), attrs=NUM, default="")
+    number = tables.Column(verbose_name=_("No."), attrs=NUM_MINOR, default="")
     driver = tables.Column(verbose_name=_("Driver"))
-    constructor = tables.Column(verbose_name=_("Constructor"))
+    constructor = tables.Column(verbose_name=_("Constructor"), attrs=MINOR)
     qualifying = tables.Column(verbose_name=_("Qualifying"), default="")
 
     class Meta:
@@ -141,9 +145,9 @@ class GridTable(LinkedTable):
 
 
 class RetirementTable(LinkedTable):
-    number = tables.Column(verbose_name=_("No."), attrs=NUM, default="")
+    number = tables.Column(verbose_name=_("No."), attrs=NUM_MINOR, default="")
     driver = tables.Column(verbose_name=_("Driver"))
-    constructor = tables.Column(verbose_name=_("Constructor"))
+    constructor = tables.Column(verbose_name=_("Constructor"), attrs=MINOR)
     lap = tables.Column(verbose_name=_("Lap"), attrs=NUM, default="")
     reason = tables.Column(verbose_name=_("Reason"), default="")
     classified = tables.Column(verbose_name=_("Classified"), default="")
@@ -155,9 +159,9 @@ class RetirementTable(LinkedTable):
 
 
 class PitStopTable(LinkedTable):
-    number = tables.Column(verbose_name=_("No."), attrs=NUM, default="")
+    number = tables.Column(verbose_name=_("No."), attrs=NUM_MINOR, default="")
     driver = tables.Column(verbose_name=_("Driver"))
-    constructor = tables.Column(verbose_name=_("Constructor"))
+    constructor = tables.Column(verbose_name=_("Constructor"), attrs=MINOR)
     stops = tables.Column(verbose_name=_("Pit stops"), attrs=NUM)
     laps = tables.Column(verbose_name=_("On laps"), default="")
 
@@ -171,7 +175,7 @@ class StandingTable(LinkedTable):
     position = tables.Column(verbose_name=_("Pos."), attrs=NUM)
     name = tables.Column(verbose_name=_("Name"))
     points = tables.Column(verbose_name=_("Points"), attrs=NUM)
-    wins = tables.Column(verbose_name=_("Wins"), attrs=NUM)
+    wins = tables.Column(verbose_name=_("Wins"), attrs=NUM_MINOR)
     gap = tables.Column(verbose_name=_("Gap"), attrs=NUM, default="")
 
     class Meta:

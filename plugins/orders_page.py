@@ -19,7 +19,7 @@ class OrdersPage(Protocol):
 
     #: The game's fragment of the orders page, included by templates/season/player/orders.html
     #: once per ``part``: "event" (where the round is raced), "before" (above the form), "rows"
-    #: (the form's fields, a row per seat), "after" (below them), "empty" (the team has no seat
+    #: (the form's fields, a card per seat), "after" (below them), "empty" (the team has no seat
     #: yet) and "submitted" (the orders given, once they can no longer change).
     orders_template: str
     #: The message of a form that does not say which round its orders are for (its hidden

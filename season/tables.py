@@ -12,7 +12,9 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from plugins.formation import PickColumn
+from races.league.tables import MINOR as MINOR
 from races.league.tables import NUM as NUM
+from races.league.tables import NUM_MINOR as NUM_MINOR
 from races.league.tables import WRAP as WRAP
 from races.league.tables import CalendarTable as CalendarTable
 from races.league.tables import DiceTable as DiceTable
@@ -31,11 +33,11 @@ TIME_CLASSIFICATIONS = {Classification.GENERAL, Classification.YOUTH, Classifica
 class StandingTable(SeasonLinksMixin, tables.Table):
     rank = tables.Column(verbose_name="#", attrs=NUM)
     rider = tables.Column(verbose_name=_("Rider"), order_by="rider__name")
-    team = tables.Column(verbose_name=_("Team"), accessor="entry_team_id")
+    team = tables.Column(verbose_name=_("Team"), accessor="entry_team_id", attrs=MINOR)
     value = tables.Column(verbose_name=_("Total"), attrs=NUM)
     gap = tables.Column(verbose_name=_("Gap"), attrs=NUM)
     # Places gained or lost on the stage (the places after the stage before it, by rider or team).
-    move = tables.Column(verbose_name="±", accessor="rank", orderable=False, attrs=NUM)
+    move = tables.Column(verbose_name="±", accessor="rank", orderable=False, attrs=NUM_MINOR)
 
     class Meta:
         model = Standing
@@ -50,6 +52,8 @@ class StandingTable(SeasonLinksMixin, tables.Table):
         exclude = [] if self.places_before else ["move"]
         if classification == Classification.TEAMS:
             exclude.append("rider")
+            # The team is the line's name here: a phone shows it too.
+            self.columns["team"].column.attrs = {}
         self.exclude = tuple(exclude)
         if classification not in TIME_CLASSIFICATIONS:
             self.columns["value"].column.verbose_name = _("Points")
@@ -123,8 +127,8 @@ class RiderResultTable(tables.Table):
     gc = tables.Column(
         verbose_name=_("GC after the stage"), accessor="stage__number", orderable=False, attrs=NUM
     )
-    status = tables.Column(verbose_name=_("Status"))
-    crashes = tables.Column(verbose_name=_("Crashes"), orderable=False)
+    status = tables.Column(verbose_name=_("Status"), attrs=MINOR)
+    crashes = tables.Column(verbose_name=_("Crashes"), orderable=False, attrs=NUM_MINOR)
 
     class Meta:
         attrs = {"class": "data"}

@@ -1,5 +1,5 @@
-"""A cycling team's orders page (plugins.orders_page.OrdersPage): a table of the starting
-riders, a row of the ruleset's fields each; above it the stage's profile and the riders'
+"""A cycling team's orders page (plugins.orders_page.OrdersPage): a card per starting rider
+with the ruleset's fields; above it the stage's profile and the riders'
 ratings, and in a ruleset that counts one (Cyclo Sim), each rider's energy at the start."""
 
 from collections.abc import Callable, Mapping, Sequence
@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from races.charts.profile import profile_texts, stage_profile_svg
+from races.charts.profile import profile_texts, stage_profile_pair
 from races.models import Stage, StageResult
 from riders.charts import radar_labels
 from riders.models import RATING_AXES
@@ -59,20 +59,34 @@ class CyclingOrdersPage:
             rules=round.season.rules, starters=starters, carried=carried_states(stage)
         )
         labels = radar_labels()
+        ratings = {
+            member.rider_pk: [RATING_LABELS[getattr(member.rider, axis)] for axis in RATING_AXES]
+            for member in starters
+        }
         return {
             "stage": stage,
             # What the choice needs: the road, and what each rider is good at.
-            "profile": stage_profile_svg(
+            "profile": stage_profile_pair(
                 stage.segments, title=f"{stage.start} – {stage.finish}", texts=profile_texts()
             ),
             "axes": [(axis, labels[axis]) for axis in RATING_AXES],
-            "rating_rows": [
-                (member, [RATING_LABELS[getattr(member.rider, axis)] for axis in RATING_AXES])
-                for member in starters
-            ],
-            # A row per starter: his fields, and his energy in a Cyclo Sim season.
+            "rating_rows": [(member, ratings[member.rider_pk]) for member in starters],
+            # A card per starter: his fields, his energy in a Cyclo Sim season, and his ratings
+            # again (on a phone, the ratings table is out of sight of the fields).
             "order_rows": [
-                (member, fields, energy.get(member.rider_pk)) for member, fields in form.rows()
+                (
+                    member,
+                    fields,
+                    energy.get(member.rider_pk),
+                    list(
+                        zip(
+                            (labels[axis] for axis in RATING_AXES),
+                            ratings.get(member.rider_pk, []),
+                            strict=False,
+                        )
+                    ),
+                )
+                for member, fields in form.rows()
             ],
             "show_energy": bool(energy),
         }

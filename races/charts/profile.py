@@ -74,6 +74,10 @@ PROFILE_TEXTS: dict[str, str] = {
 UNKNOWN_COLOUR = "#c4c9ce"
 MIN_ELEVATION_RANGE = 600.0  # metres: a flat stage with a hill must still look flat
 LABEL_FONT = 9.0
+# The phone's drawing (stage_profile_pair): about a phone's width in CSS pixels, so its labels
+# show near their design size, and taller, for the climbs' label rows and a wrapped legend.
+PHONE_WIDTH = 400
+PHONE_HEIGHT = 250
 
 
 def _climb_text(name: str, category: str) -> str:
@@ -205,15 +209,19 @@ def stage_profile_svg(
     height: int = 200,
     title: str = "",
     texts: Mapping[str, str] | None = None,
+    narrow: bool = False,
 ) -> str:
     """The stage profile: coloured terrain areas over km, each climb labelled at its summit.
 
     ``texts`` overrides the chart's words by key (see ``PROFILE_TEXTS``), for translations.
+    ``narrow`` marks the phone's drawing (class ``chart-narrow``, which site.css shows below
+    600 px in place of the other).
     """
     words = merge_texts(PROFILE_TEXTS, texts)
     paths = _elevation_paths(segments or [])
+    css_class = "chart chart-profile chart-narrow" if narrow else "chart chart-profile"
     if not paths:
-        return placeholder(words["no_course"], width, title, css_class="chart chart-profile")
+        return placeholder(words["no_course"], width, title, css_class=css_class)
     total = paths[-1][2][-1][0]
     climbs = [
         (name.strip(), words[f"category_{terrain}"], points[-1])
@@ -225,7 +233,19 @@ def stage_profile_svg(
     top = 30.0 if title else 6.0
     title_end = min(left + text_width(title, 13) * 1.1 + 8, width) if title else 0.0
     legend_row = 18.0
-    bottom = float(height) - 20.0 - legend_row
+    # The legend: the terrains this stage uses, in a fixed order, in as many rows as the
+    # width needs (a phone's drawing wraps it).
+    present = [terrain for terrain in TERRAIN_COLOURS if any(p[0] == terrain for p in paths)]
+    legend: list[tuple[int, float, str, str]] = []  # (row, x, terrain, text)
+    legend_x, legend_rows = left, 1
+    for terrain in present:
+        text = words[f"legend_{terrain}"]
+        item_w = 14 + text_width(text, 10)
+        if legend_x > left and legend_x + item_w > width - 4:
+            legend_x, legend_rows = left, legend_rows + 1
+        legend.append((legend_rows - 1, legend_x, terrain, text))
+        legend_x += item_w + 12
+    bottom = float(height) - 20.0 - legend_row * legend_rows
     plot_w = width - left - right
     base_band = 12.0  # the ground below sea level, so flat roads still show their colour
     profile_h = max((bottom - top) * 0.45, 20.0)
@@ -263,7 +283,7 @@ def stage_profile_svg(
     else:
         label = text_format(words, PROFILE_TEXTS, "description", summary=summary)
 
-    out = [svg_open(width, height, label, css_class="chart chart-profile")]
+    out = [svg_open(width, height, label, css_class=css_class)]
     if title:
         out.append(
             svg_text(left, 18, fit(title, width - left - 8, 13), font_size=13, font_weight=600)
@@ -296,7 +316,8 @@ def stage_profile_svg(
         f'<line x1="{num(left)}" y1="{num(bottom)}" x2="{num(left + plot_w)}"'
         f' y2="{num(bottom)}" stroke="{AXIS}"/>'
     )
-    step = _tick_step(total, (5, 10, 25, 50, 100), 8)
+    # At most 8 ticks, fewer on a narrow drawing, so that their numbers never touch.
+    step = _tick_step(total, (5, 10, 25, 50, 100), min(8, max(3, int(plot_w // 55))))
     finish_x = px(total)
     finish_text = f"{num(total)} km"
     finish_w = text_width(finish_text, 10) * 1.1  # bold
@@ -400,22 +421,31 @@ def stage_profile_svg(
             )
         out.append("</g>")
 
-    # Legend: the terrains this stage uses, in a fixed order.
-    present = [terrain for terrain in TERRAIN_COLOURS if any(p[0] == terrain for p in paths)]
     out.append('<g class="profile-legend" font-size="10">')
-    x = left
-    y = float(height) - 8
-    for terrain in present:
-        text = words[f"legend_{terrain}"]
+    for row, x, terrain, text in legend:
+        y = float(height) - 8 - legend_row * (legend_rows - 1 - row)
         out.append(
             f'<rect x="{num(x)}" y="{num(y - 8)}" width="10" height="10" rx="2"'
             f' fill="{TERRAIN_COLOURS[terrain]}"/>'
         )
         out.append(svg_text(x + 14, y, text, fill=INK))
-        x += 14 + text_width(text, 10) + 12
     out.append("</g>")
     out.append("</svg>")
     return "".join(out)
+
+
+def stage_profile_pair(
+    segments: Sequence[Mapping[str, Any]],
+    *,
+    title: str = "",
+    texts: Mapping[str, str] | None = None,
+) -> str:
+    """The stage profile drawn twice: for a desktop, and for a phone (``PHONE_WIDTH``), which
+    site.css shows below 600 px instead. Each shows the whole stage, km 0 to the finish, scaled
+    to its box by its viewBox; the phone's keeps its labels readable without scrolling."""
+    return stage_profile_svg(segments, title=title, texts=texts) + stage_profile_svg(
+        segments, width=PHONE_WIDTH, height=PHONE_HEIGHT, title=title, texts=texts, narrow=True
+    )
 
 
 def profile_texts() -> dict[str, str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from races.charts.profile import profile_texts, stage_profile_svg
+from races.charts.profile import profile_texts, stage_profile_pair
 from races.formatting import clock, gap
 from races.league.jerseys import jersey_holders
 from races.league.tables import CalendarTable, DiceTable, RosterTable, StageResultTable
@@ -68,7 +68,7 @@ def round_part(
     outside the time limit while the organiser may keep them in the race."""
     part: dict[str, Any] = {
         "stage": stage,
-        "profile": stage_profile_svg(
+        "profile": stage_profile_pair(
             stage.segments, title=f"{stage.start} – {stage.finish}", texts=profile_texts()
         ),
         "table": None,

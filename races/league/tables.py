@@ -14,6 +14,10 @@ from races.models import StageResult
 #: A column of numbers: cells and header right-aligned (site.css), so the figures line up under
 #: their heading.
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
+#: A minor column: hidden below 600 px (site.css), so that a phone shows the rank, the name, the
+#: time or points and the gap of a results or standings table without scrolling it (issue 29).
+MINOR = {"td": {"class": "minor"}, "th": {"class": "minor"}}
+NUM_MINOR = {"td": {"class": "num minor"}, "th": {"class": "num minor"}}
 #: A column of long names that may wrap, so a table fits its page on a desktop (the calendar's
 #: "Status" was clipped at 1366 px).
 WRAP = {"td": {"class": "wrap"}}
@@ -41,12 +45,14 @@ class SeasonLinksMixin:
 class StageResultTable(SeasonLinksMixin, tables.Table):
     rank = tables.Column(verbose_name="#", attrs=NUM)
     rider = tables.Column(verbose_name=_("Rider"), order_by="rider__name")
-    team = tables.Column(verbose_name=_("Team"), accessor="entry_team_id")
+    team = tables.Column(verbose_name=_("Team"), accessor="entry_team_id", attrs=MINOR)
     time_seconds = tables.Column(verbose_name=_("Time"), attrs=NUM)
     gap_seconds = tables.Column(verbose_name=_("Gap"), attrs=NUM)
-    bonus_seconds = tables.Column(verbose_name=_("Bonus"), attrs=NUM)
-    status = tables.Column(verbose_name=_("Status"))
-    crash_count = tables.Column(verbose_name=_("Crashes"), accessor="crashes", orderable=False)
+    bonus_seconds = tables.Column(verbose_name=_("Bonus"), attrs=NUM_MINOR)
+    status = tables.Column(verbose_name=_("Status"), attrs=MINOR)
+    crash_count = tables.Column(
+        verbose_name=_("Crashes"), accessor="crashes", orderable=False, attrs=NUM_MINOR
+    )
 
     class Meta:
         model = StageResult

@@ -65,7 +65,7 @@ def test_a_league_as_issue_17_asks_it(live_server, browser, screenshot):
     check(alice, "my-seasons", screenshot, errors)
     team = season.teams.get(owner__username="alice")
     alice.goto(base + f"/seasons/demo/teams/{team.pk}/orders/")
-    assert alice.locator("#orders-profile svg").count() == 1
+    assert alice.locator("#orders-profile svg >> visible=true").count() == 1
     assert alice.locator("#ratings table tbody tr").count() == team.seats.count()
     hint = alice.locator("#unsaved")
     assert not hint.is_visible()

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from races.charts.gc import PALETTE, format_gap, gc_gaps_svg
-from races.charts.profile import TERRAIN_COLOURS, stage_profile_svg
+from races.charts.profile import TERRAIN_COLOURS, stage_profile_pair, stage_profile_svg
 from riders.charts import RADAR_AXES, radar_svg
 from svg.markup import as_standalone_svg, text_width
 
@@ -234,6 +234,33 @@ def test_profile_x_axis_spans_the_stage_distance():
     # 50 km to 100 km spans 50/185 of the axis
     ticks = {visible_text(el): float(el.get("x")) for el in axis.iter("text")}
     assert ticks["100"] - ticks["50"] == pytest.approx((end_x - start_x) * 50 / 185, abs=0.2)
+
+
+def test_the_phone_profile_shows_the_whole_stage_and_its_whole_legend():
+    # Issue 29: on a phone the profile showed km 0-75 of the stage, scrolled in its figure.
+    desktop, phone = (
+        parse(svg + "</svg>") for svg in stage_profile_pair(MOUNTAIN_STAGE).split("</svg>")[:2]
+    )
+    assert desktop.get("class") == "chart chart-profile"
+    assert phone.get("class") == "chart chart-profile chart-narrow"
+    width = float(phone.get("viewBox").split()[2])
+    assert width < 420  # about a phone's width: its labels show near their design size
+    axis = next(g for g in phone.iter("g") if g.get("class") == "profile-axis")
+    labels = [visible_text(el) for el in axis.iter("text")]
+    assert labels[0] == "0"
+    assert labels[-1] == "185 km"
+    assert len(labels) <= 7  # fewer ticks than on a desktop, so that they never touch
+    finish = next(el for el in axis.iter("text") if el.get("class") == "profile-finish-km")
+    assert float(finish.get("x")) + text_width("185 km", 10) / 2 <= width
+    # The seven terrains' legend wraps onto a second row inside the drawing.
+    legend = next(g for g in phone.iter("g") if g.get("class") == "profile-legend")
+    items = [
+        (float(el.get("x")), float(el.get("y")), visible_text(el)) for el in legend.iter("text")
+    ]
+    assert len(items) == 7
+    assert len({y for _, y, _ in items}) == 2
+    assert all(x + text_width(text, 10) <= width for x, _, text in items)
+    assert all(0 < y <= float(phone.get("viewBox").split()[3]) for _, y, _ in items)
 
 
 @pytest.mark.parametrize(

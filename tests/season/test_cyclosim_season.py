@@ -150,9 +150,10 @@ def test_orders_given_show_in_the_cyclosim_fields_once_the_stage_is_locked(clien
     html = response.content.decode()
     assert response.context["form"] is None
     name = team.seats.get(rider_id=leader).rider.name
-    row = re.search(rf"<tr><td class=\"num\">\d*</td><td>{re.escape(name)}</td>(.*?)</tr>", html)
-    assert row is not None
-    cells = re.findall(r"<td>(.*?)</td>", row.group(1))
+    # The rider's card: his name as its heading, each order as a term and its value.
+    card = re.search(rf"{re.escape(name)}</h3>\s*<dl class=\"seat-values\">(.*?)</dl>", html)
+    assert card is not None
+    cells = re.findall(r"<dd>(.*?)</dd>", card.group(1))
     assert cells == [
         "GC leader",
         "tempo",
@@ -164,7 +165,7 @@ def test_orders_given_show_in_the_cyclosim_fields_once_the_stage_is_locked(clien
         "100",
         "120",
     ]
-    assert "<th>Pace climbing</th>" in html
+    assert "<dt>Pace climbing</dt>" in html
     assert "No breakaway" not in html  # a Moréno field, not one of this ruleset's
 
 
@@ -184,8 +185,9 @@ def test_the_orders_page_shows_each_riders_energy_after_the_nights_recovery(clie
         rider = member.rider
         pe_max = 60 + 5 * rider.rouleur  # cyclosim.md §2.3, advanced game
         pe = pe_max - min(pe_max, max(0, spent[rider.pk]["pe_consumed"] - 40))
-        cells = rf'<td>{re.escape(rider.name)}</td>\s*<td class="num">{pe}/{pe_max}</td>'
-        assert re.search(cells, html), rider.name
+        card = rf'{re.escape(rider.name)}</legend>\s*<p class="seat-facts">.*?'
+        card += rf'<strong class="energy">{pe}/{pe_max}</strong>'
+        assert re.search(card, html), rider.name
 
 
 def test_a_moreno_orders_page_has_no_energy_column(client, league):

@@ -114,7 +114,7 @@ def test_a_cyclosim_team_gives_its_orders_through_the_one_page(client, cyclosim)
     assert "motor/league/_orders.html" not in used
     html = page.content.decode()
     assert "Orders · stage 1" in html
-    for part in ('id="orders-profile"', ">Energy</th>", 'id="ratings"'):
+    for part in ('id="orders-profile"', 'class="energy"', 'id="ratings"', "seat-orders"):
         assert part in html
     assert "At most per team:" in html
     leader = team.seats.get(role="gc_leader")
