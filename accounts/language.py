@@ -1,6 +1,6 @@
-"""A member's language is theirs (issue 29): chosen with the language switch, kept in their
-profile, and used on every browser they sign in from and in their e-mails. The browser's own
-language only names it the first time, when the member has no profile yet."""
+"""A member's language is theirs (issue 29): once chosen with the language switch it is kept in
+their profile and used on every browser they sign in from and in their e-mails. Until they
+choose, each sign-in takes the browser's language (and their e-mails follow it)."""
 
 from __future__ import annotations
 
@@ -19,18 +19,27 @@ def known(language: str | None) -> str | None:
     return language if language and language in dict(settings.LANGUAGES) else None
 
 
-def language_at_login(user: Any, browser_language: str | None) -> str:
-    """The member's language: their profile's, or, for a first sign-in, the browser's."""
+def language_at_login(user: Any, browser_language: str | None) -> str | None:
+    """The language the member chose (None: they never chose; their profile then takes the
+    browser's, for their e-mails)."""
     profile, _created = Profile.objects.get_or_create(
         user=user, defaults={"language": known(browser_language) or settings.LANGUAGE_CODE}
     )
-    return profile.language
+    if profile.language_chosen:
+        return profile.language
+    browser = known(browser_language)
+    if browser and browser != profile.language:
+        profile.language = browser
+        profile.save(update_fields=["language"])
+    return None
 
 
 def language_choose(user: Any, language: str | None) -> None:
     """The member chose ``language`` with the switch: it is theirs from now on."""
     if known(language):
-        Profile.objects.update_or_create(user=user, defaults={"language": language})
+        Profile.objects.update_or_create(
+            user=user, defaults={"language": language, "language_chosen": True}
+        )
 
 
 class MemberLanguageMiddleware:

@@ -31,6 +31,9 @@ class Profile(models.Model):
     language = models.CharField(
         _("language"), max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
     )
+    #: The member chose ``language`` with the language switch: it is theirs on every browser
+    #: (accounts.language); until then each sign-in takes the browser's.
+    language_chosen = models.BooleanField(_("language chosen by the member"), default=False)
     #: The hours before a deadline the member is reminded at, one bit per REMINDER_HOURS (0: no
     #: reminders); read and written through reminder_hours / reminder_mask.
     reminder_leads = models.PositiveSmallIntegerField(

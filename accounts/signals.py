@@ -10,5 +10,5 @@ def member_language_at_login(sender, request, user, **kwargs) -> None:
     """The session takes the member's own language (their profile's), not the browser's."""
     browser = getattr(request, "LANGUAGE_CODE", None) or translation.get_language()
     language = language_at_login(user, browser)
-    if request is not None and hasattr(request, "session"):
+    if language and request is not None and hasattr(request, "session"):
         request.session[SESSION_KEY] = language

@@ -182,6 +182,11 @@ class TeamFormation(Protocol):
         page shows."""
         ...
 
+    def peloton_problems(self, event: Any, *, peloton: str) -> list[str]:
+        """Why a league of ``event`` cannot race with ``peloton`` (a start list it does not
+        have), each a sentence naming what is possible instead; [] when it can."""
+        ...
+
     def computer_teams(
         self,
         event: Any,

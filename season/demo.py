@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from races.course_validation import course_errors
-from races.models import Race, Stage
+from races.models import Race, RaceEntry, Stage
 from races.services import race_copy_for_league
 from riders.models import RATING_AXES, Rating, Rider, Team
 from riders.names import team_key
@@ -126,6 +126,14 @@ def _load_template(fixtures_dir: Path) -> tuple[Race, dict[str, Team], list[Demo
                 "segments": item["segments"],
                 "intermediate_sprints_km": item.get("intermediate_sprints_km", []),
             },
+        )
+    # The riders.csv is the race's start list, with its bibs: a league on it races them all.
+    RaceEntry.objects.filter(race=race).exclude(rider__in=[r.rider for r in riders]).delete()
+    for entry in riders:
+        RaceEntry.objects.update_or_create(
+            race=race,
+            rider=entry.rider,
+            defaults={"team": entry.rider.team, "bib": entry.bib},
         )
     return race, teams, riders
 

@@ -444,6 +444,9 @@ class SeasonCreateForm(SeasonSettingsForm):
                 adapter = None
             elif slug and adapter.league_copy_taken(slug=slug, event=event):
                 self.add_error("slug", _("Another season already uses this address."))
+            if adapter is not None and "peloton" not in self.unused:
+                for problem in adapter.peloton_problems(event, peloton=data.get("peloton", "")):
+                    self.add_error("peloton", problem)
         first, zone = data.get("first_deadline"), data.get("time_zone")
         if first and zone:
             aware = timezone.make_aware(first, zoneinfo.ZoneInfo(zone))

@@ -145,6 +145,9 @@ def season_create(
     problems = adapter.league_event_problems(event)
     if problems:
         raise RouteInvalid(problems)
+    peloton = adapter.peloton_problems(event, peloton=settings.peloton)
+    if peloton:
+        raise LeagueError(" ".join(peloton))
     deadlines = stage_deadlines(
         first=first_deadline,
         hours_between=hours_between,
@@ -226,6 +229,12 @@ def season_settings_update(*, season: Season, settings: SeasonSettings) -> Seaso
             raise LeagueError(
                 _("A round has been resolved: the rule settings can no longer change.")
             )
+        if settings.peloton != current.peloton:
+            peloton = adapter_for(settings.ruleset).peloton_problems(
+                locked.event, peloton=settings.peloton
+            )
+            if peloton:
+                raise LeagueError(" ".join(peloton))
         for field, value in _model_fields(settings).items():
             setattr(locked, field, value)
         locked.full_clean()

@@ -168,6 +168,10 @@ class MotorFormation:
         # A car has its number from the moment it is seated.
         return []
 
+    def peloton_problems(self, event: Championship, *, peloton: str) -> list[str]:
+        """A grid is always full: the computer drives the seats no player took."""
+        return []
+
     def peloton_text(self, event: Championship, *, peloton: str) -> str:
         return gettext(
             "Who races: the players' cars, and computer teams on the grid's other seats."

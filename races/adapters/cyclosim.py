@@ -18,6 +18,8 @@ from races.adapters.cyclosim_rules import RULE_TEXTS
 
 class CyclosimAdapter(CyclingAdapter):
     name = "cyclosim"
+    #: The reasons the engine writes beside a rider out of the race, said through gettext.
+    outcome_words = ("crash", "stage not finished")
     #: The codes of the dice log and the events, explained (the "how it works" page).
     rule_texts = RULE_TEXTS
     label = _("Cyclo Sim (energy, contracts, drafting)")

@@ -160,6 +160,17 @@ class CyclingFormation:
     def start_list_size(self, event: Race) -> int:
         return int(RaceEntry.objects.filter(race_id=self.start_list_race_id(event)).count())
 
+    def peloton_problems(self, event: Race, *, peloton: str) -> list[str]:
+        if peloton == PELOTON_PLAYERS or self.start_list_size(event):
+            return []
+        return [
+            gettext(
+                "%(race)s has no start list, so no computer team can ride: choose \"the players' "
+                'riders only", or ask an admin to import its start list.'
+            )
+            % {"race": event.template.name if event.template_id else event.name}  # type: ignore[union-attr]
+        ]
+
     def peloton_text(self, event: Race, *, peloton: str) -> str:
         size = self.start_list_size(event)
         if peloton == PELOTON_PLAYERS:

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from races.models import Race
+from races.models import Race, RaceEntry
 from riders.models import Rider
 from season.leagues import SeasonSettings, season_create, season_join
 from season.models import Round, Season, SeasonTeam
@@ -14,13 +14,22 @@ from season.rule_settings import RuleSettings
 from tests.factories import RaceFactory, RiderFactory, StageFactory, TeamFactory
 
 
-def template_race(*, stages: int = 3, real_teams: int = 4, riders_per_team: int = 4) -> Race:
+def template_race(
+    *, stages: int = 3, real_teams: int = 4, riders_per_team: int = 4, start_list: bool = False
+) -> Race:
+    """A real race with ``stages`` stages and riders of ``real_teams`` real teams, with its
+    start list (with bibs) if ``start_list``; without one, as an admin may import a race, the
+    teams are picked from the riders of the year's real teams."""
     race = RaceFactory(kind=Race.Kind.REAL, year=2023)
     for number in range(1, stages + 1):
         StageFactory(race=race, number=number)
+    bib = 0
     for _index in range(real_teams):
         team = TeamFactory(year=race.year)
-        RiderFactory.create_batch(riders_per_team, team=team)
+        for rider in RiderFactory.create_batch(riders_per_team, team=team):
+            bib += 1
+            if start_list:
+                RaceEntry.objects.create(race=race, rider=rider, team=team, bib=bib)
     return race
 
 
@@ -33,6 +42,7 @@ def league(
     hours_between: int = 24,
     **settings: Any,
 ) -> Season:
+    event = template or template_race()
     values: dict[str, Any] = {
         "name": "Friends' Tour",
         "ruleset": "moreno",
@@ -43,11 +53,15 @@ def league(
         "budget": 180,
         "max_per_real_team": 3,
         "time_zone": "Europe/Paris",
+        # What the race allows: the whole start list where it has one (the create form's rule).
+        "peloton": Season.Peloton.START_LIST
+        if isinstance(event, Race) and RaceEntry.objects.filter(race=event).exists()
+        else Season.Peloton.PLAYERS,
     } | settings
     return season_create(
         organiser=organiser,
         slug=slug,
-        event=template or template_race(),
+        event=event,
         settings=SeasonSettings(**values),
         first_deadline=first_deadline or timezone.now() + timedelta(days=2),
         hours_between=hours_between,

@@ -163,7 +163,7 @@ def test_a_locked_stage_keeps_its_deadline(charlie):
 
 
 def test_team_rules_are_fixed_once_teams_form(alice, bob, charlie):
-    season = league(organiser=charlie)
+    season = league(organiser=charlie, template=template_race(start_list=True))
     joined(season, alice, bob)
     formation.draft_start(season=season, rng=random.Random(3))
     season.refresh_from_db()

@@ -1,12 +1,15 @@
 """The organiser's pages, end to end: create a season, settings, calendar, invitations, draft."""
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from races.models import Race
+from plugins.event_keys import event_key
+from races.models import Race, RaceEntry
+from season.leagues import LeagueError, season_settings_of, season_settings_update
 from season.models import Membership, Round, Season
 from tests.season.builders import joined, league, stage, template_race
 
@@ -37,7 +40,7 @@ def create_data(template, **overrides):
 
 
 def test_an_organiser_creates_a_season_from_a_real_race(client, charlie):
-    template = template_race(stages=3)
+    template = template_race(stages=3, start_list=True)
     client.force_login(charlie)
     assert client.get(reverse("season-create")).status_code == 200
     data = create_data(template)
@@ -237,7 +240,7 @@ def test_the_organiser_changes_the_rules_before_the_race(client, charlie):
 def test_team_rules_show_as_fixed_once_the_draft_has_started(client, alice, bob, charlie):
     from season import formation
 
-    season = league(organiser=charlie)
+    season = league(organiser=charlie, template=template_race(start_list=True))
     joined(season, alice, bob)
     formation.draft_start(season=season)
     client.force_login(charlie)
@@ -275,7 +278,7 @@ def _one_page_create_data(discipline, **overrides):
     from tests.season.motor_builders import real_championship
 
     if discipline == "cycling":
-        return create_data(template_race(stages=3), auto_publish="on", **overrides)
+        return create_data(template_race(stages=3, start_list=True), auto_publish="on", **overrides)
     real = real_championship()
     return create_data(
         template_race(stages=3),
@@ -356,20 +359,9 @@ def test_a_motor_season_created_on_the_one_page_keeps_its_cars_and_ignores_the_r
 # --- the peloton tells the truth (issue 29) -------------------------------------------------
 
 
-def _start_list(race):
-    from races.models import RaceEntry
-    from riders.models import Rider
-
-    riders = Rider.objects.filter(team__year=race.year).order_by("pk")
-    for bib, rider in enumerate(riders, start=1):
-        RaceEntry.objects.create(race=race, rider=rider, team=rider.team, bib=bib)
-    return riders.count()
-
-
 def test_the_create_page_says_which_races_have_no_start_list(client, charlie):
     bare = template_race(stages=2)
-    listed = template_race(stages=2)
-    _start_list(listed)
+    listed = template_race(stages=2, start_list=True)
     client.force_login(charlie)
     page = client.get(reverse("season-create")).content.decode()
     assert f">{bare} (no start list)<" in page
@@ -377,16 +369,59 @@ def test_the_create_page_says_which_races_have_no_start_list(client, charlie):
 
 
 def test_the_organiser_page_says_who_races_without_a_start_list(client, charlie):
-    season = league(organiser=charlie, peloton=Season.Peloton.START_LIST)
+    season = league(
+        organiser=charlie,
+        template=template_race(stages=2),
+        peloton=Season.Peloton.PLAYERS,
+    )
     client.force_login(charlie)
     page = client.get(reverse("organiser-season", args=[season.slug])).content.decode()
-    assert "the players&#x27; riders only, since the race has no start list" in page
+    assert "Who races: the players&#x27; riders only." in page
     assert "The race has no start list: the teams are picked from the riders" in page
 
 
+def test_a_whole_start_list_is_refused_for_a_race_that_has_none(charlie):
+    bare = template_race(stages=2)
+    with pytest.raises(LeagueError, match=r"has no start list.*the players' riders only"):
+        league(organiser=charlie, template=bare, peloton=Season.Peloton.START_LIST)
+    assert not Season.objects.filter(slug="friends").exists()
+    season = league(organiser=charlie, template=bare, peloton=Season.Peloton.PLAYERS)
+    with pytest.raises(LeagueError, match="has no start list"):
+        season_settings_update(
+            season=season,
+            settings=replace(season_settings_of(season), peloton=Season.Peloton.START_LIST),
+        )
+    season.refresh_from_db()
+    assert season.peloton == Season.Peloton.PLAYERS
+
+
+def test_the_create_form_names_the_peloton_a_race_without_a_start_list_can_have(client, charlie):
+    bare = template_race(stages=2)
+    client.force_login(charlie)
+    form = client.get(reverse("season-create")).context["form"]
+    data = {
+        name: field.initial() if callable(field.initial) else field.initial
+        for name, field in form.fields.items()
+        if field.initial is not None
+    } | {
+        "name": "Bare Tour",
+        "slug": "bare",
+        "ruleset": "moreno",
+        "event": event_key("race", bare.pk),
+        "peloton": Season.Peloton.START_LIST,
+        "first_deadline": (timezone.now() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M"),
+    }
+    page = client.post(reverse("season-create"), data)
+    assert page.status_code == 200
+    errors = page.context["form"].errors
+    assert "peloton" in errors, errors
+    assert "has no start list" in errors["peloton"][0]
+    assert not Season.objects.filter(slug="bare").exists()
+
+
 def test_the_organiser_page_counts_the_start_list_that_races(client, charlie):
-    template = template_race(stages=2)
-    riders = _start_list(template)
+    template = template_race(stages=2, start_list=True)
+    riders = RaceEntry.objects.filter(race=template).count()
     season = league(organiser=charlie, template=template, peloton=Season.Peloton.START_LIST)
     client.force_login(charlie)
     page = client.get(reverse("organiser-season", args=[season.slug])).content.decode()
