@@ -693,10 +693,14 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
     starters = selectors.team_starters(team=team, round=round) if round else []
     existing = Orders.objects.filter(team=team, round=round).first() if round else None
     form = None
-    carry = None
+    # No orders for this round yet: the form starts from the team's latest ones (and the
+    # closed page says whether they stand for it).
+    carry = (
+        orders_carried(team=team, round=round)
+        if existing is None and starters and round is not None
+        else None
+    )
     if window.is_open and starters and round is not None:
-        # No orders for this round yet: the form starts from the team's latest ones.
-        carry = orders_carried(team=team, round=round) if existing is None else None
         form = SeatOrdersForm(
             request.POST or None,
             adapter=adapter,

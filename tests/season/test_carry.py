@@ -228,3 +228,41 @@ def test_the_orders_page_starts_from_the_orders_of_the_previous_stage(client, cy
     assert client.post(url, data).status_code == 302
     saved = Orders.objects.get(team=team, round=stage(cyclosim, 2))
     assert (saved.source, saved.standing) == ("carried", True)
+
+
+def test_a_moreno_riders_no_breakaway_order_carries(moreno):
+    team = alice_team(moreno)
+    orders, leader = team_orders(team, no_breakaway=True)
+    orders_submit(team=team, round=stage(moreno, 1), orders=orders, user=team.owner)
+    carry = orders_carried(team=team, round=stage(moreno, 2))
+    assert carry.data[str(leader)]["no_breakaway"] is True
+    assert carry.data[str(leader)]["role"] == orders[leader]["role"]
+
+
+def test_a_ludicitude_cars_orders_carry_but_not_a_mode_the_form_does_not_offer(alice, bob):
+    season = motor_league(organiser=alice, ruleset="ludicitude")
+    (team,) = motor_joined(season, bob)
+    two_cars_each(season, team)
+    first = season.rounds.get(number=1)
+    car = str(team.seats.order_by("number").first().number)
+    Orders.objects.create(
+        team=team,
+        round=first,
+        data={car: {"mode": "interactive", "risk": "aggressive", "max_speed": 5}},
+        nonce="b" * 32,
+    )
+    carry = orders_carried(team=team, round=season.rounds.get(number=2))
+    # The league drives every car "auto": the form offers no mode, and none carries.
+    assert carry.data[car] == {"risk": "aggressive", "max_speed": 5}
+
+
+def test_the_closed_orders_page_says_standing_orders_will_race(client, moreno):
+    team = alice_team(moreno)
+    orders, _leader = team_orders(team)
+    orders_submit(team=team, round=stage(moreno, 1), orders=orders, user=team.owner, standing=True)
+    resolution.round_resolve(round_id=stage(moreno, 1).pk)
+    Round.objects.filter(pk=stage(moreno, 2).pk).update(status=Round.Status.LOCKED)
+    client.force_login(team.owner)
+    page = client.get(reverse("player-orders", args=[moreno.slug, team.pk]))
+    assert page.context["form"] is None
+    assert "your orders of stage 1 stand: they race this round" in page.content.decode()
