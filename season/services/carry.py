@@ -20,6 +20,7 @@ from plugins import GameAdapter, adapter_for
 from season.models import Orders, Round, SeasonTeam
 from season.selectors import season_seats
 from season.services.commitment import new_nonce
+from season.services.orders import OrdersInvalid, team_orders_check
 
 logger = logging.getLogger(__name__)
 
@@ -107,8 +108,11 @@ def standing_orders_write(*, round: Round) -> list[Orders]:
     latest earlier orders stand, as far as they still apply (``orders_carry``; a copy the
     round's checks refuse is not written: the team races with the defaults, and the log says
     why). Each copy stands in turn and draws its own nonce, as any save does."""
-    from season.services.orders import OrdersInvalid, team_orders_check
-
+    adapter = adapter_for(round.season.ruleset)
+    event = adapter.round_event(round)
+    if event is None or adapter.round_errors(event):
+        # The resolution refuses this round, naming why: nothing to copy for it.
+        return []
     given = Orders.objects.filter(round=round).values("team_id")
     teams = (
         SeasonTeam.objects.filter(standing_teams(round=round))
@@ -121,9 +125,8 @@ def standing_orders_write(*, round: Round) -> list[Orders]:
         carry = orders_carried(team=team, round=round)
         if carry is None:
             continue
-        adapter = adapter_for(team.season.ruleset)
         seats = adapter.starters_racing(
-            event=adapter.round_event(round), starters=season_seats(season=team.season, team=team)
+            event=event, starters=season_seats(season=team.season, team=team)
         )
         # Every starter's orders, the seats that carried nothing at their defaults (a rider
         # at his squad role), so that the round's checks see a whole team.
