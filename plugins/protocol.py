@@ -115,6 +115,21 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
         """One entrant's row of the orders form, from the orders spec."""
         ...
 
+    def orders_carry(
+        self,
+        previous_data: Mapping[str, Mapping[str, Any]],
+        round: Any,
+        *,
+        starters: Sequence[Starter],
+    ) -> tuple[dict[str, dict[str, Any]], list[str]]:
+        """A team's stored orders of an earlier round (``{seat key: fields}``) as far as they
+        still apply to ``round``, for the team's ``starters`` (all its seats): the seats still
+        racing there, each with the fields still valid on this round (a choice still offered,
+        a value within its bounds, a km within this stage), and a note per seat or field that
+        does not carry, naming it and why. The fields not carried are left out (the form and
+        the stored orders give them their defaults)."""
+        ...
+
     # --- the organiser's settings --------------------------------------------------------
 
     @property

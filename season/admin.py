@@ -183,8 +183,8 @@ class OrdersAdmin(admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
-    list_display = ["team", "round", "submitted_by", "updated_at"]
-    list_filter = ["round__season"]
+    list_display = ["team", "round", "source", "standing", "submitted_by", "updated_at"]
+    list_filter = ["round__season", "source", "standing"]
     search_fields = ["team__name"]
     list_select_related = ["team", "round__season", "submitted_by"]
     # The nonce, with the seed, decides the round's dice: hidden until the round is resolved.

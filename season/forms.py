@@ -567,6 +567,14 @@ class SeatOrdersForm(forms.Form):
     ``{seat key: fields}`` as season.services.orders_submit takes them."""
 
     stage = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=99)
+    standing = forms.BooleanField(
+        required=False,
+        label=_("Keep these orders for the rest of the race"),
+        help_text=_(
+            "Standing orders: they are used for every following round you give no orders for, "
+            "as far as they still apply, until you change them."
+        ),
+    )
 
     def __init__(
         self,
@@ -575,11 +583,13 @@ class SeatOrdersForm(forms.Form):
         seats: Sequence[Seat],
         current: dict[str, dict[str, Any]],
         round: Round,
+        standing: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.adapter = adapter
         self.round = round
+        self.fields["standing"].initial = standing
         #: Each starter seat and its key, in the game's start order.
         self.seats = [(seat, seat_key(adapter, seat)) for seat in seats]
         hidden = self.fields["stage"]

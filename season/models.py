@@ -632,8 +632,21 @@ class Seat(models.Model):
         return self.entry.driver.name if self.entry is not None else ""
 
 
+class OrdersSource(models.TextChoices):
+    """Who gave a round's orders."""
+
+    #: Given by the player on the orders page (or through the service).
+    PLAYER = "player", _("the player")
+    #: Saved by the player from the orders carried over from an earlier round, unchanged.
+    CARRIED = "carried", _("carried over")
+    #: Written at resolution from the team's standing orders of an earlier round.
+    STANDING = "standing", _("standing orders")
+
+
 class Orders(models.Model):
     """A team's orders for one stage, in the shape its ruleset defines."""
+
+    Source = OrdersSource
 
     team = models.ForeignKey(
         SeasonTeam, on_delete=models.CASCADE, related_name="orders", verbose_name=_("team")
@@ -657,6 +670,14 @@ class Orders(models.Model):
     #: A random number of the submission's own, drawn anew at every save: the round's dice come
     #: from its committed seed and the nonces of every team (season.services.commitment).
     nonce = models.CharField(max_length=32, blank=True, verbose_name=_("nonce"))
+    #: Kept for every following round of the season until the player changes them (a copy is
+    #: written as each round is claimed for resolution: season.services.carry).
+    standing = models.BooleanField(
+        default=False, verbose_name=_("keep these orders for the rest of the race")
+    )
+    source = models.CharField(
+        max_length=8, choices=Source, default=Source.PLAYER, verbose_name=_("source")
+    )
     updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
@@ -664,6 +685,10 @@ class Orders(models.Model):
         verbose_name_plural = _("orders")
         constraints = [
             models.UniqueConstraint(fields=["team", "round"], name="orders_one_per_team_per_round"),
+            models.CheckConstraint(
+                condition=models.Q(source__in=[c.value for c in OrdersSource]),
+                name="orders_source_valid",
+            ),
         ]
 
     def __str__(self) -> str:

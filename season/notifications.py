@@ -32,6 +32,7 @@ from plugins import adapter_for
 from season.models import DONE_STATUSES, Notification, Orders, Reminder, Round, SeasonTeam
 from season.results import players_ranking
 from season.round_names import round_name, round_name_start
+from season.services.carry import standing_teams
 from season.services.commitment import round_seed_commit
 
 #: The earliest a player may be reminded before a deadline (accounts.models.REMINDER_HOURS).
@@ -74,7 +75,8 @@ def _players(round: Round, *, without_orders: bool = False) -> list[Player]:
     teams = SeasonTeam.objects.filter(season_id=round.season_id, owner__isnull=False)
     if without_orders:
         given = Orders.objects.filter(round=round).values("team_id")
-        teams = teams.exclude(pk__in=given)
+        # A team whose standing orders race this round has not missed it.
+        teams = teams.exclude(pk__in=given).exclude(standing_teams(round=round))
     rows = teams.order_by("pk").values_list(
         "owner_id",
         "pk",

@@ -7,7 +7,7 @@ pgettext_lazy in the "orders" context), and the fields say them in the active la
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django import forms
@@ -117,3 +117,88 @@ def settings_fields_from_spec(spec: Spec, values: Mapping[str, Any]) -> dict[str
     """A ruleset's settings form: every setting of its spec, with its help text, showing
     ``values`` (the spec's default for a missing one)."""
     return {f.name: field_from_spec(f, values.get(f.name, f.default), help_text=True) for f in spec}
+
+
+def fields_still_valid(
+    spec: Spec, values: Mapping[str, Any], *, offered: Mapping[str, forms.Field]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """An entrant's stored orders of an earlier round, checked field by field as they would be
+    given now (orders carried over to another round): the fields that still apply, and why each
+    of the others does not, {field name: why}. A field applies when the spec still takes its
+    value (its kind, its bounds) and, when the form offers it, its choice is still offered; a
+    field the form does not offer (a game's fixed order) is left to its default, silently."""
+    kept: dict[str, Any] = {}
+    dropped: dict[str, str] = {}
+    for spec_field in spec:
+        name = spec_field.name
+        if name not in values or name not in offered:
+            continue
+        value = values[name]
+        why = spec_field.error(value)
+        field = offered[name]
+        if why is None and isinstance(field, forms.ChoiceField) and value is not None:
+            # After the form field's __init__ its choices are a plain list of pairs.
+            choices = {str(v) for v, _label in field.choices}  # type: ignore[union-attr,misc]
+            if str(value) not in choices:
+                why = _("%(value)s is no longer offered") % {"value": value}
+        if why is None:
+            kept[name] = value
+        else:
+            dropped[name] = why
+    return kept, dropped
+
+
+def orders_carried(
+    spec: Spec,
+    previous: Mapping[str, Mapping[str, Any]],
+    *,
+    racing: Mapping[str, str],
+    labels: Mapping[str, str],
+    offered: Callable[[Mapping[str, Any]], Mapping[str, forms.Field]],
+    seat_clean: Callable[[dict[str, Any]], Mapping[str, Any]],
+    seat_errors: Callable[[str, dict[str, Any]], list[str]],
+) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """A team's orders of an earlier round, ``{seat key: fields}``, as far as they apply to
+    another round, and a note for each seat or field that does not carry (naming it, and why).
+
+    ``racing``: the seats still in the race (key -> how a note names it), ``labels``: every
+    seat of the team; ``offered``: the form's fields of a seat's orders; ``seat_clean``: the
+    game's checks across one seat's fields on the round ({field: why}, e.g. an attack window
+    past this stage's finish): a field named is dropped, and the check asked again (so that an
+    attack window losing one end loses the other); ``seat_errors``: the engine's check of one
+    seat's complete orders (messages): a seat it refuses carries nothing."""
+    field_labels = {f.name: _(f.label) for f in spec}
+    defaults = spec.defaults()
+    data: dict[str, dict[str, Any]] = {}
+    notes: list[str] = []
+    for key, values in previous.items():
+        if key not in racing:
+            notes.append(
+                _("%(seat)s no longer races: his orders do not carry.")
+                % {"seat": labels.get(key, key)}
+            )
+            continue
+        seat = racing[key]
+        kept, dropped = fields_still_valid(spec, values, offered=offered(values))
+        problems = {name: str(why) for name, why in seat_clean({**defaults, **kept}).items()}
+        while problems and set(problems) & set(kept):
+            for name in set(problems) & set(kept):
+                del kept[name]
+                dropped[name] = problems[name]
+            problems = {name: str(why) for name, why in seat_clean({**defaults, **kept}).items()}
+        notes += [
+            _("%(seat)s, %(field)s: not carried (%(why)s).")
+            % {"seat": seat, "field": field_labels.get(name, name), "why": why}
+            for name, why in dropped.items()
+        ]
+        # What dropping fields cannot mend, and the engine's own check of the whole seat.
+        refused = list(problems.values()) or seat_errors(key, {**defaults, **kept})
+        if refused:
+            notes.append(
+                _("%(seat)s: his orders do not carry (%(why)s).")
+                % {"seat": seat, "why": " ".join(refused)}
+            )
+            continue
+        if kept:
+            data[key] = kept
+    return data, notes

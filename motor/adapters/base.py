@@ -60,7 +60,7 @@ from motor.standings import championship_standings_write
 from plugins.event_keys import event_key, event_pk
 from plugins.odds import TOP, RunLine
 from plugins.protocol import Starter
-from specforms import car_fields_from_spec, settings_fields_from_spec
+from specforms import car_fields_from_spec, orders_carried, settings_fields_from_spec
 
 #: Key of the ruleset version in a round's stored inputs.
 ENGINE_VERSION_KEY = "engine_version"
@@ -220,6 +220,38 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
     def order_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
         """One car's row of the orders form, generated from the orders spec."""
         return car_fields_from_spec(self.orders_spec, given)
+
+    def orders_carry(
+        self,
+        previous_data: Mapping[str, Mapping[str, Any]],
+        round: Any,
+        *,
+        starters: Sequence[Starter],
+    ) -> tuple[dict[str, dict[str, Any]], list[str]]:
+        """A car's orders carry field by field as the form still offers them (a choice still
+        offered, a value within its bounds), then through the engine's check of the car's
+        orders; every car races again at the next Grand Prix."""
+
+        def seat_errors(key: str, order: dict[str, Any]) -> list[str]:
+            try:
+                self.engine_orders({key: self.orders_stored(order)})
+            except EntryError as error:
+                return [str(error)]
+            return []
+
+        labels = {s.key: self.seat_label(s) for s in starters}
+        return orders_carried(
+            self.orders_spec,
+            previous_data,
+            racing={
+                s.key: labels[s.key]
+                for s in self.starters_racing(event=round.grand_prix, starters=starters)
+            },
+            labels=labels,
+            offered=self.order_fields,
+            seat_clean=lambda values: self.seat_clean(values, round=round),
+            seat_errors=seat_errors,
+        )
 
     # --- settings ----------------------------------------------------------------------
 

@@ -37,7 +37,11 @@ from plugins.protocol import Starter
 from races import formatting
 from races.adapters.formation import CyclingFormation
 from races.adapters.orders_page import CyclingOrdersPage
-from races.adapters.spec_forms import rider_fields_from_spec, settings_fields_from_spec
+from races.adapters.spec_forms import (
+    orders_carried,
+    rider_fields_from_spec,
+    settings_fields_from_spec,
+)
 from races.course_generation import route_problems, stage_courses_generate
 from races.course_validation import stage_course_errors
 from races.league import pages as league_pages
@@ -239,6 +243,40 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
     def order_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
         """One rider's row of the orders form, generated from the orders spec."""
         return rider_fields_from_spec(self.orders_spec, given)
+
+    def orders_carry(
+        self,
+        previous_data: Mapping[str, Mapping[str, Any]],
+        round: Any,
+        *,
+        starters: Sequence[Starter],
+    ) -> tuple[dict[str, dict[str, Any]], list[str]]:
+        """A rider's orders carry while he is still in the race, field by field as this
+        stage still takes them (the attack window inside its length); the engine checks each
+        rider's orders on the stage's course. A rider whose role did not carry keeps his role
+        in the squad."""
+        stage: Stage = round.stage
+        course = course_from_stage(stage)
+        racing = self.starters_racing(event=stage, starters=starters)
+
+        def seat_errors(key: str, order: dict[str, Any]) -> list[str]:
+            fields = self.hooks.orders_errors({int(key): order}, course).get(key, {})
+            return [f"{name}: {why}" for name, why in sorted(dict(fields).items())]
+
+        data, notes = orders_carried(
+            self.orders_spec,
+            previous_data,
+            racing={s.key: self.seat_label(s) for s in racing},
+            labels={s.key: self.seat_label(s) for s in starters},
+            offered=self.order_fields,
+            seat_clean=lambda values: self.seat_clean(values, round=round),
+            seat_errors=seat_errors,
+        )
+        roles = {s.key: s.role for s in racing if s.role}
+        for key, order in data.items():
+            if key in roles and "role" in self.orders_spec.names:
+                order.setdefault("role", roles[key])
+        return data, notes
 
     # --- settings ----------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from specforms import (
     CHOICE_CONTEXT,
     IntPairsField,
     field_from_spec,
+    orders_carried,
     rider_fields_from_spec,
     settings_fields_from_spec,
 )
@@ -13,6 +14,7 @@ __all__ = [
     "CHOICE_CONTEXT",
     "IntPairsField",
     "field_from_spec",
+    "orders_carried",
     "rider_fields_from_spec",
     "settings_fields_from_spec",
 ]

@@ -79,8 +79,11 @@ def orders_submit(
     orders: dict[Any, dict[str, Any]],
     user: Any,
     now: datetime | None = None,
+    standing: bool = False,
+    source: str = Orders.Source.PLAYER,
 ) -> Orders:
-    """Store a team's orders for a stage, before its deadline only."""
+    """Store a team's orders for a stage, before its deadline only; ``standing``: kept for
+    every following round until the player gives others (season.services.carry)."""
     now = now or timezone.now()
     with transaction.atomic():
         locked = Round.objects.select_for_update().get(pk=round.pk)
@@ -105,6 +108,12 @@ def orders_submit(
         record, _created = Orders.objects.update_or_create(
             team=team,
             round=locked,
-            defaults={"data": data, "submitted_by": user, "nonce": new_nonce()},
+            defaults={
+                "data": data,
+                "submitted_by": user,
+                "nonce": new_nonce(),
+                "standing": standing,
+                "source": source,
+            },
         )
     return record

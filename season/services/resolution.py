@@ -25,6 +25,7 @@ from season.models import (
 )
 from season.round_names import round_name_start
 from season.selectors import season_seats
+from season.services.carry import standing_orders_write
 from season.services.commitment import dice_seed_of, round_seed_commit
 from season.services.dice import dice_log_write
 from season.services.jobs import (
@@ -134,6 +135,9 @@ def round_resolve(
             previous_resolved_check(stage)
             # Never a plain seed: a round that reached here uncommitted is committed now.
             round_seed_commit(round=stage)
+            # Standing orders are copied for the round now, under its lock and before its
+            # dice seed is derived from the nonces: the copies' nonces count like any other.
+            standing_orders_write(round=stage)
             stage.status = Round.Status.RESOLVING
             stage.attempts += 1
             stage.save(update_fields=["status", "attempts"])

@@ -46,6 +46,7 @@ from season.models import (
 from season.orders import ROLE_LIMITS, role_count_text
 from season.round_names import round_name, round_title, team_size_text
 from season.services import draft_clock
+from season.services.carry import orders_carried, orders_source
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.tables import DraftBoardTable, DraftHistoryTable, TeamRosterTable, table_configure
 from season.views.rules import adapter_or_404, rules_url
@@ -692,13 +693,21 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
     starters = selectors.team_starters(team=team, round=round) if round else []
     existing = Orders.objects.filter(team=team, round=round).first() if round else None
     form = None
+    # No orders for this round yet: the form starts from the team's latest ones (and the
+    # closed page says whether they stand for it).
+    carry = (
+        orders_carried(team=team, round=round)
+        if existing is None and starters and round is not None
+        else None
+    )
     if window.is_open and starters and round is not None:
         form = SeatOrdersForm(
             request.POST or None,
             adapter=adapter,
             seats=starters,
-            current=existing.data if existing else {},
+            current=existing.data if existing else (carry.data if carry else {}),
             round=round,
+            standing=existing.standing if existing else bool(carry and carry.standing),
         )
         if request.method == "POST" and form.is_valid():
             if form.cleaned_data["stage"] != round.number:
@@ -709,7 +718,14 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
                 )
                 return redirect(here)
             try:
-                orders_submit(team=team, round=round, orders=form.orders(), user=request.user)
+                orders_submit(
+                    team=team,
+                    round=round,
+                    orders=form.orders(),
+                    user=request.user,
+                    standing=form.cleaned_data["standing"],
+                    source=orders_source(carry=carry, orders=form.orders(), adapter=adapter),
+                )
             except OrdersClosed as error:
                 messages.error(request, str(error))
                 return redirect(here)
@@ -744,6 +760,8 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
             "form": form,
             "starters": starters,
             "existing": existing,
+            "carry": carry,
+            "carry_round": round_name(season, carry.number) if carry else "",
             "submitted": submitted,
             "deadline": deadline,
             "time_left": time_left(deadline - now) if deadline and window.is_open else "",

@@ -9,6 +9,7 @@ from season.demo import demo_load
 from season.models import SeasonTeam
 from tests.e2e.helpers import (
     cheap_riders,
+    check_widths,
     logged_in_pages,
     season_create,
     stage_publish,
@@ -76,4 +77,18 @@ def test_a_cyclosim_week_with_orders_fixed_after_a_refusal(live_server, browser,
     # The energy each rider spent is kept for the next stage (§2.3).
     states = StageResult.objects.filter(stage__race=season.race).values_list("state", flat=True)
     assert all("pe_consumed" in state for state in states)
+
+    # Stage 2's orders page starts from the orders of stage 1 (issue 29 item 3), and says so.
+    alice.goto(base + f"/seasons/cyclo-league/teams/{team.pk}/orders/")
+    alice.wait_for_selector("#carried")
+    assert "carried over from stage 1" in alice.inner_text("#carried")
+    assert alice.input_value(f"#id_{leader}-pace_climb") == "expected"
+    assert alice.input_value(f"#id_{leader}-floor_pct") == "20"
+    assert alice.input_value(f"#id_{leader}-wheel") == "team"
+    assert all(alice.input_value(f"#id_{rider}-relay") == "all" for rider in others)
+    alice.check("#id_standing")
+    check_widths(alice, "cyclosim-orders-carried", screenshot, errors)
+    alice.click("text=Save my orders")
+    alice.wait_for_selector("#standing-notice")
+    assert "for every following round until you change them" in alice.content()
     assert errors == []

@@ -14,7 +14,7 @@ from django.utils import translation
 
 from accounts.models import Profile
 from accounts.reminders import ReminderChoiceInvalid, reminder_choice_of, reminder_choice_update
-from season.models import Notification, Reminder
+from season.models import Notification, Orders, Reminder
 from season.notifications import notifications_send
 from season.services import lifecycle
 from season.services.deadlines import deadlines_shift
@@ -261,3 +261,30 @@ def test_the_reminders_links_are_built_from_site_url(friends, alice, settings):
     assert f"http://192.168.1.5:8123/seasons/{friends.slug}/teams/{team.pk}/orders/" in email.body
     assert "http://192.168.1.5:8123/accounts/notifications/" in email.body
     assert "127.0.0.1" not in email.body
+
+
+# --- standing orders (issue 29, item 3) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("standing", [True, False])
+def test_a_team_whose_orders_stand_is_neither_reminded_nor_told_it_missed(
+    friends, alice, bob, standing
+):
+    alice_team = friends.teams.get(owner=alice)
+    Orders.objects.create(
+        team=alice_team, round=stage(friends, 1), data={}, standing=standing, nonce="a" * 32
+    )
+    lifecycle.round_lock(round=stage(friends, 1))
+    lifecycle.round_open(round=stage(friends, 2))
+    due = stage(friends, 2).orders_deadline
+    notifications_send(now=due - timedelta(hours=24))
+    second = Notification.objects.filter(params__number=2)
+    expected = ["bob"] if standing else ["alice", "bob"]
+    assert sorted(n.user.username for n in second.filter(kind=Notification.Kind.REMINDER)) == (
+        expected
+    )
+    lifecycle.round_lock(round=stage(friends, 2))
+    notifications_send(now=due + timedelta(minutes=5))
+    assert sorted(n.user.username for n in second.filter(kind=Notification.Kind.MISSED)) == (
+        expected
+    )
