@@ -47,9 +47,12 @@ def cheap_riders(count, *, exclude=()):
     raise AssertionError("not enough riders")
 
 
-def season_create(page, base, *, name, slug, roster, ruleset="moreno", screenshot=None):
-    """The organiser creates a season from the real Tour, teams picked within a budget;
-    returns it."""
+def season_create(
+    page, base, *, name, slug, roster, ruleset="moreno", screenshot=None, peloton=None
+):
+    """The organiser creates a season from the real Tour, teams picked within a budget (and
+    ``peloton``: "players" for the players' riders only, the form's whole start list
+    otherwise); returns it."""
     page.goto(base + "/my/new-season/")
     page.fill("#id_name", name)
     page.fill("#id_slug", slug)
@@ -58,6 +61,8 @@ def season_create(page, base, *, name, slug, roster, ruleset="moreno", screensho
     page.select_option("#id_ruleset", ruleset)
     page.select_option("#id_formation_mode", "budget")
     page.fill("#id_roster_size", str(roster))
+    if peloton:
+        page.select_option("#id_peloton", peloton)
     # A month ahead: a season must end within two years (season.leagues.DEADLINE_HORIZON).
     first = timezone.localtime(timezone.now() + timedelta(days=30))
     page.fill("#id_first_deadline", first.strftime("%Y-%m-%dT20:00"))

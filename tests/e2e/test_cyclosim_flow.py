@@ -29,7 +29,13 @@ def test_a_cyclosim_week_with_orders_fixed_after_a_refusal(live_server, browser,
     olivia, alice = pages["olivia"], pages["alice"]
 
     season = season_create(
-        olivia, base, name="Cyclo League", slug="cyclo-league", roster=ROSTER, ruleset="cyclosim"
+        olivia,
+        base,
+        name="Cyclo League",
+        slug="cyclo-league",
+        roster=ROSTER,
+        ruleset="cyclosim",
+        peloton="players",  # a league of the players' riders only: the results are theirs
     )
     assert season.ruleset == "cyclosim"
     team_join(alice, base, season, name="Alice Cyclo", riders=cheap_riders(ROSTER))
