@@ -406,7 +406,8 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
     ) -> dict[str, Any]:
         """The end of the race after the last round (``event``): its "podium" as (rank, rider
         id or None, name, team, figure) under its heading "podium_title", its final "jerseys"
-        (season.selectors.Jersey), the players' "ranking" (as league_ranking's) and each
+        (season.selectors.Jersey), the players' "ranking" (as league_ranking's), what its
+        scores count ("score_unit": "points", or empty for a time or a rider) and each
         player's team's best "moments" (team id -> sentences: its best result, its days in
         a jersey...), read together so that the page reads each thing once."""
         ...

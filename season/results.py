@@ -146,6 +146,9 @@ class Finale:
     podium_title: str = ""
     #: Each player's team's best moments, in the ranking's order.
     moments: list[Moments] = field(default_factory=list)
+    #: What the players' scores count, after each on the players' podium ("points"; empty
+    #: for a time or a rider).
+    score_unit: str = ""
 
     @property
     def players_podium(self) -> list[PlayerLine]:
@@ -201,6 +204,7 @@ def finale(
         jerseys=end["jerseys"],
         ranking=ranking,
         podium_title=str(end.get("podium_title", "")),
+        score_unit=str(end.get("score_unit", "")),
         moments=[Moments(line, list(moments.get(line.team_id, ()))) for line in ranking],
     )
 

@@ -147,5 +147,6 @@ def end(
         ],
         "jerseys": [],
         "ranking": ranking(grand_prix, players=players, seats=seats),
+        "score_unit": _("points"),
         "moments": moments(grand_prix, players=players, seats=seats),
     }

@@ -260,6 +260,7 @@ def end(
             if jersey.classification != Classification.GENERAL
         ],
         "ranking": _scored(rows, scores, players=players, scoring=scoring),
+        "score_unit": _("points") if scoring == POINTS else "",
         "moments": moments(scores, scoring=scoring),
     }
 

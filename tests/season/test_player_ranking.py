@@ -5,6 +5,7 @@ race names the league's winner before the riders' podium."""
 
 import importlib
 import re
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -91,7 +92,8 @@ def test_a_league_of_two_riders_a_team_ranks_every_player_and_names_a_winner(cli
 
     page = client.get(reverse("season-players", args=["demo"])).content.decode()
     head, body = page.split("<tbody", 1)
-    assert "Points" in head and "Gap (points)" in head
+    assert "Points" in head
+    assert "Gap (points)" in head
     rows = ROW.findall(body)
     assert len(rows) == players.count()
     for line, row in zip(results.players_ranking(season=season, number=2), rows, strict=True):
@@ -136,11 +138,12 @@ def test_the_best_rider_on_the_gc_ranks_the_teams(client):
     assert ranking[0].team_id == first.entry_team_id
     assert ranking[0].score == first.rider.name
     page = client.get(reverse("season-players", args=["demo"])).content.decode()
-    assert "Best rider" in page and "GC place" in page
+    assert "Best rider" in page
+    assert "GC place" in page
 
 
 def test_the_riders_podium_is_numbered_once():
-    css = open("static/css/site.css", encoding="utf-8").read()
+    css = Path("static/css/site.css").read_text(encoding="utf-8")
     assert re.search(r"\.podium \{[^}]*list-style: none", css)
 
 
