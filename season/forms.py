@@ -190,6 +190,8 @@ class SeasonSettingsForm(forms.Form):
         label=capfirst(Season._meta.get_field("player_ranking").verbose_name),
         choices=Season.PlayerRanking.choices,
         initial=Season.PlayerRanking.POINTS,
+        # Not sent (a form of before the choice): the season's as it is, a new one's default.
+        required=False,
         help_text=_(
             "How the players' teams are ranked, so who wins the league; fixed once the first "
             "round opens."
@@ -309,6 +311,10 @@ class SeasonSettingsForm(forms.Form):
         for name in names:
             self.fields[name].disabled = True
             self.fields[name].help_text = reason
+
+    def clean_player_ranking(self) -> str:
+        chosen: str = self.cleaned_data.get("player_ranking") or ""
+        return chosen or self.initial.get("player_ranking") or Season.PlayerRanking.POINTS
 
     def clean_finish_bonuses(self) -> tuple[int, ...]:
         return _bonuses(self.cleaned_data["finish_bonuses"])

@@ -191,3 +191,25 @@ def test_existing_seasons_keep_the_teams_classification(alice):
     assert league(organiser=alice, slug="newer").player_ranking == "points"
     migration = importlib.import_module("season.migrations.0023_season_player_ranking")
     assert migration.Migration.dependencies == [("season", "0022_reminders")]
+
+
+def test_the_create_form_sets_the_ranking_and_the_settings_page_keeps_it(client, charlie):
+    from tests.season.builders import template_race
+    from tests.season.test_organiser_views import create_data
+
+    client.force_login(charlie)
+    page = client.get(reverse("season-create")).content.decode()
+    assert 'name="player_ranking"' in page
+    data = create_data(template_race(stages=3), player_ranking="best_gc")
+    assert client.post(reverse("season-create"), data).status_code == 302
+    season = Season.objects.get(slug="amis")
+    assert season.player_ranking == "best_gc"
+    # A settings form posted without the field leaves the choice as it is.
+    settings = {
+        key: value
+        for key, value in SeasonSettingsForm.initial_for(season).items()
+        if key != "player_ranking" and value is not None and value is not False
+    }
+    response = client.post(reverse("organiser-settings", args=[season.slug]), settings)
+    assert response.status_code == 302
+    assert Season.objects.get(pk=season.pk).player_ranking == "best_gc"
