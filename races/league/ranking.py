@@ -3,7 +3,7 @@ teams ranked as the season chose (fantasy points, races.league.fantasy; the Team
 classification among them; their best rider on the GC), every one of them after every stage,
 the podium of the GC and the final jerseys, the riders out of the race. Each reads the race's
 own rows, with the season's players and team names given as plain values
-(CyclingAdapter.league_ranking, league_moments, league_end, league_abandons)."""
+(CyclingAdapter.league_ranking, league_end, league_abandons)."""
 
 from __future__ import annotations
 
