@@ -386,8 +386,16 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
 
     # --- the end of the race (season/results.py) -----------------------------------------
 
-    #: The players' ranking's column headings where this game's differ ("score", "behind").
-    ranking_columns: Mapping[str, Any]
+    def league_ranking_choices(self) -> Sequence[tuple[str, Any]]:
+        """The players' rankings (season.models.PlayerRanking) the organiser may choose from,
+        as (value, label); none for a game that always ranks its players one way (a
+        championship: by points)."""
+        ...
+
+    def league_ranking_columns(self, scoring: str) -> Mapping[str, Any]:
+        """The players' ranking's column headings ("score", "behind") under ``scoring``
+        (the season's player_ranking) where this game's differ from time and gap."""
+        ...
 
     def league_ranking(
         self,
@@ -395,10 +403,11 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
         *,
         players: Mapping[int, Sequence[str]],
         seats: Callable[[], Mapping[int, Sequence[Any]]],
+        scoring: str,
     ) -> list[tuple[int | None, int, str, str]]:
         """The players' teams (``players``: team id -> (name, player)) ranked after a round
-        (``event``: its stage or Grand Prix), as (place, team id, score, behind); a team the
-        game leaves out of its ranking is not in it."""
+        (``event``: its stage or Grand Prix) by ``scoring`` (the season's player_ranking), as
+        (place, team id, score, behind), every player's team in it."""
         ...
 
     def league_end(
@@ -407,9 +416,15 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
         *,
         team_names: Mapping[int, str],
         seats: Callable[[], Mapping[int, Sequence[Any]]],
+        players: Mapping[int, Sequence[str]],
+        scoring: str,
     ) -> dict[str, Any]:
         """The end of the race after the last round (``event``): its "podium" as (rank, rider
-        id or None, name, team, figure) and its final "jerseys" (season.selectors.Jersey)."""
+        id or None, name, team, figure) under its heading "podium_title", its final "jerseys"
+        (season.selectors.Jersey), the players' "ranking" (as league_ranking's), what its
+        scores count ("score_unit": "points", or empty for a time or a rider) and each
+        player's team's best "moments" (team id -> sentences: its best result, its days in
+        a jersey...), read together so that the page reads each thing once."""
         ...
 
     def league_abandons(

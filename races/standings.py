@@ -9,30 +9,12 @@ from races.models import RaceEvent, Stage, StageResult, Standing
 from riders.models import Rider
 
 
-def _stage_records(stages: list[Stage]) -> list[StageRecord]:
-    results_by_stage: dict[int, list[ResultRecord]] = {stage.pk: [] for stage in stages}
-    for row in StageResult.objects.filter(stage__in=stages).values(
-        "stage_id",
-        "rider_id",
-        "entry_team_id",
-        "team_id",
-        "rank",
-        "time_seconds",
-        "bonus_seconds",
-        "penalty_seconds",
-        "status",
-    ):
-        results_by_stage[row["stage_id"]].append(
-            ResultRecord(
-                rider_id=row["rider_id"],
-                team_id=row["entry_team_id"] or row["team_id"] or 0,
-                rank=row["rank"],
-                time_seconds=row["time_seconds"],
-                bonus_seconds=row["bonus_seconds"],
-                penalty_seconds=row["penalty_seconds"],
-                status=row["status"],
-            )
-        )
+def stage_climbs_and_sprints(
+    stages: list[Stage],
+) -> tuple[dict[int, list[ClimbRecord]], dict[int, list[tuple[int, ...]]]]:
+    """Each stage's climbs (the last one a summit finish when the course ends on a climb) and
+    intermediate sprints, in crossing order, from its stored events; keyed by the stage's id.
+    The classifications and the fantasy points (races.league.fantasy) read the same."""
     climbs: dict[int, list[ClimbRecord]] = {stage.pk: [] for stage in stages}
     sprints: dict[int, list[tuple[int, ...]]] = {stage.pk: [] for stage in stages}
     last_is_climb = {
@@ -57,6 +39,34 @@ def _stage_records(stages: list[Stage]) -> list[StageRecord]:
             climbs[stage.pk][-1] = ClimbRecord(
                 terrain=last.terrain, crossing_order=last.crossing_order, summit_finish=True
             )
+    return climbs, sprints
+
+
+def _stage_records(stages: list[Stage]) -> list[StageRecord]:
+    results_by_stage: dict[int, list[ResultRecord]] = {stage.pk: [] for stage in stages}
+    for row in StageResult.objects.filter(stage__in=stages).values(
+        "stage_id",
+        "rider_id",
+        "entry_team_id",
+        "team_id",
+        "rank",
+        "time_seconds",
+        "bonus_seconds",
+        "penalty_seconds",
+        "status",
+    ):
+        results_by_stage[row["stage_id"]].append(
+            ResultRecord(
+                rider_id=row["rider_id"],
+                team_id=row["entry_team_id"] or row["team_id"] or 0,
+                rank=row["rank"],
+                time_seconds=row["time_seconds"],
+                bonus_seconds=row["bonus_seconds"],
+                penalty_seconds=row["penalty_seconds"],
+                status=row["status"],
+            )
+        )
+    climbs, sprints = stage_climbs_and_sprints(stages)
     return [
         StageRecord(
             number=stage.number,

@@ -16,6 +16,7 @@ from plugins import GameAdapter, Starter, adapter_for, adapter_names, ruleset_ch
 from season.formation import Candidate
 from season.leagues import (
     FORMATION_FIELDS,
+    START_FIELDS,
     CalendarInvalid,
     SeasonSettings,
     first_deadline_check,
@@ -185,6 +186,17 @@ class SeasonSettingsForm(forms.Form):
         help_text=Season._meta.get_field("peloton").help_text,
     )
     draft_pick_minutes = pick_minutes_field()
+    player_ranking = forms.ChoiceField(
+        label=capfirst(Season._meta.get_field("player_ranking").verbose_name),
+        choices=Season.PlayerRanking.choices,
+        initial=Season.PlayerRanking.POINTS,
+        # Not sent (a form of before the choice): the season's as it is, a new one's default.
+        required=False,
+        help_text=_(
+            "How the players' teams are ranked, so who wins the league; fixed once the first "
+            "round opens."
+        ),
+    )
     same_group_same_time = forms.BooleanField(
         label=_("Riders finishing in the same group get the same time"),
         required=False,
@@ -210,6 +222,8 @@ class SeasonSettingsForm(forms.Form):
     )
     # The fields the service fixes once teams start forming (season.leagues).
     FORMATION_FIELDS: ClassVar = FORMATION_FIELDS
+    # The fields the service fixes once the first round opens (season.leagues).
+    START_FIELDS: ClassVar = START_FIELDS
 
     FIELDSETS: ClassVar = (
         (_("The season"), ("name", "slug", "template", "ruleset", "is_public", "auto_publish")),
@@ -225,6 +239,7 @@ class SeasonSettingsForm(forms.Form):
                 "draft_pick_minutes",
             ),
         ),
+        (_("Who wins the league"), ("player_ranking",)),
         (_("Race rules"), RULE_FIELDS),
     )
 
@@ -246,6 +261,10 @@ class SeasonSettingsForm(forms.Form):
                 self.fields.pop(name, None)
             if budget_help := game.page_words.get("budget_help"):
                 self.fields["budget"].help_text = budget_help
+            if "player_ranking" in self.fields:
+                self.fields["player_ranking"].choices = list(  # type: ignore[attr-defined]
+                    game.league_ranking_choices()
+                )
         self.unused = set()
         if event is not None:
             ruleset = self.fields["ruleset"]
@@ -278,6 +297,7 @@ class SeasonSettingsForm(forms.Form):
             "max_per_real_team": season.max_per_real_team,
             "draft_pick_minutes": season.draft_pick_minutes,
             "peloton": season.peloton,
+            "player_ranking": season.player_ranking,
             "same_group_same_time": rules.same_group_same_time,
             "finish_bonuses": ", ".join(str(b) for b in rules.finish_bonuses),
             "intermediate_sprint_bonuses": ", ".join(
@@ -291,6 +311,10 @@ class SeasonSettingsForm(forms.Form):
         for name in names:
             self.fields[name].disabled = True
             self.fields[name].help_text = reason
+
+    def clean_player_ranking(self) -> str:
+        chosen: str = self.cleaned_data.get("player_ranking") or ""
+        return chosen or self.initial.get("player_ranking") or Season.PlayerRanking.POINTS
 
     def clean_finish_bonuses(self) -> tuple[int, ...]:
         return _bonuses(self.cleaned_data["finish_bonuses"])
@@ -329,6 +353,7 @@ class SeasonSettingsForm(forms.Form):
             auto_publish=data["auto_publish"],
             draft_pick_minutes=data["draft_pick_minutes"] or 0,
             peloton=self._value("peloton"),
+            player_ranking=self._value("player_ranking"),
         )
 
 

@@ -105,6 +105,8 @@ class SeasonSettings:
     draft_pick_minutes: int | None = None
     #: Who races a stage race: the whole start list or the players' riders (Season.Peloton).
     peloton: str = Season.Peloton.START_LIST
+    #: Who wins the league (Season.PlayerRanking); fixed once the season has started.
+    player_ranking: str = Season.PlayerRanking.POINTS
 
 
 FORMATION_FIELDS = (
@@ -190,6 +192,7 @@ def _model_fields(settings: SeasonSettings) -> dict[str, Any]:
         "max_per_real_team": settings.max_per_real_team,
         "time_zone": settings.time_zone,
         "peloton": settings.peloton,
+        "player_ranking": settings.player_ranking,
     }
 
 
@@ -207,7 +210,12 @@ def season_settings_of(season: Season) -> SeasonSettings:
         auto_publish=season.auto_publish,
         draft_pick_minutes=season.draft_pick_minutes,
         peloton=season.peloton,
+        player_ranking=season.player_ranking,
     )
+
+
+#: The settings fixed once the season has started (formation.race_started: a round opened).
+START_FIELDS = ("player_ranking",)
 
 
 def rules_frozen(season: Season) -> bool:
@@ -225,6 +233,11 @@ def season_settings_update(*, season: Season, settings: SeasonSettings) -> Seaso
                 raise LeagueError(
                     _("Teams are being formed: the ruleset and team rules can no longer change.")
                 )
+        started = [f for f in START_FIELDS if getattr(settings, f) != getattr(current, f)]
+        if started and race_started(locked):
+            raise LeagueError(
+                _("The season has started: the players' ranking can no longer change.")
+            )
         if settings.rule_settings != current.rule_settings and rules_frozen(locked):
             raise LeagueError(
                 _("A round has been resolved: the rule settings can no longer change.")

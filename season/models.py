@@ -60,12 +60,22 @@ class Peloton(models.TextChoices):
     PLAYERS = "players", _("the players' riders only")
 
 
+class PlayerRanking(models.TextChoices):
+    """Which player wins the league (docs/league.md "The players' ranking"): a stage race's
+    choice; a championship always ranks its players by points."""
+
+    POINTS = "points", _("fantasy points (stage places, daily classifications, jerseys, finals)")
+    TEAMS = "teams", _("the Teams classification among the players' teams")
+    BEST_GC = "best_gc", _("each team's best rider on the general classification")
+
+
 class Season(models.Model):
     """A league's running of a race across weeks: a stage race (``race``, cycling) or a
     championship of Grands Prix (``championship``, motor racing), exactly one of them."""
 
     FormationMode = FormationMode
     Peloton = Peloton
+    PlayerRanking = PlayerRanking
 
     name = models.CharField(_("name"), max_length=120, validators=[validate_display_name])
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
@@ -133,6 +143,13 @@ class Season(models.Model):
             "computer teams, or a smaller field of the players' riders alone."
         ),
     )
+    player_ranking = models.CharField(
+        _("players' ranking"),
+        max_length=8,
+        choices=PlayerRanking.choices,
+        default=PlayerRanking.POINTS,
+        help_text=_("How the players' teams are ranked: who wins the league."),
+    )
     invite_code = models.CharField(
         _("invitation code"), max_length=32, unique=True, default=invite_code_new, editable=False
     )
@@ -188,6 +205,10 @@ class Season(models.Model):
             models.CheckConstraint(
                 condition=models.Q(peloton__in=[c.value for c in Peloton]),
                 name="season_peloton_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(player_ranking__in=[c.value for c in PlayerRanking]),
+                name="season_player_ranking_valid",
             ),
             models.CheckConstraint(
                 condition=models.Q(budget__gte=1, budget__lte=BUDGET_MAX),

@@ -5,13 +5,14 @@ is decided by the caller (season.permissions) and passed in as round numbers.
 
 The players' ranking (docs/league.md "The players' ranking"), the podium, the final jerseys
 and who left the race are the game's (its adapter's league_ranking, league_end and
-league_abandons: a stage race ranks the players' teams by the Teams classification among them,
-a championship scores each as a constructor of its two cars); this module asks for them with
-the season's players, team names and seats, and gives every page the same lines.
+league_abandons: a stage race ranks the players' teams as its organiser chose, by fantasy points,
+the Teams classification among them or their best rider on the GC, a championship scores each
+as a constructor of its two cars); this module asks for them with the season's players, team
+names, seats and choice (Season.player_ranking), and gives every page the same lines.
 """
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -22,16 +23,15 @@ from season.selectors import Jersey, season_team_names, seats_by_team
 
 @dataclass(frozen=True)
 class PlayerLine:
-    """One player's team in the players' ranking. ``rank`` None: not ranked (a stage race's
-    team with too few riders left for the Teams classification)."""
+    """One player's team in the players' ranking (every player's team has a place)."""
 
     rank: int | None
     team_id: int
     team: str
     player: str
-    #: The team's time (stage race) or points (championship), as the page shows it.
+    #: The team's points, time or best rider (the season's ranking), as the page shows it.
     score: str
-    #: The gap to the first team (stage race), or the wins (championship).
+    #: The gap to the first team, the best rider's GC place, or the wins (championship).
     behind: str
 
 
@@ -62,11 +62,19 @@ def players_ranking(*, season: Season, number: int) -> list[PlayerLine]:
 def _ranking(
     season: Season, event: Any, players: dict[int, tuple[str, str]], seats: Any = None
 ) -> list[PlayerLine]:
-    """The game's ranking of the players' teams, then those it left out (not ranked), by
-    name."""
+    """The game's ranking of the players' teams (see _lines)."""
     lines = adapter_for(season.ruleset).league_ranking(
-        event, players=players, seats=seats or partial(seats_by_team, season=season)
+        event,
+        players=players,
+        seats=seats or partial(seats_by_team, season=season),
+        scoring=season.player_ranking,
     )
+    return _lines(lines, players)
+
+
+def _lines(lines: Iterable[Any], players: dict[int, tuple[str, str]]) -> list[PlayerLine]:
+    """The game's lines as PlayerLines, then any player's team it left out (not ranked), by
+    name."""
     ranking = [
         PlayerLine(rank, team_id, *players[team_id], score=score, behind=behind)
         for rank, team_id, score, behind in lines
@@ -119,12 +127,33 @@ class Podium:
 
 
 @dataclass(frozen=True)
+class Moments:
+    """A player's team's best moments of the season, for the end of the race."""
+
+    line: PlayerLine
+    moments: list[str]
+
+
+@dataclass(frozen=True)
 class Finale:
-    """What the season page shows once its last round's results are visible."""
+    """What the season page shows once its last round's results are visible: the league's
+    winner, the players' podium and best moments, then the game's own podium and jerseys."""
 
     podium: list[Podium]
     jerseys: list[Jersey]
     ranking: list[PlayerLine]
+    #: The heading of the game's podium (the final podium, the drivers' championship).
+    podium_title: str = ""
+    #: Each player's team's best moments, in the ranking's order.
+    moments: list[Moments] = field(default_factory=list)
+    #: What the players' scores count, after each on the players' podium ("points"; empty
+    #: for a time or a rider).
+    score_unit: str = ""
+
+    @property
+    def players_podium(self) -> list[PlayerLine]:
+        """The players' teams on the first three places."""
+        return [line for line in self.ranking if line.rank is not None and line.rank <= 3]
 
     @property
     def winner(self) -> PlayerLine | None:
@@ -164,11 +193,19 @@ def finale(
     event = known[last].event if last in known else _round_event(season, last)
     seats = seats or seats_once(season)
     names = season_team_names(season=season) if team_names is None else team_names
-    end = adapter_for(season.ruleset).league_end(event, team_names=names, seats=seats)
+    players = _players(season)
+    end = adapter_for(season.ruleset).league_end(
+        event, team_names=names, seats=seats, players=players, scoring=season.player_ranking
+    )
+    ranking = _lines(end["ranking"], players)
+    moments = end["moments"]
     return Finale(
         podium=[Podium(*line) for line in end["podium"]],
         jerseys=end["jerseys"],
-        ranking=_ranking(season, event, _players(season), seats),
+        ranking=ranking,
+        podium_title=str(end.get("podium_title", "")),
+        score_unit=str(end.get("score_unit", "")),
+        moments=[Moments(line, list(moments.get(line.team_id, ()))) for line in ranking],
     )
 
 

@@ -293,6 +293,7 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
         "roster_size",
         "max_per_real_team",
         "peloton",
+        "player_ranking",
         "same_group_same_time",
         "finish_bonuses",
         "intermediate_sprint_bonuses",
@@ -926,9 +927,16 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
 
     # --- the end of the race (plugins.protocol.GameAdapter, motor.league.ranking) ---------
 
-    ranking_columns: Mapping[str, Any] = MappingProxyType(
+    _RANKING_COLUMNS: Mapping[str, Any] = MappingProxyType(
         {"score": gettext_lazy("Points"), "behind": gettext_lazy("Wins")}
     )
+
+    def league_ranking_choices(self) -> Sequence[tuple[str, Any]]:
+        # A championship always ranks its players by their drivers' points.
+        return ()
+
+    def league_ranking_columns(self, scoring: str) -> Mapping[str, Any]:
+        return self._RANKING_COLUMNS
 
     def league_ranking(
         self,
@@ -936,6 +944,7 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
         *,
         players: Mapping[int, Sequence[str]],
         seats: Callable[[], Mapping[int, Sequence[Any]]],
+        scoring: str,
     ) -> list[tuple[int | None, int, str, str]]:
         return league_results.ranking(event, players=players, seats=seats())
 
@@ -945,8 +954,10 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
         *,
         team_names: Mapping[int, str],
         seats: Callable[[], Mapping[int, Sequence[Any]]],
+        players: Mapping[int, Sequence[str]],
+        scoring: str,
     ) -> dict[str, Any]:
-        return league_results.end(event, seats=seats())
+        return league_results.end(event, seats=seats(), players=players)
 
     def league_abandons(
         self, event: Any, *, numbers: Iterable[int], team_names: Mapping[int, str]

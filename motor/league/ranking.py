@@ -11,7 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from motor.models import GrandPrix, Standing, StandingTable
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from motor.models import GrandPrix, Result, Standing, StandingTable
 from motor.standings import points_text
 
 
@@ -70,9 +73,60 @@ def _added(a: Iterable[int], b: Iterable[int]) -> list[int]:
     return [(a[i] if i < len(a) else 0) + (b[i] if i < len(b) else 0) for i in range(size)]
 
 
-def end(grand_prix: GrandPrix | None, *, seats: Mapping[int, Sequence[Any]]) -> dict[str, Any]:
+def moments(
+    grand_prix: GrandPrix | None,
+    *,
+    players: Mapping[int, Sequence[str]],
+    seats: Mapping[int, Sequence[Any]],
+) -> dict[int, list[str]]:
+    """Each player's team's best finish of the championship up to ``grand_prix`` (its best
+    classified place, the first Grand Prix where its cars got it), for the end of the race
+    (one query)."""
+    if grand_prix is None:
+        return {}
+    team_of = {
+        seat.entry_id: team_id
+        for team_id, cars in seats.items()
+        if team_id in players
+        for seat in cars
+        if getattr(seat, "entry_id", None)
+    }
+    best: dict[int, tuple[int, int, str, str]] = {}
+    for entry_id, position, round_number, gp_name, driver in (
+        Result.objects.filter(
+            grand_prix__championship_id=grand_prix.championship_id,
+            grand_prix__round__lte=grand_prix.round,
+            entry_id__in=list(team_of),
+            position__isnull=False,
+        )
+        .order_by("position", "grand_prix__round")
+        .values_list(
+            "entry_id", "position", "grand_prix__round", "grand_prix__name", "entry__driver__name"
+        )
+    ):
+        team_id = team_of[entry_id]
+        if position is not None and team_id not in best:
+            best[team_id] = (position, round_number, gp_name, driver)
+    told: dict[int, list[str]] = {}
+    for team_id, (position, _round, gp_name, driver) in best.items():
+        values = {"driver": driver, "position": position, "grand_prix": gp_name}
+        told[team_id] = [
+            _("Best result: %(driver)s won the %(grand_prix)s") % values
+            if position == 1
+            else _("Best result: %(driver)s, place %(position)s at the %(grand_prix)s") % values
+        ]
+    return told
+
+
+def end(
+    grand_prix: GrandPrix | None,
+    *,
+    seats: Mapping[int, Sequence[Any]],
+    players: Mapping[int, Sequence[str]],
+) -> dict[str, Any]:
     """The drivers' standings' podium after the last Grand Prix (rank, no rider, the driver,
-    his league team, his points); a championship has no jerseys."""
+    his league team, his points), the players' ranking and each player's team's best result;
+    a championship has no jerseys."""
     teams = {driver_id: name for _team, name, driver_id in _cars(seats)}
     lines = (
         Standing.objects.filter(grand_prix=grand_prix, table=StandingTable.DRIVERS, position__lte=3)
@@ -80,15 +134,19 @@ def end(grand_prix: GrandPrix | None, *, seats: Mapping[int, Sequence[Any]]) -> 
         .order_by("position")
     )
     return {
+        "podium_title": gettext_lazy("Drivers' championship"),
         "podium": [
             (
                 line.position,
                 None,
                 line.driver.name if line.driver else "",
                 teams.get(line.driver_id or 0, ""),
-                points_text(line.points),
+                _("%(points)s points") % {"points": points_text(line.points)},
             )
             for line in lines
         ],
         "jerseys": [],
+        "ranking": ranking(grand_prix, players=players, seats=seats),
+        "score_unit": _("points"),
+        "moments": moments(grand_prix, players=players, seats=seats),
     }

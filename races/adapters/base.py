@@ -907,7 +907,11 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
 
     # --- the end of the race (plugins.protocol.GameAdapter, races.league.ranking) ---------
 
-    ranking_columns: Mapping[str, Any] = MappingProxyType({})
+    def league_ranking_choices(self) -> Sequence[tuple[str, Any]]:
+        return league_results.CHOICES
+
+    def league_ranking_columns(self, scoring: str) -> Mapping[str, Any]:
+        return league_results.COLUMNS.get(scoring, {})
 
     def league_ranking(
         self,
@@ -915,8 +919,9 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         *,
         players: Mapping[int, Sequence[str]],
         seats: Callable[[], Mapping[int, Sequence[Any]]],
+        scoring: str,
     ) -> list[tuple[int | None, int, str, str]]:
-        return list(league_results.ranking(event, players=players))
+        return list(league_results.players_ranking(event, players=players, scoring=scoring))
 
     def league_end(
         self,
@@ -924,8 +929,10 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         *,
         team_names: Mapping[int, str],
         seats: Callable[[], Mapping[int, Sequence[Any]]],
+        players: Mapping[int, Sequence[str]],
+        scoring: str,
     ) -> dict[str, Any]:
-        return league_results.end(event, team_names=team_names)
+        return league_results.end(event, team_names=team_names, players=players, scoring=scoring)
 
     def league_abandons(
         self, event: Any, *, numbers: Iterable[int], team_names: Mapping[int, str]

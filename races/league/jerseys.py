@@ -39,15 +39,33 @@ def jersey_holders(
             stage__race_id=race_id, stage__number=number, rank=1
         ).select_related("rider")
     }
+    return jerseys_of(
+        {
+            classification: (
+                line.rider_id,
+                line.rider.name if line.rider else "",
+                line.entry_team_id,
+            )
+            for classification, line in leaders.items()
+        },
+        team_names=team_names,
+    )
+
+
+def jerseys_of(
+    leaders: Mapping[str, tuple[int | None, str, int | None]],
+    *,
+    team_names: Callable[[], Mapping[int, str]],
+) -> list[Jersey]:
+    """The jerseys of ``leaders`` (classification -> (rider id, rider's name, league team id)
+    of its first), in the jerseys' order."""
     names = team_names() if Classification.TEAMS in leaders else {}
     jerseys = []
     for classification, label, colour in JERSEYS:
-        line = leaders.get(classification)
-        if line is None:
+        leader = leaders.get(classification)
+        if leader is None:
             continue
-        if classification == Classification.TEAMS:
-            name = names.get(line.entry_team_id or 0, "")
-        else:
-            name = line.rider.name if line.rider else ""
-        jerseys.append(Jersey(classification, str(label), colour, line.rider_id, name))
+        rider_id, rider, team_id = leader
+        name = names.get(team_id or 0, "") if classification == Classification.TEAMS else rider
+        jerseys.append(Jersey(classification, str(label), colour, rider_id, name))
     return jerseys

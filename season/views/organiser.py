@@ -182,6 +182,11 @@ def settings_edit(request: HttpRequest, slug: str) -> HttpResponse:
             [name for name in SeasonSettingsForm.FORMATION_FIELDS if name in form.fields],
             _("Fixed: teams are being formed."),
         )
+    if formation.race_started(season):
+        form.freeze(
+            [name for name in SeasonSettingsForm.START_FIELDS if name in form.fields],
+            _("Fixed: the season has started."),
+        )
     if leagues.rules_frozen(season):
         form.freeze(
             [name for name in SeasonSettingsForm.RULE_FIELDS if name in form.fields],

@@ -41,7 +41,9 @@ def _players_page(
     season = _season(access)
     ranking = results.players_ranking(season=season, number=number)
     adapter = adapter_for(season.ruleset)
-    table = PlayersRankingTable(ranking, season=season, columns=adapter.ranking_columns)
+    table = PlayersRankingTable(
+        ranking, season=season, columns=adapter.league_ranking_columns(season.player_ranking)
+    )
     export = table_configure(request, table, f"{season.slug}-players-after-{number}")
     if export:
         return export
@@ -55,6 +57,7 @@ def _players_page(
             "numbers": range(1, last + 1),
             "final": final,
             "unranked": any(line.rank is None for line in ranking),
+            "scoring": season.player_ranking,
         },
         tz=season.tz,
     )
