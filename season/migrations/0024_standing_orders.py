@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("season", "0022_reminders"),
+        ("season", "0023_season_player_ranking"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
