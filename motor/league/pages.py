@@ -21,6 +21,7 @@ from motor.league.links import SeasonLinks
 from motor.models import Championship, GrandPrix, Result, Standing, StandingTable
 from motor.views import pages as views
 from motor.views.texts import map_texts
+from motor.words import card_label
 
 TEMPLATES = {
     "season": "motor/league/season.html",
@@ -120,7 +121,7 @@ def dice_part(rolls: Sequence[Any], *, seats: Sequence[Any]) -> dict[str, Any]:
                 "car": f"#{car} {cars.get(str(car), '')}" if car else "",
                 "kind": kind,
                 "values": " ".join(str(v) for v in values),
-                "card": card,
+                "card": card_label(card),
             }
             for phase, number, car, kind, values, card in rolls
         ]

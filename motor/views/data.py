@@ -26,6 +26,7 @@ from motor.models import (
 )
 from motor.standings import race_lines
 from motor.tables import points_text, race_time
+from motor.words import reason_label
 
 TABLES = (StandingTable.DRIVERS.value, StandingTable.CONSTRUCTORS.value)
 INCIDENT_KINDS = ("track_exit", "incident", "oil_received", "skid", "retired")
@@ -134,7 +135,11 @@ def status_text(result: Result) -> str:
     label = str(result.get_status_display())
     if result.status == ResultStatus.DNF or result.reason:
         lap = retirement_lap(result)
-        bits = [b for b in (result.reason, _("lap %(lap)s") % {"lap": lap} if lap else "") if b]
+        bits = [
+            b
+            for b in (reason_label(result.reason), _("lap %(lap)s") % {"lap": lap} if lap else "")
+            if b
+        ]
         return f"{label} ({', '.join(bits)})" if bits else label
     return label
 
@@ -218,7 +223,7 @@ def retirement_rows(results: Iterable[Result]) -> list[dict]:
                 "constructor": r.entry.constructor.name,
                 "constructor_slug": r.entry.constructor.slug,
                 "lap": retirement_lap(r),
-                "reason": r.reason,
+                "reason": reason_label(r.reason),
                 "classified": r.position or "",
             }
         )
@@ -264,7 +269,9 @@ def qualifying_notes(events: Iterable[GrandPrixEvent]) -> dict[int, str]:
             continue
         data = event.data if isinstance(event.data, dict) else {}
         if data.get("no_time"):
-            out[event.entry_id] = _("no time: %(reason)s") % {"reason": data["no_time"]}
+            out[event.entry_id] = _("no time: %(reason)s") % {
+                "reason": reason_label(data["no_time"])
+            }
         elif "throws" in data:
             out[event.entry_id] = _("%(throws)s throws, %(over)s over") % {
                 "throws": data.get("throws"),

@@ -29,7 +29,8 @@ from motor.tables import (
     table_configure,
 )
 from motor.views import data
-from motor.views.texts import event_label, lap_texts, map_texts, points_texts
+from motor.views.texts import lap_texts, map_texts, points_texts
+from motor.words import event_text
 
 
 def _nav(links) -> dict[str, Any]:
@@ -97,14 +98,7 @@ def calendar_page(
 
 def _incident_text(event: GrandPrixEvent, label: str) -> str:
     details = event.data if isinstance(event.data, dict) else {}
-    bits = [
-        str(details[key])
-        for key in ("reason", "corner", "card", "into", "box")
-        if details.get(key) not in (None, "")
-    ]
-    text = f"{label}: {event_label(event.kind)}"
-    if bits:
-        text += f" ({', '.join(bits)})"
+    text = f"{label}: {event_text(event.kind, details)}"
     if isinstance(details.get("lap"), int):
         text += " · " + _("lap %(lap)s") % {"lap": details["lap"]}
     return text
