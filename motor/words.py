@@ -92,6 +92,17 @@ def skid_text(into: object) -> str:
     return gettext("skid") + (f" ({text})" if text else "")
 
 
+def engine_label(engine: str) -> str:
+    """An engine by its maker's name: ``ford-cosworth`` -> "Ford Cosworth"."""
+    return engine.replace("-", " ").title() if engine else ""
+
+
+def car_engine_text(engine: str, constructor_slug: str) -> str:
+    """The engine of a car, said only when it is not the constructor's own (a Ferrari is not
+    "Ferrari ferrari"; a Lotus with a Ford engine says "Ford")."""
+    return "" if not engine or engine == constructor_slug else engine_label(engine)
+
+
 def event_label(kind: str) -> str:
     label = EVENT_KINDS.get(kind)
     return str(label) if label is not None else kind.replace("_", " ")

@@ -354,7 +354,7 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
             % {"seats": seats},
         ]
         if season.points_system is not None:
-            notes.append(_("Points: %(system)s") % {"system": season.points_system.name})
+            notes.append(_("Points: %(system)s") % {"system": season.points_system.title})
         return notes
 
     def league_standings_lines(

@@ -26,7 +26,7 @@ from motor.models import (
 )
 from motor.standings import race_lines
 from motor.tables import points_text, race_time
-from motor.words import reason_label
+from motor.words import engine_label, reason_label
 
 TABLES = (StandingTable.DRIVERS.value, StandingTable.CONSTRUCTORS.value)
 INCIDENT_KINDS = ("track_exit", "incident", "oil_received", "skid", "retired")
@@ -38,10 +38,6 @@ def championship_get(slug: str) -> Championship:
         return Championship.objects.select_related("points_system").get(slug=slug)
     except Championship.DoesNotExist:
         raise Http404(_("No such championship.")) from None
-
-
-def engine_label(engine: str) -> str:
-    return engine.replace("-", " ").title() if engine else ""
 
 
 def team_name(name: str, engine: str, engines: int) -> str:
@@ -401,7 +397,7 @@ def what_if(championship: Championship, table: str) -> tuple[list[tuple[str, str
             if row is not None:
                 row[f"pos_{system.slug}"] = line.position
                 row[f"pts_{system.slug}"] = points_text(line.points)
-    return [(s.slug, s.slug) for s in systems], list(rows.values())
+    return [(s.slug, s.title) for s in systems], list(rows.values())
 
 
 # --- Driver and constructor pages ---------------------------------------------------------------

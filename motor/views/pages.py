@@ -30,7 +30,7 @@ from motor.tables import (
 )
 from motor.views import data
 from motor.views.texts import lap_texts, map_texts, points_texts
-from motor.words import event_text
+from motor.words import engine_label, event_text
 
 
 def _nav(links) -> dict[str, Any]:
@@ -316,7 +316,7 @@ def what_if_page(
     export = table_configure(request, what_if, f"{championship.slug}-{table}-what-if")
     if export:
         return export
-    names = dict(type(championship.points_system).objects.values_list("slug", "name"))
+    names = {s.slug: s for s in type(championship.points_system).objects.all()}
     return _render(
         request,
         "motor/what_if.html",
@@ -325,7 +325,7 @@ def what_if_page(
             "links": links,
             "table_kind": table,
             "table": what_if,
-            "systems": [(slug, names.get(slug, slug)) for slug, _label in systems],
+            "systems": [(label, names[slug].name) for slug, label in systems if slug in names],
         },
         extra,
         renderer,
@@ -401,7 +401,7 @@ def constructor_page(
             "championship": championship,
             "links": links,
             "constructor": constructor,
-            "engines": [data.engine_label(e) for e in engines if e],
+            "engines": [engine_label(e) for e in engines if e],
             "table": table,
             "last": rows[-1] if rows else None,
         },
