@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.rulesets.cyclosim.sheet import consumed_at_start, pe_max_of
 from races.adapters.base import CyclingAdapter, profile_of
-from races.adapters.cyclosim_rules import RULE_TEXTS
+from races.adapters.cyclosim_rules import RULE_TEXTS, RULE_TITLES
 
 #: The words of Cyclo Sim's orders spec (engine/rulesets/cyclosim/player_orders.py), for the
 #: French catalogue: the generated forms say them through gettext.
@@ -47,6 +47,7 @@ class CyclosimAdapter(CyclingAdapter):
     name = "cyclosim"
     #: The codes of the dice log and the events, explained (the "how it works" page).
     rule_texts = RULE_TEXTS
+    rule_titles = RULE_TITLES
     label = _("Cyclo Sim (energy, contracts, drafting)")
     how_it_works = _(
         "Cyclo Sim: each rider has a store of energy points and, every turn, an instantaneous "

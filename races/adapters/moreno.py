@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, pgettext_lazy
 
 from races.adapters.base import CyclingAdapter
-from races.adapters.moreno_rules import RULE_TEXTS
+from races.adapters.moreno_rules import RULE_TEXTS, RULE_TITLES
 
 #: The words of Moréno's orders and settings specs (engine/rulesets/moreno/settings.py), for
 #: the French catalogue: the generated forms say them through gettext.
@@ -27,6 +27,7 @@ class MorenoAdapter(CyclingAdapter):
     name = "moreno"
     #: The codes of the dice log and the events, explained (the "how it works" page).
     rule_texts = RULE_TEXTS
+    rule_titles = RULE_TITLES
     label = _("Moréno (8-axis profiles, dice)")
     how_it_works = _(
         "Moréno: each rider has eight ratings (rouleur, sprinter, baroudeur, finisseur, "

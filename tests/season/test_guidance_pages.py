@@ -72,11 +72,12 @@ def test_the_rule_codes_of_a_stage_are_explained_and_linked(client, demo):
     Round.objects.filter(season=demo, number=1).update(status=Round.Status.PUBLISHED)
     rules = reverse("ruleset-rules", args=[demo.ruleset])
     texts = adapter_for(demo.ruleset).rule_texts
+    titles = adapter_for(demo.ruleset).rule_titles
     dice = client.get(reverse("season-stage-dice", args=["demo", 1])).content.decode()
     links = re.findall(r'<a class="rule-code" href="([^"]+)"><abbr title="([^"]+)">([^<]+)<', dice)
     assert links, "no rule code linked in the dice log"
     for href, title, code in links:
-        listed, text = rule_text(texts, code)
+        listed, text = rule_text(texts, code, titles)
         assert href == f"{rules}#{rule_anchor(listed)}"
         assert title == escape(text)
     stage_page = client.get(reverse("season-stage", args=["demo", 1])).content.decode()

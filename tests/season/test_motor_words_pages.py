@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from motor.models import GrandPrix, GrandPrixEvent, Result, ResultStatus
+from season.models import Round
 from season.services.lifecycle import round_publish
 from tests.commits import committed
 from tests.season.motor_builders import joined, motor_league, round_resolved, two_cars_each
@@ -68,3 +69,20 @@ def test_a_grand_prix_of_a_league_says_its_retirements_in_words(client, alice, b
     )
     assert any("out of fuel" in row for row in rows), rows
     assert CODES.findall(str(rows)) == []
+
+
+def test_the_orders_form_links_the_rules_it_cites_to_their_line_on_the_rules_page(
+    client, alice, bob
+):
+    season = motor_league(organiser=alice)
+    (team,) = joined(season, bob)
+    two_cars_each(season, team)
+    Round.objects.filter(season=season, number=1).update(status=Round.Status.OPEN)
+    client.force_login(bob)
+    html = client.get(reverse("player-orders", args=[season.slug, team.pk])).content.decode()
+    links = re.findall(r'<a class="rule-ref" href="([^"#]+)#([^"]+)"[^>]*>([^<]+)</a>', html)
+    assert ("§7.1 The orders of a car") in [text for _url, _anchor, text in links]
+    assert "§7.1:" not in html
+    for url, anchor, _text in links:
+        assert url == reverse("ruleset-rules", args=[season.ruleset])
+        assert f'id="{anchor}"' in client.get(url).content.decode()
