@@ -102,6 +102,11 @@ def test_the_orders_page_shows_the_profile_the_ratings_and_the_rules(client, dem
     for member in team.seats.all():
         assert member.rider.name in ratings
     assert '<abbr title="Climber">' in ratings
+    # Each rating says what it means, and the scale is read once below the table.
+    assert re.search(r'<td class="num"><abbr title="[a-z ]+">[H0-4]</abbr></td>', ratings)
+    legend = page.split('id="ratings-legend"')[1].split("</p>")[0]
+    assert "from weakest to strongest" in legend
+    assert '<abbr title="handicap">H</abbr> handicap' in legend
     # The "not saved yet" hint is there, hidden until the form changes (static/js).
     assert 'id="unsaved"' in page
     assert 'data-unsaved-hint="unsaved"' in page
