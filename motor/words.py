@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 REASONS: Mapping[str, Promise] = MappingProxyType(
     {
         "ENGINE": _("engine failure"),
-        "ACCIDENT": _("accident (hit the wall)"),
+        "ACCIDENT": _("crashed into the wall"),
         "TRACK_EXIT": _("track exit"),
         "OUT_OF_FUEL": _("out of fuel"),
         "PUNCTURE": _("puncture"),
