@@ -138,6 +138,11 @@ class PointsSystem(models.Model):
             title = title[: title.rindex(" (")].strip()
         return title or self.slug
 
+    @property
+    def details(self) -> str:
+        """What the description says after the name ("9-6-4-3-2-1, drivers' best 11 results")."""
+        return self.name.split(":", 1)[1].strip() if ":" in self.name else ""
+
     def scoring(self) -> Scoring:
         return Scoring(
             table=tuple(Decimal(str(points)) for points in self.table),

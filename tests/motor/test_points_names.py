@@ -17,6 +17,7 @@ def test_a_points_system_is_called_by_its_name(slug, title):
     system = PointsSystem.objects.get(slug=slug)
     assert system.title == title
     assert str(system) == title
+    assert "grandprix.md" not in system.title + system.details
 
 
 def test_a_car_names_its_engine_only_when_it_is_another_makers():
