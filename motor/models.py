@@ -127,7 +127,21 @@ class PointsSystem(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.slug
+        return self.title
+
+    @property
+    def title(self) -> str:
+        """The system's short name, what the pages call it: its description up to the colon,
+        without a note in brackets ("Formula 1, 1950s", "Grand Prix")."""
+        title = self.name.split(":", 1)[0].strip()
+        if title.endswith(")") and " (" in title:
+            title = title[: title.rindex(" (")].strip()
+        return title or self.slug
+
+    @property
+    def details(self) -> str:
+        """What the description says after the name ("9-6-4-3-2-1, drivers' best 11 results")."""
+        return self.name.split(":", 1)[1].strip() if ":" in self.name else ""
 
     def scoring(self) -> Scoring:
         return Scoring(

@@ -85,6 +85,9 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
     page_words: Mapping[str, Any]
     #: The codes of the dice log and their texts, for the rules page (may be empty).
     rule_texts: Mapping[str, Any]
+    #: The short wording of the rules its pages cite ("§7.1" -> "The orders of a car"), each
+    #: listed with an anchor on the rules page (may be empty).
+    rule_titles: Mapping[str, Any]
     #: The odds table's column headings as this discipline says them (docs/odds.md).
     odds_labels: Mapping[str, Any]
     #: Which expectation the odds table shows: "expected_gap" (a time) or "expected_place".

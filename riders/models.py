@@ -44,6 +44,16 @@ class Rating(models.IntegerChoices):
 
 
 RATING_MESSAGE = _("Ratings go from H (handicap) to 4 (mythical).")
+#: What each rating means (rules/moreno.md §1 and §2.1: H < 0 < 1 < 2 < 3 < 4), the legend
+#: of every page that shows ratings (templates/_ratings_legend.html).
+RATING_WORDS = {
+    Rating.H: _("handicap"),
+    Rating.ZERO: _("normal"),
+    Rating.ONE: _("strong"),
+    Rating.TWO: _("very strong"),
+    Rating.THREE: _("champion"),
+    Rating.FOUR: _("mythical"),
+}
 RATING_INVALID_CHOICE = _(
     "%(value)r is not a rating: ratings go from H (handicap) to 4 (mythical)."
 )

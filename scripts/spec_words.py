@@ -1,5 +1,4 @@
-"""Write the words the games' orders and settings specs show (labels, help, choices), and the
-words their engines write into outcomes (``outcome_words``: an abandon's reason), into one
+"""Write the words the games' orders and settings specs show (labels, help, choices) into one
 module per discipline, marked for the French catalogue: ``races/adapters/spec_words.py`` and
 ``motor/adapters/spec_words.py``. The engines are pure Python and cannot mark their own words;
 the generated forms say them through gettext (specforms). ``--check`` fails when a module is
@@ -49,8 +48,7 @@ def module_text(discipline: str, adapters) -> str:
             more_texts, more_choices = spec_words(spec)
             texts += more_texts
             choices += more_choices
-        # The words the engine writes into an outcome (an abandon's reason), as it writes them.
-        texts += [str(word) for word in getattr(adapter, "outcome_words", ())]
+
     lines = [f"    gettext_noop({text!r}),\n" for text in dict.fromkeys(texts)]
     lines += [
         f"    pgettext_lazy({CHOICE_CONTEXT!r}, {label!r}),\n" for label in dict.fromkeys(choices)

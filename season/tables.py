@@ -22,6 +22,7 @@ from races.league.tables import RosterTable as RosterTable
 from races.league.tables import SeasonLinksMixin as SeasonLinksMixin
 from races.league.tables import StageResultTable as StageResultTable
 from races.models import Classification, StageResult, Standing
+from riders.templatetags.ratings import rating_html
 from season.formatting import clock, gap
 from tableexport import SafeTableExport as SafeTableExport
 from tableexport import spreadsheet_safe as spreadsheet_safe
@@ -209,10 +210,10 @@ class RatingColumn(tables.Column):
     """A rating H..4, sorted by its value (H is -1)."""
 
     def render(self, value):
-        return "H" if value == -1 else str(value)
+        return rating_html(value)
 
     def value(self, value):
-        return self.render(value)
+        return "H" if value == -1 else str(value)
 
 
 def _pick_column(column: PickColumn) -> tables.Column:

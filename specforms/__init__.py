@@ -28,13 +28,25 @@ def _choices(spec_field: Field) -> list[tuple[str, str]]:
     return [(value, pgettext(CHOICE_CONTEXT, label)) for value, label in spec_field.choices]
 
 
+#: Turns a help text into its HTML (the adapter's: the rules it cites linked to its rules page).
+HelpHtml = Callable[[str], str]
+
+
 def field_from_spec(
-    spec_field: Field, initial: Any, *, help_text: bool = False, float_step: str = "any"
+    spec_field: Field,
+    initial: Any,
+    *,
+    help_text: bool = False,
+    float_step: str = "any",
+    help_html: HelpHtml | None = None,
 ) -> forms.Field:
     """One Django field of a spec field: its kind, its bounds as the field's bounds (a value
-    past a bound is refused naming the bound), None allowed when the spec allows it."""
+    past a bound is refused naming the bound), None allowed when the spec allows it; its help
+    through ``help_html`` when given."""
     label = _(spec_field.label)
     helps = _(spec_field.help) if help_text and spec_field.help else ""
+    if helps and help_html is not None:
+        helps = help_html(helps)
     required = not spec_field.nullable
     kind = spec_field.kind
     if kind == BOOL:
@@ -108,15 +120,29 @@ def rider_fields_from_spec(spec: Spec, given: Mapping[str, Any]) -> dict[str, fo
     }
 
 
-def car_fields_from_spec(spec: Spec, given: Mapping[str, Any]) -> dict[str, forms.Field]:
+def car_fields_from_spec(
+    spec: Spec, given: Mapping[str, Any], *, help_html: HelpHtml | None = None
+) -> dict[str, forms.Field]:
     """One car's row of a motor orders form: a field per orders-spec field, with its help."""
-    return {f.name: field_from_spec(f, given.get(f.name, f.default), help_text=True) for f in spec}
+    return {
+        f.name: field_from_spec(
+            f, given.get(f.name, f.default), help_text=True, help_html=help_html
+        )
+        for f in spec
+    }
 
 
-def settings_fields_from_spec(spec: Spec, values: Mapping[str, Any]) -> dict[str, forms.Field]:
+def settings_fields_from_spec(
+    spec: Spec, values: Mapping[str, Any], *, help_html: HelpHtml | None = None
+) -> dict[str, forms.Field]:
     """A ruleset's settings form: every setting of its spec, with its help text, showing
     ``values`` (the spec's default for a missing one)."""
-    return {f.name: field_from_spec(f, values.get(f.name, f.default), help_text=True) for f in spec}
+    return {
+        f.name: field_from_spec(
+            f, values.get(f.name, f.default), help_text=True, help_html=help_html
+        )
+        for f in spec
+    }
 
 
 def fields_still_valid(

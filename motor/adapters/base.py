@@ -61,6 +61,7 @@ from plugins.event_keys import event_key, event_pk
 from plugins.odds import TOP, RunLine
 from plugins.protocol import Starter
 from specforms import car_fields_from_spec, orders_carried, settings_fields_from_spec
+from specforms.references import linked_references
 
 #: Key of the ruleset version in a round's stored inputs.
 ENGINE_VERSION_KEY = "engine_version"
@@ -219,7 +220,7 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
 
     def order_fields(self, given: Mapping[str, Any]) -> dict[str, forms.Field]:
         """One car's row of the orders form, generated from the orders spec."""
-        return car_fields_from_spec(self.orders_spec, given)
+        return car_fields_from_spec(self.orders_spec, given, help_html=self.help_html)
 
     def orders_carry(
         self,
@@ -260,7 +261,7 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
         return self.ruleset.settings_spec
 
     def settings_fields(self, values: Mapping[str, Any]) -> dict[str, forms.Field]:
-        return settings_fields_from_spec(self.settings_spec, values)
+        return settings_fields_from_spec(self.settings_spec, values, help_html=self.help_html)
 
     def season_values(self, rules: Any) -> dict[str, Any]:
         """The ruleset's settings a season holds (``rules.engine``), checked against the spec."""
@@ -388,7 +389,7 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
             % {"seats": seats},
         ]
         if season.points_system is not None:
-            notes.append(_("Points: %(system)s") % {"system": season.points_system.name})
+            notes.append(_("Points: %(system)s") % {"system": season.points_system.title})
         return notes
 
     def league_standings_lines(
@@ -550,6 +551,14 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
     )
     #: The codes of the dice log and their texts (none listed yet for the motor games).
     rule_texts: Mapping[str, Any] = MappingProxyType({})
+    #: The short wording of the rules the pages cite (specforms.references).
+    rule_titles: Mapping[str, Any] = MappingProxyType({})
+
+    def help_html(self, text: str) -> str:
+        """A help text with the rules it cites linked to this game's rules page."""
+        return linked_references(
+            text, ruleset=self.name, titles=self.rule_titles, texts=self.rule_texts
+        )
 
     # --- odds (season.services.odds) ----------------------------------------------------
 

@@ -12,6 +12,7 @@ from django.db.models import QuerySet, Sum
 from django.utils.translation import gettext, gettext_lazy, ngettext_lazy
 
 from motor.models import Championship, Entry
+from motor.words import car_engine_text
 from plugins.formation import Candidate, ComputerTeam, PickColumn, SeatPlace
 
 #: A car's price: this, plus the points its driver scored in the real championship.
@@ -98,7 +99,10 @@ class MotorFormation:
         ]
 
     def pick_values(self, pickable: Entry) -> dict[str, Any]:
-        return {"number": pickable.number, "engine": pickable.engine}
+        return {
+            "number": pickable.number,
+            "engine": car_engine_text(pickable.engine, pickable.constructor.slug),
+        }
 
     def pick_specialities(self) -> list[tuple[str, str]]:
         return []

@@ -12,10 +12,13 @@ from django.utils.translation import gettext_lazy as _
 from engine.rulesets.grandprix.league import league_orders
 from engine.rulesets.grandprix.orders import CarOrders
 from motor.adapters.base import MotorAdapter
+from motor.adapters.grandprix_rules import RULE_TITLES
 
 
 class GrandPrixAdapter(MotorAdapter):
     name = "grandprix"
+    #: The rules the settings and orders cite, in words (the "how it works" page).
+    rule_titles = RULE_TITLES
     label = _("Grand Prix (F1 dice game, gears and corners)")
     how_it_works = _(
         "Grand Prix: twelve cars on a track of squares in two lanes. Each car qualifies, then "

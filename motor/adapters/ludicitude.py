@@ -10,10 +10,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from motor.adapters.base import MotorAdapter
+from motor.adapters.ludicitude_rules import RULE_TITLES
 
 
 class LudicitudeAdapter(MotorAdapter):
     name = "ludicitude"
+    #: The rules the settings and orders cite, in words (the "how it works" page).
+    rule_titles = RULE_TITLES
     label = _("Ludicitude (speed dice, brake points)")
     how_it_works = _(
         "Ludicitude: twelve cars on a track of 24 cards, each with a speed limit. Every round "

@@ -22,6 +22,7 @@ from motor.models import Championship, GrandPrix, Result, Standing, StandingTabl
 from motor.place_names import content_in_words
 from motor.views import pages as views
 from motor.views.texts import map_texts
+from motor.words import card_label
 
 TEMPLATES = {
     "season": "motor/league/season.html",
@@ -121,7 +122,7 @@ def dice_part(rolls: Sequence[Any], *, seats: Sequence[Any]) -> dict[str, Any]:
                 "car": f"#{car} {cars.get(str(car), '')}" if car else "",
                 "kind": kind,
                 "values": " ".join(str(v) for v in values),
-                "card": card,
+                "card": card_label(card),
             }
             for phase, number, car, kind, values, card in rolls
         ]

@@ -26,6 +26,7 @@ from motor.models import (
 )
 from motor.standings import race_lines
 from motor.tables import points_text, race_time
+from motor.words import engine_label, reason_label
 
 TABLES = (StandingTable.DRIVERS.value, StandingTable.CONSTRUCTORS.value)
 INCIDENT_KINDS = ("track_exit", "incident", "oil_received", "skid", "retired")
@@ -37,10 +38,6 @@ def championship_get(slug: str) -> Championship:
         return Championship.objects.select_related("points_system").get(slug=slug)
     except Championship.DoesNotExist:
         raise Http404(_("No such championship.")) from None
-
-
-def engine_label(engine: str) -> str:
-    return engine.replace("-", " ").title() if engine else ""
 
 
 def team_name(name: str, engine: str, engines: int) -> str:
@@ -134,7 +131,11 @@ def status_text(result: Result) -> str:
     label = str(result.get_status_display())
     if result.status == ResultStatus.DNF or result.reason:
         lap = retirement_lap(result)
-        bits = [b for b in (result.reason, _("lap %(lap)s") % {"lap": lap} if lap else "") if b]
+        bits = [
+            b
+            for b in (reason_label(result.reason), _("lap %(lap)s") % {"lap": lap} if lap else "")
+            if b
+        ]
         return f"{label} ({', '.join(bits)})" if bits else label
     return label
 
@@ -218,7 +219,7 @@ def retirement_rows(results: Iterable[Result]) -> list[dict]:
                 "constructor": r.entry.constructor.name,
                 "constructor_slug": r.entry.constructor.slug,
                 "lap": retirement_lap(r),
-                "reason": r.reason,
+                "reason": reason_label(r.reason),
                 "classified": r.position or "",
             }
         )
@@ -264,7 +265,9 @@ def qualifying_notes(events: Iterable[GrandPrixEvent]) -> dict[int, str]:
             continue
         data = event.data if isinstance(event.data, dict) else {}
         if data.get("no_time"):
-            out[event.entry_id] = _("no time: %(reason)s") % {"reason": data["no_time"]}
+            out[event.entry_id] = _("no time: %(reason)s") % {
+                "reason": reason_label(data["no_time"])
+            }
         elif "throws" in data:
             out[event.entry_id] = _("%(throws)s throws, %(over)s over") % {
                 "throws": data.get("throws"),
@@ -394,7 +397,7 @@ def what_if(championship: Championship, table: str) -> tuple[list[tuple[str, str
             if row is not None:
                 row[f"pos_{system.slug}"] = line.position
                 row[f"pts_{system.slug}"] = points_text(line.points)
-    return [(s.slug, s.slug) for s in systems], list(rows.values())
+    return [(s.slug, s.title) for s in systems], list(rows.values())
 
 
 # --- Driver and constructor pages ---------------------------------------------------------------

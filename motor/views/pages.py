@@ -30,7 +30,8 @@ from motor.tables import (
     table_configure,
 )
 from motor.views import data
-from motor.views.texts import event_label, lap_texts, map_texts, points_texts
+from motor.views.texts import lap_texts, map_texts, points_texts
+from motor.words import engine_label, event_text
 
 
 def _nav(links) -> dict[str, Any]:
@@ -98,14 +99,7 @@ def calendar_page(
 
 def _incident_text(event: GrandPrixEvent, label: str) -> str:
     details = event.data if isinstance(event.data, dict) else {}
-    bits = [
-        str(details[key])
-        for key in ("reason", "corner", "card", "into", "box")
-        if details.get(key) not in (None, "")
-    ]
-    text = f"{label}: {event_label(event.kind)}"
-    if bits:
-        text += f" ({', '.join(bits)})"
+    text = f"{label}: {event_text(event.kind, details)}"
     if isinstance(details.get("lap"), int):
         text += " · " + _("lap %(lap)s") % {"lap": details["lap"]}
     return text
@@ -327,7 +321,7 @@ def what_if_page(
     export = table_configure(request, what_if, f"{championship.slug}-{table}-what-if")
     if export:
         return export
-    names = dict(type(championship.points_system).objects.values_list("slug", "name"))
+    names = {s.slug: s for s in type(championship.points_system).objects.all()}
     return _render(
         request,
         "motor/what_if.html",
@@ -336,7 +330,7 @@ def what_if_page(
             "links": links,
             "table_kind": table,
             "table": what_if,
-            "systems": [(slug, names.get(slug, slug)) for slug, _label in systems],
+            "systems": [(label, names[slug].name) for slug, label in systems if slug in names],
         },
         extra,
         renderer,
@@ -412,7 +406,7 @@ def constructor_page(
             "championship": championship,
             "links": links,
             "constructor": constructor,
-            "engines": [data.engine_label(e) for e in engines if e],
+            "engines": [engine_label(e) for e in engines if e],
             "table": table,
             "last": rows[-1] if rows else None,
         },

@@ -50,14 +50,3 @@ def points_texts() -> dict[str, str]:
         "line": gettext("{name} {points}"),
         "point": gettext("{name}, round {round}: {points} points"),
     }
-
-
-def event_label(kind: str) -> str:
-    return {
-        "track_exit": gettext("track exit"),
-        "incident": gettext("incident card"),
-        "oil_received": gettext("oil on the track"),
-        "skid": gettext("skid"),
-        "retired": gettext("retired"),
-        "pit_stop": gettext("pit stop"),
-    }.get(kind, kind.replace("_", " "))

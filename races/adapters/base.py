@@ -67,6 +67,7 @@ from races.timing import (
     stage_times,
 )
 from riders.models import RATING_AXES, Rider
+from specforms.references import linked_references
 
 #: The statuses of a rider out of the race for the rest of it (crashed out, abandoned, outside
 #: the time limit).
@@ -287,7 +288,7 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
     def settings_fields(self, values: Mapping[str, Any]) -> dict[str, forms.Field]:
         """The organiser's settings form of this ruleset, generated from its settings spec
         (every setting, within its bounds), filled with ``values``."""
-        return settings_fields_from_spec(self.settings_spec, values)
+        return settings_fields_from_spec(self.settings_spec, values, help_html=self.help_html)
 
     def season_values(self, rules: Any) -> dict[str, Any]:
         """The ruleset's settings a season holds: the league's defaults, with what the
@@ -592,6 +593,14 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
     )
     #: The codes of the dice log and their texts (the rules page's "What the dice decide").
     rule_texts: Mapping[str, Any] = MappingProxyType({})
+    #: The short wording of the rules the pages cite (specforms.references).
+    rule_titles: Mapping[str, Any] = MappingProxyType({})
+
+    def help_html(self, text: str) -> str:
+        """A help text with the rules it cites linked to this game's rules page."""
+        return linked_references(
+            text, ruleset=self.name, titles=self.rule_titles, texts=self.rule_texts
+        )
 
     # --- odds (season.services.odds) ----------------------------------------------------
 

@@ -13,15 +13,14 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.rulesets.cyclosim.sheet import consumed_at_start, pe_max_of
 from races.adapters.base import CyclingAdapter, profile_of
-from races.adapters.cyclosim_rules import RULE_TEXTS
+from races.adapters.cyclosim_rules import RULE_TEXTS, RULE_TITLES
 
 
 class CyclosimAdapter(CyclingAdapter):
     name = "cyclosim"
-    #: The reasons the engine writes beside a rider out of the race, said through gettext.
-    outcome_words = ("crash", "stage not finished")
     #: The codes of the dice log and the events, explained (the "how it works" page).
     rule_texts = RULE_TEXTS
+    rule_titles = RULE_TITLES
     label = _("Cyclo Sim (energy, contracts, drafting)")
     how_it_works = _(
         "Cyclo Sim: each rider has a store of energy points and, every turn, an instantaneous "

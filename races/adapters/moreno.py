@@ -7,17 +7,15 @@ from types import MappingProxyType
 
 from django.utils.translation import gettext_lazy as _
 
-from engine.rulesets.moreno.finish import ABANDON_REASONS
 from races.adapters.base import CyclingAdapter
-from races.adapters.moreno_rules import RULE_TEXTS
+from races.adapters.moreno_rules import RULE_TEXTS, RULE_TITLES
 
 
 class MorenoAdapter(CyclingAdapter):
     name = "moreno"
-    #: The reasons the engine writes beside an abandon (R-A4), said through gettext.
-    outcome_words = tuple(ABANDON_REASONS.values())
     #: The codes of the dice log and the events, explained (the "how it works" page).
     rule_texts = RULE_TEXTS
+    rule_titles = RULE_TITLES
     label = _("Moréno (8-axis profiles, dice)")
     how_it_works = _(
         "Moréno: each rider has eight ratings (rouleur, sprinter, baroudeur, finisseur, "

@@ -46,3 +46,27 @@ RULE_TEXTS = {
     "R-X2": _("A crash brings down the riders right behind on a poker die."),
     "R-X5": _("A fallen rider gets back on his bike on a poker die (A, 9 or 10)."),
 }
+
+#: The short wording of each rule the pages cite (the help of the settings and orders, the
+#: dice log's codes by family): "R-X1" is shown as "R-X1 Crashes", linked to its line on the
+#: "how it works" page. Sections of rules/moreno.md.
+RULE_TITLES = {
+    "§2.7": _("The riders on the road"),
+    "§4": _("Time gaps"),
+    "R-T": _("The turn"),
+    "R-G": _("Groups"),
+    "R-C": _("Climbs"),
+    "R-D": _("Descents"),
+    "R-S": _("A rider alone or a pair"),
+    "R-P20": _("The bunch's d20 table"),
+    "R-X": _("Crashes"),
+    "R-X2": _("Riders brought down by a crash"),
+    "R-SP": _("The sprint"),
+    "R-SP1": _("Who sprints"),
+    "R-F": _("Finish, ranking and time"),
+    "R-A": _("Abandons"),
+    "R-A2": _("The abandon table"),
+    "R-A3": _("The abandon roll"),
+    "R-TT": _("Time trials"),
+    "R-TT3": _("Time-trial gaps"),
+}

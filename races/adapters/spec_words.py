@@ -52,12 +52,6 @@ WORDS = (
     gettext_noop(
         "R-X2: a crash brings down riders on the faller's case (1) or on his case and the case behind it (2, the rules' literal reading)."
     ),
-    gettext_noop("last arrived"),
-    gettext_noop("last on GC"),
-    gettext_noop("worst crash of the stage"),
-    gettext_noop("most crashes in the tour"),
-    gettext_noop("most GC places lost"),
-    gettext_noop("second-to-last arrived"),
     gettext_noop(
         "§1: GC leader, sprinter, breakaway or domestique; a rider with no other order rides the default AI of his role (§4.6)."
     ),
@@ -112,8 +106,6 @@ WORDS = (
     gettext_noop(
         "§5 [D]: on a flat finish, riders together on the road when the first rider starts his finishing turn finish in one group, as a bunch sprint does."
     ),
-    gettext_noop("crash"),
-    gettext_noop("stage not finished"),
     pgettext_lazy("orders", "GC leader"),
     pgettext_lazy("orders", "sprinter"),
     pgettext_lazy("orders", "breakaway"),

@@ -289,6 +289,7 @@ def _cells(columns: list[PickColumn], values: dict[str, Any]) -> list[dict[str, 
             if c.rating
             else values[c.key] or "",
             "numeric": c.rating or c.numeric,
+            "rating": c.rating,
         }
         for c in columns
     ]
@@ -360,6 +361,7 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
         "team": team,
         "words": words,
         "pick_columns": game.pick_columns(),
+        "ratings_shown": any(column.rating for column in game.pick_columns()),
         "team_note": game.team_note(season.event),
         "race_started": formation.race_started(season),
         **_roster(season, game, seats),

@@ -6,11 +6,12 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from plugins import UnknownRuleset, adapter_for
+from specforms.references import linked_references, rule_anchor, rule_lookup
+from specforms.references import rules_url as rules_url
 
 #: The translation context of the orders' choice labels (specforms.CHOICE_CONTEXT).
 CHOICE_CONTEXT = "orders"
@@ -23,37 +24,46 @@ def adapter_or_404(name: str) -> Any:
         raise Http404(_("No such ruleset.")) from None
 
 
-def rule_anchor(code: str) -> str:
-    """The id of a rule's line on the page ("R-P20.15" -> "rule-R-P20-15")."""
-    return "rule-" + "".join(c if c.isalnum() or c == "-" else "-" for c in code)
-
-
-def rule_text(rule_texts: Mapping[str, Any], code: str) -> tuple[str, str] | None:
-    """(code listed on the page, its text) for ``code``: the code itself, or the family it
+def rule_text(
+    rule_texts: Mapping[str, Any], code: str, titles: Mapping[str, Any] | None = None
+) -> tuple[str, str] | None:
+    """(code listed on the page, what it says) for ``code``: the code itself, or the rule it
     belongs to ("R-P20.15" falls back on "R-P20", "R-AT1" on "R-AT")."""
-    candidates = [code]
-    if "." in code:
-        candidates.append(code.rsplit(".", 1)[0])
-    candidates.append(code.rstrip("0123456789"))
-    for candidate in candidates:
-        if candidate in rule_texts:
-            return candidate, str(rule_texts[candidate])
-    return None
+    found = rule_lookup(code, titles=titles or {}, texts=rule_texts)
+    return (found[0], found[2]) if found is not None else None
 
 
-def rules_url(name: str, code: str | None = None) -> str:
-    url = reverse("ruleset-rules", kwargs={"ruleset": name})
-    return f"{url}#{rule_anchor(code)}" if code else url
+def rule_rows(adapter: Any) -> list[dict[str, Any]]:
+    """Every rule the game's pages cite or its dice log names, once, with its anchor: the
+    titled rules first (in the adapter's order), then the dice-log codes."""
+    titles = getattr(adapter, "rule_titles", {}) or {}
+    texts = adapter.rule_texts
+    codes = list(titles) + [code for code in texts if code not in titles]
+    return [
+        {
+            "code": code,
+            "anchor": rule_anchor(code),
+            "title": str(titles[code]) if code in titles else "",
+            "text": str(texts[code]) if code in texts else "",
+        }
+        for code in codes
+    ]
 
 
-def _field_rows(adapter: Any) -> list[dict[str, Any]]:
+def _field_rows(adapter: Any, name: str) -> list[dict[str, Any]]:
+    titles = getattr(adapter, "rule_titles", {}) or {}
     rows = []
     for field in adapter.orders_spec:
+        helps = _(field.help) if field.help else ""
         rows.append(
             {
                 "name": field.name,
                 "label": _(field.label),
-                "help": _(field.help) if field.help else "",
+                "help": linked_references(
+                    helps, ruleset=name, titles=titles, texts=adapter.rule_texts
+                )
+                if helps
+                else "",
                 "choices": [pgettext(CHOICE_CONTEXT, label) for _value, label in field.choices],
                 "kind": field.kind,
                 "minimum": field.minimum,
@@ -66,7 +76,6 @@ def _field_rows(adapter: Any) -> list[dict[str, Any]]:
 def ruleset_rules(request: HttpRequest, ruleset: str) -> HttpResponse:
     """Public: the rules are no secret of any season."""
     adapter = adapter_or_404(ruleset)
-    rule_texts = adapter.rule_texts
     return render(
         request,
         "season/public/rules.html",
@@ -76,10 +85,8 @@ def ruleset_rules(request: HttpRequest, ruleset: str) -> HttpResponse:
             "how_it_works": adapter.how_it_works,
             "legend": adapter.orders_legend,
             "words": adapter.page_words,
-            "fields": _field_rows(adapter),
-            "rules": [
-                {"code": code, "anchor": rule_anchor(code), "text": text}
-                for code, text in rule_texts.items()
-            ],
+            "fields": _field_rows(adapter, ruleset),
+            "rules": rule_rows(adapter),
+            "dice_codes": bool(adapter.rule_texts),
         },
     )

@@ -246,15 +246,18 @@ def test_the_what_if_table_scores_the_season_under_every_system(client, season_1
     header = rows[0]
     piquet = dict(zip(header, rows[1], strict=True))
     reutemann = dict(zip(header, rows[2], strict=True))
-    assert (piquet["Driver"], piquet["f1-1981 #"], piquet["f1-1981 pts"]) == (
+    assert (piquet["Driver"], piquet["Formula 1, 1981 #"], piquet["Formula 1, 1981 pts"]) == (
         "Nelson Piquet",
         "1",
         "50",
     )
     # Without the best-11 rule of 1981, 1961-1990 points; under the 1950s table Reutemann wins.
-    assert reutemann["f1-1950s #"] == "1"
-    assert (piquet["f1-2010 #"], piquet["f1-2010 pts"]) == ("1", "166")
+    assert reutemann["Formula 1, 1950s #"] == "1"
+    assert (piquet["Formula 1, 2010 on #"], piquet["Formula 1, 2010 on pts"]) == ("1", "166")
     assert len(header) == 1 + 2 * 9  # every preset
+    # Each system by its name: the short one in the columns, never its slug.
+    assert "Grand Prix #" in header
+    assert not [h for h in header if h.startswith("f1-")]
 
 
 def test_the_pages_are_in_french(client, season_1981):

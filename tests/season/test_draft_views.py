@@ -54,6 +54,9 @@ def test_the_board_lists_the_free_riders_sorted_and_filtered(client, drafting):
     page = client.get(team_url(first)).content.decode()
     assert page.count('name="pick"') == 12  # 3 teams of 3 and Jumbo-Visma's 3
     assert "?board-sort=price" in page  # the headers sort
+    # The ratings say what they mean (H, 0 ... 4) and the board has the scale's legend.
+    assert '<abbr title="mythical">4</abbr>' in page
+    assert 'id="ratings-legend"' in page.split('id="board"')[1]
     by_name = client.get(team_url(first), {"board-sort": "name"}).content.decode()
     names = sorted(r.name for r in free_riders(season))
     assert by_name.index(names[0]) < by_name.index(names[-1])

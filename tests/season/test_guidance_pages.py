@@ -72,11 +72,12 @@ def test_the_rule_codes_of_a_stage_are_explained_and_linked(client, demo):
     Round.objects.filter(season=demo, number=1).update(status=Round.Status.PUBLISHED)
     rules = reverse("ruleset-rules", args=[demo.ruleset])
     texts = adapter_for(demo.ruleset).rule_texts
+    titles = adapter_for(demo.ruleset).rule_titles
     dice = client.get(reverse("season-stage-dice", args=["demo", 1])).content.decode()
     links = re.findall(r'<a class="rule-code" href="([^"]+)"><abbr title="([^"]+)">([^<]+)<', dice)
     assert links, "no rule code linked in the dice log"
     for href, title, code in links:
-        listed, text = rule_text(texts, code)
+        listed, text = rule_text(texts, code, titles)
         assert href == f"{rules}#{rule_anchor(listed)}"
         assert title == escape(text)
     stage_page = client.get(reverse("season-stage", args=["demo", 1])).content.decode()
@@ -101,6 +102,11 @@ def test_the_orders_page_shows_the_profile_the_ratings_and_the_rules(client, dem
     for member in team.seats.all():
         assert member.rider.name in ratings
     assert '<abbr title="Climber">' in ratings
+    # Each rating says what it means, and the scale is read once below the table.
+    assert re.search(r'<td class="num"><abbr title="[a-z ]+">[H0-4]</abbr></td>', ratings)
+    legend = page.split('id="ratings-legend"')[1].split("</p>")[0]
+    assert "from weakest to strongest" in legend
+    assert '<abbr title="handicap">H</abbr> handicap' in legend
     # The "not saved yet" hint is there, hidden until the form changes (static/js).
     assert 'id="unsaved"' in page
     assert 'data-unsaved-hint="unsaved"' in page

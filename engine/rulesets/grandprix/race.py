@@ -42,6 +42,8 @@ ACCIDENT: Final = "ACCIDENT"
 TRACK_EXIT: Final = "TRACK_EXIT"
 OUT_OF_FUEL: Final = "OUT_OF_FUEL"
 PUNCTURE: Final = "PUNCTURE"
+#: GP-2.4: no time when the qualifying lap is not done within its turns.
+TURNS: Final = "TURNS"
 QUALIFYING: Final = "qualifying"
 RACE: Final = "race"
 
@@ -275,7 +277,7 @@ class GrandPrixRace:
             turn += 1
             self.round = turn
             if turn > self.settings.max_qualifying_turns:
-                result = QualifyingRun(i, False, turn - 1, 0, "TURNS")
+                result = QualifyingRun(i, False, turn - 1, 0, TURNS)
                 break
             if self.forced_first[i]:
                 gear = 1

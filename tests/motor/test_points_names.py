@@ -1,0 +1,26 @@
+"""Points systems and cars by their names (issue 29): a page never says a system's slug nor a
+constructor's engine when it is the constructor's own."""
+
+import pytest
+
+from motor.models import PointsSystem
+from motor.words import car_engine_text
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("slug", "title"),
+    [("f1-1950s", "Formula 1, 1950s"), ("grandprix", "Grand Prix"), ("ludicitude", "Ludicitude")],
+)
+def test_a_points_system_is_called_by_its_name(slug, title):
+    system = PointsSystem.objects.get(slug=slug)
+    assert system.title == title
+    assert str(system) == title
+    assert "grandprix.md" not in system.title + system.details
+
+
+def test_a_car_names_its_engine_only_when_it_is_another_makers():
+    assert car_engine_text("ferrari", "ferrari") == ""
+    assert car_engine_text("ford-cosworth", "lotus") == "Ford Cosworth"
+    assert car_engine_text("", "lotus") == ""
