@@ -46,6 +46,7 @@ from season.models import (
 from season.orders import ROLE_LIMITS, role_count_text
 from season.round_names import round_name, round_title, team_size_text
 from season.services import draft_clock
+from season.services.invitations import invitations_pending
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.tables import DraftBoardTable, DraftHistoryTable, TeamRosterTable, table_configure
 from season.views.rules import adapter_or_404, rules_url
@@ -199,7 +200,13 @@ def my_seasons(request: HttpRequest) -> HttpResponse:
             }
         )
     return render(
-        request, "season/player/my_seasons.html", {"rows": rows, "code_form": InviteCodeForm()}
+        request,
+        "season/player/my_seasons.html",
+        {
+            "rows": rows,
+            "invitations": invitations_pending(user=request.user),
+            "code_form": InviteCodeForm(),
+        },
     )
 
 

@@ -63,6 +63,20 @@ def test_my_seasons_shows_my_team_and_the_next_deadline(client, demo):
     assert deadline.strftime("%H:%M") in page
 
 
+def test_my_seasons_lists_a_pending_invitation_with_its_accept_link(client, alice, charlie):
+    from season.services.invitations import invitation_send
+
+    season = league(organiser=charlie)
+    invitation_send(season=season, to="alice", sender=charlie)
+    client.force_login(alice)
+    page = client.get(reverse("my-seasons")).content.decode()
+    assert "Your invitations" in page
+    assert "charlie invites you to Friends&#x27; Tour." in page
+    assert f'href="{reverse("season-join", args=[season.invite_code])}"' in page
+    joined(season, alice)
+    assert "Your invitations" not in client.get(reverse("my-seasons")).content.decode()
+
+
 def test_my_seasons_needs_an_account(client):
     response = client.get(reverse("my-seasons"))
     assert response.status_code == 302
