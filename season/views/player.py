@@ -228,27 +228,26 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     if season is None:
         raise Http404(_("No season has this invitation code."))
     game = adapter_or_404(season.ruleset)
-    source = game.league_source(season.event)
+    # What the season is, told alike to a visitor and to a logged-in invitee.
+    about = {
+        "season": season,
+        "code": code,
+        "teams": season.teams.filter(owner__isnull=False).count(),
+        "rounds_text": game.rounds_count_text(season.rounds.count()),
+        "team_size_text": team_size_text(season),
+        "pickables": game.pickables_noun,
+        "first_deadline": season.rounds.order_by("number").first(),
+        "ruleset_label": game.label,
+        "source": game.league_source(season.event),
+        "rules_url": rules_url(season.ruleset),
+    }
     if not request.user.is_authenticated:
         if request.method == "POST":
             return redirect_to_login(request.get_full_path())
         return render(
             request,
             "season/player/join.html",
-            {
-                "season": season,
-                "code": code,
-                "closed": leagues.join_closed_reason(season),
-                "visitor": True,
-                "teams": season.teams.filter(owner__isnull=False).count(),
-                "rounds_text": game.rounds_count_text(season.rounds.count()),
-                "team_size_text": team_size_text(season),
-                "pickables": game.pickables_noun,
-                "first_deadline": season.rounds.order_by("number").first(),
-                "ruleset_label": game.label,
-                "source": source,
-                "rules_url": rules_url(season.ruleset),
-            },
+            about | {"closed": leagues.join_closed_reason(season), "visitor": True},
         )
     mine = leagues.team_of(season=season, user=request.user)
     if mine is not None:
@@ -268,18 +267,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         else:
             messages.success(request, _("Welcome to %(season)s!") % {"season": season.name})
             return redirect("player-team", slug=season.slug, team_id=team.pk)
-    return render(
-        request,
-        "season/player/join.html",
-        {
-            "season": season,
-            "source": source,
-            "form": form,
-            "closed": closed,
-            "code": code,
-            "rules_url": rules_url(season.ruleset),
-        },
-    )
+    return render(request, "season/player/join.html", about | {"form": form, "closed": closed})
 
 
 # --- forming the team ---------------------------------------------------------------------

@@ -294,6 +294,23 @@ def test_an_invitation_for_a_logged_in_user_asks_his_team_name(client, alice, ch
     assert 'name="team_name"' in page
 
 
+def test_a_logged_in_invitee_reads_the_deadline_and_the_players_as_a_visitor_does(
+    client, alice, bob, charlie
+):
+    season = league(organiser=charlie)
+    joined(season, bob)
+    link = reverse("season-join", args=[season.invite_code])
+    visitor = client.get(link).content.decode()
+    client.force_login(alice)
+    invitee = client.get(link).content.decode()
+    for page in (visitor, invitee):
+        assert "first orders due" in page
+        assert "1 player has joined so far." in page
+        assert "3 stages" in page
+        assert "charlie invites you to play this season" in page
+    assert 'name="team_name"' in invitee
+
+
 def test_an_unknown_user_cannot_join_without_an_account(client, charlie):
     season = league(organiser=charlie)
     client.post(reverse("season-join", args=[season.invite_code]), {"team_name": "X"})
