@@ -69,8 +69,12 @@ def end(stage: Stage, *, team_names: Mapping[int, str]) -> dict[str, Any]:
         ],
         "jerseys": [
             jersey
+            # The final podium: every winner receives his classification's jersey.
             for jersey in jersey_holders(
-                race_id=stage.race_id, number=stage.number, team_names=lambda: team_names
+                race_id=stage.race_id,
+                number=stage.number,
+                team_names=lambda: team_names,
+                worn=False,
             )
             if jersey.classification != Classification.GENERAL
         ],
