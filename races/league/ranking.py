@@ -11,6 +11,7 @@ from typing import Any
 
 from races.formatting import clock, gap
 from races.league.jerseys import jersey_holders
+from races.league.reasons import reason_words
 from races.models import Classification, Race, Stage, StageResult, Standing
 
 #: The statuses of a rider out of the race: every one but finished.
@@ -101,7 +102,7 @@ def abandons(
             "team_id": result.entry_team_id if result.entry_team_id in team_names else None,
             "team": team_names.get(result.entry_team_id or 0, ""),
             "status": result.get_status_display(),
-            "reason": result.status_reason,
+            "reason": reason_words(status=result.status, reason=result.status_reason),
         }
         for result in results
     ]
