@@ -281,6 +281,9 @@ def test_filtering_the_budget_pick_keeps_the_ticks_and_saves_nothing(client, ali
     assert f'value="{riders[2].pk}" id="pick-{riders[2].pk}" checked' in page
     assert 'value="climber"' in page
     assert not team.seats.exists()
+    # Enter in the search field filters: the form's first submit control is Filter's.
+    form = page[page.index('<form method="post" action="' + team_url(team)) :]
+    assert form.index('name="filter"') < form.index("Save my team")
 
 
 def test_a_long_start_list_folds_by_real_team(client, alice, charlie):
