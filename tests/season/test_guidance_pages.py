@@ -123,6 +123,28 @@ def test_a_missing_page_is_in_the_sites_layout_with_a_way_back(client, demo):
 
 
 @override_settings(DEBUG=False)
+def test_a_missing_page_lists_the_players_leagues(client, demo):
+    login(client, "alice")
+    page = client.get("/no/such/page/").content.decode()
+    assert "Your seasons" in page
+    assert f'href="{reverse("season-detail", args=["demo"])}"' in page
+    assert f'href="{reverse("home")}"' in page
+
+
+@override_settings(DEBUG=False)
+def test_a_missing_page_tells_a_visitor_how_to_find_his_leagues(client, db):
+    response = client.get("/no/such/page/")
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert f'href="{reverse("home")}"' in page
+    assert f"{reverse('login')}?next={reverse('my-seasons')}" in page
+    assert "Resolver404" not in page
+    # A season's own message still shows.
+    missing = client.get(reverse("season-join", args=["nosuchcode"])).content.decode()
+    assert "No season has this invitation code." in missing
+
+
+@override_settings(DEBUG=False)
 def test_a_forbidden_page_says_why_in_the_sites_layout(client, demo):
     response = login(client, "alice").get(reverse("organiser-season", args=["demo"]))
     assert response.status_code == 403
