@@ -11,3 +11,6 @@ urlpatterns = [
     path("championships/", include("motor.urls")),
     path("", include("season.urls")),
 ]
+
+# The site's missing page: the way home and the reader's leagues.
+handler404 = "season.views.public.page_not_found"

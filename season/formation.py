@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from plugins import GameAdapter, adapter_for
 from plugins.formation import Candidate, seat_places
@@ -425,36 +425,52 @@ def _team_complete(*, season: Season, team: SeasonTeam) -> None:
     Seat.objects.bulk_update(seats, sorted({name for values in changes for name in values}))
 
 
+#: The fewest teams a draft is drawn for: with one, nobody picks against anybody (a lone
+#: player forms his team with a budget instead).
+DRAFT_TEAMS_MIN = 2
+
+
+def draft_start_refusal(season: Season) -> str | None:
+    """Why the draft cannot start now, or None: the organiser's page offers the button only
+    then, and draft_start asks again under the season's lock."""
+    if season.formation_mode != Season.FormationMode.DRAFT:
+        return _("This season forms its teams with a budget, not a draft.")
+    if season.draft_started_at is not None:
+        return _("The draft has already started.")
+    if race_started(season):
+        return _("The race has started: teams can no longer be drafted.")
+    teams = season.teams.count()
+    if teams < DRAFT_TEAMS_MIN:
+        return ngettext(
+            "A draft needs at least two teams: %(count)d has joined. Invite the players first.",
+            "A draft needs at least two teams: %(count)d have joined. Invite the players first.",
+            teams,
+        ) % {"count": teams}
+    if Seat.objects.filter(season=season).exists():
+        return _("Some teams already have riders: there is nothing to draft.")
+    game = game_of(season)
+    needed = teams * season.roster_size
+    size = game.pool_size(season.event)
+    if size < needed:
+        return _("The pool has %(pool)d %(noun)s; %(teams)d teams of %(size)d need %(needed)d.") % {
+            "pool": size,
+            "noun": nouns_of(game).of(size),
+            "teams": teams,
+            "size": season.roster_size,
+            "needed": needed,
+        }
+    return None
+
+
 def draft_start(*, season: Season, rng: random.Random | None = None) -> list[SeasonTeam]:
     """Draw the draft order at random and start the draft (docs/league.md "Draft")."""
     rng = rng or random.SystemRandom()
     with transaction.atomic():
         locked = _lock(season)
-        if locked.formation_mode != Season.FormationMode.DRAFT:
-            raise FormationError(_("This season forms its teams with a budget, not a draft."))
-        if locked.draft_started_at is not None:
-            raise FormationError(_("The draft has already started."))
-        if race_started(locked):
-            raise FormationError(_("The race has started: teams can no longer be drafted."))
+        refusal = draft_start_refusal(locked)
+        if refusal is not None:
+            raise FormationError(refusal)
         teams = list(locked.teams.order_by("pk"))
-        if len(teams) < 2:
-            raise FormationError(_("A draft needs at least two teams."))
-        if Seat.objects.filter(season=locked).exists():
-            raise FormationError(_("Some teams already have riders: there is nothing to draft."))
-        game = game_of(locked)
-        needed = len(teams) * locked.roster_size
-        size = game.pool_size(locked.event)
-        if size < needed:
-            raise FormationError(
-                _("The pool has %(pool)d %(noun)s; %(teams)d teams of %(size)d need %(needed)d.")
-                % {
-                    "pool": size,
-                    "noun": nouns_of(game).of(size),
-                    "teams": len(teams),
-                    "size": locked.roster_size,
-                    "needed": needed,
-                }
-            )
         rng.shuffle(teams)
         for position, team in enumerate(teams, start=1):
             team.draft_position = position

@@ -1019,6 +1019,7 @@ class NotificationKind(models.TextChoices):
     REMINDER = "reminder", _("orders missing")
     MISSED = "missed", _("orders missed")
     RESULTS = "results", _("results out")
+    INVITATION = "invite", _("invitation")
 
 
 class Notification(models.Model):
@@ -1036,8 +1037,14 @@ class Notification(models.Model):
     season = models.ForeignKey(
         Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="+"
     )
+    #: None for an invitation, which is the season's, not a round's.
     round = models.ForeignKey(
-        Round, verbose_name=_("stage"), on_delete=models.CASCADE, related_name="notifications"
+        Round,
+        verbose_name=_("stage"),
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        null=True,
+        blank=True,
     )
     kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
     params = models.JSONField(_("details"), default=dict, blank=True)
@@ -1056,6 +1063,18 @@ class Notification(models.Model):
                 fields=["user", "round", "kind"],
                 condition=~models.Q(kind=NotificationKind.REMINDER),
                 name="notification_once_per_round_and_kind",
+            ),
+            # An invitation repeated is the same notice, made unread again.
+            models.UniqueConstraint(
+                fields=["user", "season"],
+                condition=models.Q(kind=NotificationKind.INVITATION),
+                name="notification_one_invitation_per_season",
+            ),
+            # Only an invitation has no round.
+            models.CheckConstraint(
+                condition=models.Q(round__isnull=False)
+                | models.Q(kind=NotificationKind.INVITATION),
+                name="notification_round_unless_invitation",
             ),
             models.CheckConstraint(
                 condition=models.Q(kind__in=[c.value for c in NotificationKind]),
@@ -1077,7 +1096,7 @@ class Notification(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user}: {self.kind} {self.round}"
+        return f"{self.user}: {self.kind} {self.round or self.season}"
 
 
 class Reminder(models.Model):

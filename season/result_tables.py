@@ -4,7 +4,6 @@ abandons, sortable and exported like the other tables (season/tables.py)."""
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from season.tables import NUM
@@ -70,8 +69,8 @@ class AbandonTable(tables.Table):
         return format_html('<a href="{}">{}</a>', url, value)
 
     def render_reason(self, value):
-        # The engine's reasons are English msgids (the stage page translates them the same way).
-        return gettext(value) if value else "—"
+        # In words already (races.league.reasons), as the stage page tells them.
+        return value or "—"
 
     def value_reason(self, value):
-        return gettext(value) if value else ""
+        return value or ""

@@ -12,6 +12,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from plugins.formation import PickColumn
+from races.league.reasons import reason_words
 from races.league.tables import MINOR as MINOR
 from races.league.tables import NUM as NUM
 from races.league.tables import NUM_MINOR as NUM_MINOR
@@ -162,7 +163,8 @@ class RiderResultTable(tables.Table):
         # An abandon says why, as on the stage page.
         label = record.get_status_display()
         if record.status_reason:
-            return format_html("{} ({})", label, gettext(record.status_reason))
+            words = reason_words(status=record.status, reason=record.status_reason)
+            return format_html("{} ({})", label, words)
         return label
 
     def render_crashes(self, value):

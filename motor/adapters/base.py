@@ -382,7 +382,12 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
         ) % {"grid": grid, "size": roster_size}
 
     def league_formation_notes(self, *, season: Any, players: int) -> list[str]:
-        seats = max(0, self.max_cars - season.roster_size * players)
+        # The seats computer_teams fills: the grid's free seats, as far as the championship's
+        # free cars go, in whole teams (a lone car does not race).
+        taken = season.roster_size * players
+        free_cars = int(self.pool(season.event).count()) - taken
+        seats = max(0, min(self.max_cars - taken, free_cars))
+        seats -= seats % self.cars_per_team
         notes = [
             self.peloton_text(season.event, peloton=season.peloton),
             ngettext("%(seats)d seat for the computer", "%(seats)d seats for the computer", seats)

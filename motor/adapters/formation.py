@@ -193,25 +193,32 @@ class MotorFormation:
     ) -> list[ComputerTeam]:
         """The grid's empty places (up to the game's cars), filled with teams of two cars: the
         real constructors' cars that no player took, in entry order, each team named after its
-        constructor."""
-        seated = len(taken)
+        constructor; then, while the grid has room, the cars left alone (a player took their
+        team-mate) two by two, named after both constructors. So every free seat the organiser
+        was promised races, as long as the championship has free cars."""
         by_constructor: dict[int, list[Entry]] = {}
         for entry in self.pool(event):
             if entry.driver_id not in taken_people:
                 by_constructor.setdefault(entry.constructor_id, []).append(entry)
         places = list(taken)
+        room = self.max_cars - len(taken)
         drivers: set[int] = set()
-        teams: list[ComputerTeam] = []
+        groups: list[list[Entry]] = []
+        alone: list[Entry] = []
         for entries in by_constructor.values():
-            if seated + self.cars_per_team > self.max_cars:
-                break
             cars: list[Entry] = []
             for entry in entries:
                 if entry.driver_id not in drivers and len(cars) < self.cars_per_team:
                     cars.append(entry)
                     drivers.add(entry.driver_id)
-            if len(cars) < self.cars_per_team:
-                continue
+            if len(cars) == self.cars_per_team:
+                groups.append(cars)
+            else:
+                alone.extend(cars)
+        for start in range(0, len(alone) - self.cars_per_team + 1, self.cars_per_team):
+            groups.append(alone[start : start + self.cars_per_team])
+        teams: list[ComputerTeam] = []
+        for cars in groups[: max(0, room) // self.cars_per_team]:
             team_id = -1 - len(teams)  # not a team yet: its own slots only
             seats = []
             for entry in cars:
@@ -225,6 +232,6 @@ class MotorFormation:
                     )
                 )
                 seats.append(values)
-            seated += self.cars_per_team
-            teams.append(ComputerTeam(name=cars[0].constructor.name, seats=seats))
+            names = list(dict.fromkeys(car.constructor.name for car in cars))
+            teams.append(ComputerTeam(name=" / ".join(names), seats=seats))
         return teams

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.rulesets.grandprix.track import grid_index, parse_square
+from motor.charts.lap_chart import PALETTE
 from motor.charts.layout import Bend, Loop, Point
 from svg.markup import MUTED, esc, fit, num, placeholder, svg_open, svg_points, svg_text
 from svg.wording import merge_texts, text_format
@@ -67,11 +68,34 @@ def direction_clockwise(content: Mapping[str, Any]) -> bool:
 
 @dataclass(frozen=True)
 class CarDot:
-    """A car to draw: its id (the trace key), its label (a number) and a hover text."""
+    """A car to draw: its id (the trace key), its label (a number), a hover text and its team's
+    colour (``team_colours``)."""
 
     id: str
     label: str
     title: str = ""
+    colour: str = CAR
+
+
+def team_colours(teams: Sequence[object]) -> dict[object, str]:
+    """A colour per team, in the given order (team-mates share their team's, as on a real
+    grid): the charts' palette, repeated past its end, where each car's number tells it apart."""
+    return {team: PALETTE[index % len(PALETTE)] for index, team in enumerate(teams)}
+
+
+def _luminance(colour: str) -> float:
+    """WCAG relative luminance of a ``#rrggbb`` colour."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def label_colour(fill: str) -> str:
+    """White or ink, whichever reads better on ``fill`` (the larger WCAG contrast)."""
+    light = _luminance(fill)
+    on_white = 1.05 / (light + 0.05)
+    on_ink = (light + 0.05) / (_luminance(INK) + 0.05)
+    return "#fff" if on_white >= on_ink else INK
 
 
 @dataclass(frozen=True)
@@ -522,8 +546,8 @@ def _cars_and_incidents(
                 f'<g class="car" data-car="{esc(car.id)}" transform="translate({num(x)} {num(y)})"'
                 + (' visibility="hidden"' if hidden else "")
                 + f"><title>{esc(title)}</title>"
-                f'<circle r="8" fill="{CAR}" stroke="#fff" stroke-width="1.5"/>'
-                + svg_text(0, 3.2, fit(car.label, 16, 9), fill="#fff")
+                f'<circle r="8" fill="{car.colour}" stroke="{INK}" stroke-width="1"/>'
+                + svg_text(0, 3.2, fit(car.label, 16, 9), fill=label_colour(car.colour))
                 + "</g>"
             )
         out.append("</g>")

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from motor.charts.lap_chart import LapLine, lap_chart_svg, laps_from_trace
 from motor.charts.points_chart import points_chart_svg
-from motor.charts.track_map import CarDot, Incident, replay_svg, track_map_for
+from motor.charts.track_map import CarDot, Incident, replay_svg, team_colours, track_map_for
 from motor.models import Championship, Constructor, Driver, GrandPrixEvent, Result
 from motor.place_names import content_in_words, corner_name
 from motor.tables import (
@@ -204,16 +204,25 @@ def round_page(
     track_map = drawn.svg() if drawn is not None and not trace else ""
     if drawn is not None and trace:
         traced = _traced(trace)
+        raced = [r for r in results if ids[r.pk] in traced]
+        # Each constructor its colour, in the order of their names: the same on every round.
+        constructors = sorted({r.entry.constructor for r in raced}, key=lambda c: (c.name, c.pk))
+        colours = team_colours(constructors)
         cars = [
-            CarDot(ids[r.pk], ids[r.pk], f"{ids[r.pk]} {r.entry.driver.name}")
-            for r in results
-            if ids[r.pk] in traced
+            CarDot(
+                ids[r.pk],
+                ids[r.pk],
+                f"{ids[r.pk]} {r.entry.driver.name} ({r.entry.constructor.name})",
+                colours[r.entry.constructor],
+            )
+            for r in raced
         ]
         track_map, frames = replay_svg(drawn, trace, cars=cars, incidents=incidents)
         replay = {
             "frames": frames,
             "incidents": [{"round": i.round, "car": i.car, "text": i.text} for i in incidents],
             "last": len(frames) - 1,
+            "teams": [{"name": c.name, "colour": colours[c]} for c in constructors],
         }
     numbers = data.round_numbers(championship)
     index = numbers.index(number)

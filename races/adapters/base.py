@@ -554,7 +554,9 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
                 entry_team_id=team_of[line.rider_id],
                 rank=line.rank,
                 status=line.status,
-                status_reason=line.status_reason,
+                # The time cut's reason, else the engine's (an abandon roll's criterion, a
+                # crash): the abandons list tells it in words (races.league.reasons).
+                status_reason=line.status_reason or (by_rider[line.rider_id].abandon_reason or ""),
                 time_seconds=line.time_seconds,
                 gap_seconds=line.gap_seconds,
                 bonus_seconds=line.bonus_seconds,

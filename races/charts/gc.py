@@ -237,7 +237,7 @@ def gc_gaps_svg(
             out.append(_shape(shape, px(last_at), py(gaps[last_at] or 0.0), colour))
         out.append("</g>")
     out.append("</g>")
-    out.append(_end_numbers(ends, bottom=bottom))
+    out.append(_end_numbers(ends, top=top, bottom=bottom))
 
     # Legend, in the order given (normally GC order): number, dash and shape, name. The numbers
     # are a group of their own, after the names (the names are the legend's texts).
@@ -304,24 +304,31 @@ def _shape(shape: str, x: float, y: float, colour: str) -> str:
     return f'<polygon points="{svg_points((x + dx, y + dy) for dx, dy in corners)}"{common}/>'
 
 
-def _end_numbers(ends: list[tuple[int, float, float]], *, bottom: float) -> str:
+def _end_numbers(ends: list[tuple[int, float, float]], *, top: float, bottom: float) -> str:
     """Each line's number just right of its last point; numbers that would overlap are moved
-    apart (down, then back up from the bottom), so every line can be named without colour."""
+    apart (down, then back up from the bottom), so every line can be named without colour.
+    They stay between the plot's top and bottom: never over the title or the axis labels, even
+    when a one-stage race ends with its leader alone at the top and the others together at the
+    bottom; a column too long for the plot is spread evenly over it."""
     spacing = 11.0
+    low, high = top, bottom + 4
     placed: list[tuple[int, float, float]] = []
     by_x: dict[float, list[tuple[int, float]]] = {}
     for index, x, y in ends:
         by_x.setdefault(x, []).append((index, y))
     for x, column in by_x.items():
         column.sort(key=lambda item: (item[1], item[0]))
-        ys = [y for _, y in column]
+        ys = [min(max(y, low), high) for _, y in column]
         for i in range(1, len(ys)):
             ys[i] = max(ys[i], ys[i - 1] + spacing)
-        overflow = ys[-1] - (bottom + 4) if ys else 0.0
-        if overflow > 0:
-            ys = [y - overflow for y in ys]
+        if ys and ys[-1] > high:
+            # Back up from the bottom, moving only the numbers that need it.
+            ys[-1] = high
             for i in range(len(ys) - 2, -1, -1):
                 ys[i] = min(ys[i], ys[i + 1] - spacing)
+        if ys and ys[0] < low:
+            step = (high - low) / max(len(ys) - 1, 1)
+            ys = [low + step * i for i in range(len(ys))]
         placed.extend((index, x, y) for (index, _), y in zip(column, ys, strict=True))
     texts = [
         svg_text(x + 8, y + 4, str(index + 1), data_line=str(index + 1))

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from races.formatting import clock, gap
 from races.league import fantasy
 from races.league.jerseys import jerseys_of
+from races.league.reasons import reason_words
 from races.models import Classification, Race, Stage, StageResult, Standing
 
 #: The players' rankings a stage race offers (season.models.PlayerRanking's values).
@@ -285,7 +286,7 @@ def abandons(
             "team_id": result.entry_team_id if result.entry_team_id in team_names else None,
             "team": team_names.get(result.entry_team_id or 0, ""),
             "status": result.get_status_display(),
-            "reason": result.status_reason,
+            "reason": reason_words(status=result.status, reason=result.status_reason),
         }
         for result in results
     ]

@@ -5,10 +5,10 @@ season's pages by URL name; the season is a plain argument (races imports no sea
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from races.formatting import clock, gap
+from races.league.reasons import reason_words
 from races.models import StageResult
 
 #: A column of numbers: cells and header right-aligned (site.css), so the figures line up under
@@ -89,8 +89,9 @@ class StageResultTable(SeasonLinksMixin, tables.Table):
         if record.status == StageResult.Status.FINISHED:
             return ""
         label = record.get_status_display()
-        if record.status_reason:
-            return format_html('<span title="{}">{}</span>', gettext(record.status_reason), label)
+        reason = reason_words(status=record.status, reason=record.status_reason)
+        if reason:
+            return format_html('<span title="{}">{}</span>', reason, label)
         return label
 
     def render_crash_count(self, value):

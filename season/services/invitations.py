@@ -1,8 +1,10 @@
 """The organiser invites a player by username or e-mail: the invitation link is e-mailed to him
-(built from SITE_URL). Nothing is stored: the link is the season's, and joining checks the rest."""
+(built from SITE_URL) and, when he has an account, left as a notice in the app, which his
+My seasons page lists until he joins. The link is the season's, and joining checks the rest."""
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -15,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.rate_limits import Limit, rate_take
 from season.leagues import join_closed_reason
-from season.models import Membership, Season
+from season.models import Membership, Notification, Season
 
 
 class InvitationRefused(Exception):
@@ -28,8 +30,60 @@ class Invitation:
     to: str
 
 
+def invitation_path(season: Season) -> str:
+    return reverse("season-join", args=[season.invite_code])
+
+
 def invitation_link(season: Season) -> str:
-    return settings.SITE_URL.rstrip("/") + reverse("season-join", args=[season.invite_code])
+    return settings.SITE_URL.rstrip("/") + invitation_path(season)
+
+
+def _invitation_notice(*, season: Season, user: Any, sender: object) -> None:
+    """The invitation in the app: one per player and season; sent again, it is unread again
+    and carries the season's current link."""
+    Notification.objects.update_or_create(
+        user=user,
+        season=season,
+        kind=Notification.Kind.INVITATION,
+        defaults={
+            "round": None,
+            "params": {"season": season.name, "organiser": getattr(sender, "username", "")},
+            "url": invitation_path(season),
+            "read_at": None,
+        },
+    )
+
+
+@dataclass(frozen=True)
+class PendingInvitation:
+    season: Season
+    organiser: str
+    url: str
+
+
+def invitations_pending(*, user: Any) -> list[PendingInvitation]:
+    """The invitations the user has had and not yet taken up: seasons he does not play in,
+    that still take teams, whose link has not been replaced since (a new invitation code
+    retires the old link). Newest first."""
+    if not getattr(user, "pk", None):
+        return []
+    notices = (
+        Notification.objects.filter(user=user, kind=Notification.Kind.INVITATION)
+        .exclude(season__memberships__user=user)
+        .select_related("season")
+        .order_by("-created_at", "-pk")
+    )
+    pending = []
+    for notice in notices:
+        season = notice.season
+        if notice.url != invitation_path(season) or join_closed_reason(season):
+            continue
+        pending.append(
+            PendingInvitation(
+                season=season, organiser=str(notice.params.get("organiser", "")), url=notice.url
+            )
+        )
+    return pending
 
 
 #: Invitations an organiser may send for one season in an hour.
@@ -86,8 +140,11 @@ def invitation_send(
             raise InvitationRefused(
                 _("%(name)s already plays in this season.") % {"name": user.username}
             )
-        if member or not user.email:
+        if member:
             return sent  # nothing to send; the answer is the same as for anyone else
+        _invitation_notice(season=season, user=user, sender=sender)
+        if not user.email:
+            return sent
         email, language = user.email, getattr(getattr(user, "profile", None), "language", "")
     elif "@" in to:
         email, language = to, ""

@@ -49,6 +49,11 @@ def notice_text(notice: Notification) -> str:
     from season.notifications import commitment_short
 
     params = notice.params
+    if notice.kind == Notification.Kind.INVITATION:
+        return _("%(organiser)s invites you to %(season)s: follow the link to join.") % {
+            "organiser": params.get("organiser", ""),
+            "season": params.get("season", ""),
+        }
     values = {
         "season": params.get("season", ""),
         "number": params.get("number", ""),

@@ -141,6 +141,9 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 "progress": progress,
                 "teams_formed": bool(progress) and all(p.complete for p in progress),
                 "draft": draft,
+                "draft_refusal": formation.draft_start_refusal(season)
+                if draft is not None and not draft.started
+                else None,
                 # The pick clock of the team on turn (None without a clock).
                 "pick_deadline": draft_clock.pick_deadline(season=season, status=draft)
                 if draft is not None
@@ -262,6 +265,10 @@ def draft_start_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     teams = season.teams.filter(owner__isnull=False).count()
     if season.formation_mode != Season.FormationMode.DRAFT or season.draft_started_at:
         messages.info(request, _("There is no draft to start."))
+        return redirect("organiser-season", slug=season.slug)
+    refusal = formation.draft_start_refusal(season)
+    if refusal is not None:
+        messages.error(request, refusal)
         return redirect("organiser-season", slug=season.slug)
     return _confirm(
         request,

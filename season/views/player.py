@@ -47,6 +47,7 @@ from season.orders import ROLE_LIMITS, role_count_text
 from season.round_names import round_name, round_title, team_size_text
 from season.services import draft_clock
 from season.services.carry import orders_carried, orders_source
+from season.services.invitations import invitations_pending
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.tables import DraftBoardTable, DraftHistoryTable, TeamRosterTable, table_configure
 from season.views.rules import adapter_or_404, rules_url
@@ -200,7 +201,13 @@ def my_seasons(request: HttpRequest) -> HttpResponse:
             }
         )
     return render(
-        request, "season/player/my_seasons.html", {"rows": rows, "code_form": InviteCodeForm()}
+        request,
+        "season/player/my_seasons.html",
+        {
+            "rows": rows,
+            "invitations": invitations_pending(user=request.user),
+            "code_form": InviteCodeForm(),
+        },
     )
 
 
@@ -222,27 +229,26 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     if season is None:
         raise Http404(_("No season has this invitation code."))
     game = adapter_or_404(season.ruleset)
-    source = game.league_source(season.event)
+    # What the season is, told alike to a visitor and to a logged-in invitee.
+    about = {
+        "season": season,
+        "code": code,
+        "teams": season.teams.filter(owner__isnull=False).count(),
+        "rounds_text": game.rounds_count_text(season.rounds.count()),
+        "team_size_text": team_size_text(season),
+        "pickables": game.pickables_noun,
+        "first_deadline": season.rounds.order_by("number").first(),
+        "ruleset_label": game.label,
+        "source": game.league_source(season.event),
+        "rules_url": rules_url(season.ruleset),
+    }
     if not request.user.is_authenticated:
         if request.method == "POST":
             return redirect_to_login(request.get_full_path())
         return render(
             request,
             "season/player/join.html",
-            {
-                "season": season,
-                "code": code,
-                "closed": leagues.join_closed_reason(season),
-                "visitor": True,
-                "teams": season.teams.filter(owner__isnull=False).count(),
-                "rounds_text": game.rounds_count_text(season.rounds.count()),
-                "team_size_text": team_size_text(season),
-                "pickables": game.pickables_noun,
-                "first_deadline": season.rounds.order_by("number").first(),
-                "ruleset_label": game.label,
-                "source": source,
-                "rules_url": rules_url(season.ruleset),
-            },
+            about | {"closed": leagues.join_closed_reason(season), "visitor": True},
         )
     mine = leagues.team_of(season=season, user=request.user)
     if mine is not None:
@@ -262,18 +268,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         else:
             messages.success(request, _("Welcome to %(season)s!") % {"season": season.name})
             return redirect("player-team", slug=season.slug, team_id=team.pk)
-    return render(
-        request,
-        "season/player/join.html",
-        {
-            "season": season,
-            "source": source,
-            "form": form,
-            "closed": closed,
-            "code": code,
-            "rules_url": rules_url(season.ruleset),
-        },
-    )
+    return render(request, "season/player/join.html", about | {"form": form, "closed": closed})
 
 
 # --- forming the team ---------------------------------------------------------------------
@@ -385,6 +380,22 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     return _budget_page(request, season, team, game, seats, context)
 
 
+#: Past this many, the unfiltered budget pick folds what is free by real team (a 176-rider
+#: start list is 7,000 px on a phone); a grid of cars stays one table.
+BUDGET_FLAT_MAX = 40
+
+
+def _pick_filter(request: HttpRequest, game: GameAdapter) -> tuple[str, str]:
+    """The budget pick's filter: a name or real team (``q``) and a speciality, from the form's
+    Filter button (a POST, which keeps the ticks not saved yet) or from a link's query."""
+    data = request.POST if request.method == "POST" and "filter" in request.POST else request.GET
+    query = data.get("q", "").strip()[:100]
+    speciality = data.get("speciality", "")
+    if speciality not in {key for key, _label in game.pick_specialities()}:
+        speciality = ""
+    return query, speciality
+
+
 def _budget_page(
     request: HttpRequest,
     season: Season,
@@ -394,16 +405,23 @@ def _budget_page(
     context: dict[str, object],
 ) -> HttpResponse:
     """A budget pick: the free riders or cars as checkboxes (``picks``), saved at once through
-    formation.team_select; an htmx ``preview`` gives the summary of the ticks only."""
+    formation.team_select; an htmx ``preview`` gives the summary of the ticks only. Without
+    JavaScript, the Filter button posts the ticks back and the page lists what matches, the
+    ticked ones always among them, so that saving keeps them."""
     chosen_now = {getattr(seat, f"{game.seat_field}_id") for seat in seats}
     free = formation.free_pickables(season=season, exclude_team=team)
     candidates = {p.pk: game.candidate(p) for p in free}
+    filtering = request.method == "POST" and "filter" in request.POST
     form = BudgetTeamForm(
-        request.POST or None,
+        None if filtering else request.POST or None,
         candidates=list(candidates.values()),
         initial={"picks": sorted(chosen_now)},
     )
-    if request.method == "POST":
+    if filtering:
+        chosen_now = {
+            int(v) for v in request.POST.getlist("picks") if v.isdigit() and int(v) in candidates
+        }
+    elif request.method == "POST":
         if form.is_valid():
             chosen = set(form.chosen())
             if request.htmx and request.POST.get("preview"):  # type: ignore[attr-defined]
@@ -423,24 +441,57 @@ def _budget_page(
                 return redirect("player-team", slug=season.slug, team_id=team.pk)
         else:
             chosen_now = {int(v) for v in request.POST.getlist("picks") if v.isdigit()}
+    query, speciality = _pick_filter(request, game)
     free.sort(
         key=lambda p: (p.pk not in chosen_now, -candidates[p.pk].price, candidates[p.pk].name)
     )
+    total = len(free)
+    if query:
+        needle = query.casefold()
+        free = [
+            p
+            for p in free
+            if p.pk in chosen_now
+            or needle in candidates[p.pk].name.casefold()
+            or needle in candidates[p.pk].real_team_name.casefold()
+        ]
+    if speciality:
+        free = [p for p in free if p.pk in chosen_now or game.pick_speciality(p, speciality)]
     columns = game.pick_columns()
     words = game.team_words
+    rows: list[dict[str, Any]] = [
+        {
+            "candidate": candidates[p.pk],
+            "cells": _cells(columns, game.pick_values(p)),
+            "chosen": p.pk in chosen_now,
+        }
+        for p in free
+    ]
+    groups: list[dict[str, object]] = []
+    if not (query or speciality) and len(rows) > BUDGET_FLAT_MAX:
+        by_team: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            by_team.setdefault(row["candidate"].real_team_name, []).append(row)
+        groups = [
+            {
+                "name": name,
+                "rows": by_team[name],
+                "chosen": sum(1 for row in by_team[name] if row["chosen"]),
+            }
+            for name in sorted(by_team, key=str.casefold)
+        ]
     context.update(
         {
             "budget_form": form,
             "tick_text": words["tick"] % {"size": season.roster_size, "budget": season.budget},
-            "candidate_rows": [
-                {
-                    "candidate": candidates[p.pk],
-                    "cells": _cells(columns, game.pick_values(p)),
-                    "chosen": p.pk in chosen_now,
-                }
-                for p in free
-            ],
-            **_budget_summary(season, game, [candidates[p.pk] for p in free if p.pk in chosen_now]),
+            "candidate_rows": rows,
+            "candidate_groups": groups,
+            "pick_query": query,
+            "pick_speciality": speciality,
+            "pick_specialities": game.pick_specialities(),
+            "pick_shown": sum(1 for row in rows if not row["chosen"]),
+            "pick_total": total - len(chosen_now & set(candidates)),
+            **_budget_summary(season, game, [candidates[p] for p in chosen_now if p in candidates]),
         }
     )
     return render(request, "season/player/team.html", context)

@@ -413,3 +413,32 @@ def team_detail(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
             **part,
         },
     )
+
+
+#: The leagues a missing page offers its reader (his latest).
+NOT_FOUND_SEASONS = 5
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's 404 (config.urls handler404): the way home, and a logged-in reader's latest
+    leagues, one query."""
+    seasons = (
+        list(
+            Season.objects.filter(memberships__user=request.user)
+            .order_by("-created_at")
+            .distinct()[:NOT_FOUND_SEASONS]
+        )
+        if request.user.is_authenticated
+        else []
+    )
+    # As Django's own handler: the exception's message when it is a sentence (Http404("...")),
+    # else its class's name, which the template does not show.
+    message = type(exception).__name__ if exception is not None else ""
+    if exception is not None and exception.args and isinstance(exception.args[0], str):
+        message = exception.args[0]
+    return render(
+        request,
+        "404.html",
+        {"exception": message, "my_seasons": seasons},
+        status=404,
+    )

@@ -81,7 +81,11 @@ def team_join(page, base, season, *, name, riders):
     page.click(f"form[action='{invite}'] button[type=submit]")
     page.wait_for_url(re.compile(r".*/teams/\d+/manage/$"))
     for rider in riders:
-        page.check(f"#pick-{rider.pk}")
+        # A long start list is folded by real team: open the rider's, as a player does.
+        box = page.locator(f"#pick-{rider.pk}")
+        if not box.is_visible():
+            page.locator(f"details:has(#pick-{rider.pk}) > summary").click()
+        box.check()
     page.click("#budget button[type=submit]")
     page.wait_for_load_state()
 

@@ -152,6 +152,20 @@ def test_the_replay_moves_the_cars_and_marks_the_incidents():
     assert x == pytest.approx(frames[0]["cars"]["3"][0])
 
 
+def test_a_cars_number_reads_on_its_teams_colour():
+    from motor.charts.track_map import INK, label_colour, team_colours
+
+    colours = team_colours(["a", "b", "c"])
+    assert len(set(colours.values())) == 3
+    assert label_colour("#4e79a7") == "#fff"  # dark blue: a white number
+    assert label_colour("#edc948") == INK  # yellow: an ink one
+    drawn = track_map_for(content(TRACKS / "grandprix" / "gilles-villeneuve.yaml"))
+    cars = [CarDot("1", "1", colour="#edc948"), CarDot("2", "2", colour="#4e79a7")]
+    svg, _ = replay_svg(drawn, grid_trace(), cars=cars)
+    assert 'fill="#edc948"' in svg
+    assert 'fill="#4e79a7"' in svg
+
+
 def test_positions_by_lap_come_from_the_order_of_crossing():
     trace = [
         {"round": 0, "cars": {"a": {"lap": 1, "place": 1}, "b": {"lap": 1, "place": 2}}},

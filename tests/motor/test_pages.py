@@ -170,6 +170,27 @@ def test_the_round_page_replays_a_traced_race_on_the_map(
     assert "Lap chart" in chart
 
 
+def test_the_replay_paints_each_car_in_its_constructors_colour_with_its_number(
+    client, canada_replayed
+):
+    html = client.get(reverse("motor-round", args=[SLUG, 14])).content.decode()
+    cars = re.findall(
+        r'<g class="car" data-car="([^"]+)"[^>]*><title>[^<]*\(([^)<]+)\)</title>'
+        r'<circle r="8" fill="(#[0-9a-f]{6})"[^>]*/><text[^>]*>([^<]+)</text>',
+        html,
+    )
+    assert len(cars) == 12
+    colour_of = {}
+    for car, constructor, colour, label in cars:
+        assert label == car  # the car's number on its disc
+        assert colour_of.setdefault(constructor, colour) == colour  # team-mates alike
+    assert len(set(colour_of.values())) == len(colour_of) > 1  # each team its own
+    legend = html[html.index('class="replay-teams"') :]
+    for constructor, colour in colour_of.items():
+        assert f'style="background: {colour}"' in legend
+        assert constructor in legend
+
+
 def test_real_results_have_no_replay_and_a_grid_to_finish_chart(client, season_1981):
     html = client.get(reverse("motor-round", args=[SLUG, 14])).content.decode()
     assert "replay-frames" not in html

@@ -517,6 +517,26 @@ def test_gc_chart_for_a_phone_breaks_its_title_rather_than_cutting_it():
     assert line.endswith("…")
 
 
+@pytest.mark.parametrize("narrow", [False, True])
+def test_a_one_stage_gc_chart_keeps_its_numbers_below_the_title(narrow):
+    # A one-stage race: the winner alone, the others together at the foot of the scale.
+    series = [("Winner", [0])] + [(f"Rider {i}", [10]) for i in range(9)]
+    layout = {"width": 340, "height": 260, "legend_below": True} if narrow else {}
+    title = "GC gaps of the top 10 after each stage"
+    root = parse(gc_gaps_svg(series, stage_numbers=[1], title=title, **layout))
+    title_y = max(float(el.get("y")) for el in root.iter("text") if el.get("font-weight") == "600")
+    (ends,) = [g for g in root.iter("g") if g.get("class") == "gc-end-numbers"]
+    numbers = {el.get("data-line"): float(el.get("y")) for el in ends.iter("text")}
+    assert len(numbers) == 10
+    # 10 px numbers: wholly under the title's baseline, and apart from each other.
+    assert all(y - 10 > title_y for y in numbers.values()), numbers
+    ys = sorted(numbers.values())
+    assert all(b - a >= 10 for a, b in itertools.pairwise(ys))
+    (axis,) = [g for g in root.iter("g") if g.get("class") == "gc-axis"]
+    stage_label_y = max(float(el.get("y")) for el in axis.iter("text") if visible_text(el) == "1")
+    assert max(ys) < stage_label_y
+
+
 def test_gc_chart_escapes_rider_names():
     svg = gc_gaps_svg([("<img src=x onerror=alert(1)> & Co", [0, 12])], stage_numbers=[1, 2])
     assert "<img" not in svg

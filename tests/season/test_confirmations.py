@@ -146,6 +146,23 @@ def test_starting_the_draft_asks_first(client, alice, bob, charlie):
     assert season.draft_started_at is None
 
 
+@pytest.mark.parametrize("players", [0, 1])
+def test_the_draft_is_not_offered_before_two_teams_have_joined(
+    client, alice, bob, charlie, players
+):
+    season = league(organiser=charlie)
+    joined(season, *[alice, bob][:players])
+    client.force_login(charlie)
+    dashboard = client.get(reverse("organiser-season", args=[season.slug])).content.decode()
+    confirm = reverse("organiser-draft-start-confirm", args=[season.slug])
+    assert confirm not in dashboard
+    assert "A draft needs at least two teams" in dashboard
+    # Typed by hand, the confirmation says why and goes back.
+    page = client.get(confirm, follow=True).content.decode()
+    assert "Invite the players first." in page
+    assert "Start the draft with" not in page
+
+
 def test_a_new_invitation_code_asks_first(client, alice, charlie):
     season = league(organiser=charlie)
     joined(season, alice)

@@ -119,6 +119,18 @@ def test_a_draft_needs_two_teams(alice, charlie):
 
 
 @pytest.mark.django_db
+def test_a_draft_without_teams_is_refused_with_the_count(charlie):
+    season = league(organiser=charlie)
+    assert formation.draft_start_refusal(season) == (
+        "A draft needs at least two teams: 0 have joined. Invite the players first."
+    )
+    with pytest.raises(FormationError, match="0 have joined"):
+        formation.draft_start(season=season)
+    season.refresh_from_db()
+    assert season.draft_started_at is None
+
+
+@pytest.mark.django_db
 def test_a_budget_season_has_no_draft(alice, bob, charlie):
     season = league(organiser=charlie, formation_mode=Season.FormationMode.BUDGET)
     joined(season, alice, bob)

@@ -129,6 +129,28 @@ def test_a_missing_page_is_in_the_sites_layout_with_a_way_back(client, demo):
 
 
 @override_settings(DEBUG=False)
+def test_a_missing_page_lists_the_players_leagues(client, demo):
+    login(client, "alice")
+    page = client.get("/no/such/page/").content.decode()
+    assert "Your seasons" in page
+    assert f'href="{reverse("season-detail", args=["demo"])}"' in page
+    assert f'href="{reverse("home")}"' in page
+
+
+@override_settings(DEBUG=False)
+def test_a_missing_page_tells_a_visitor_how_to_find_his_leagues(client, db):
+    response = client.get("/no/such/page/")
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert f'href="{reverse("home")}"' in page
+    assert f"{reverse('login')}?next={reverse('my-seasons')}" in page
+    assert "Resolver404" not in page
+    # A season's own message still shows.
+    missing = client.get(reverse("season-join", args=["nosuchcode"])).content.decode()
+    assert "No season has this invitation code." in missing
+
+
+@override_settings(DEBUG=False)
 def test_a_forbidden_page_says_why_in_the_sites_layout(client, demo):
     response = login(client, "alice").get(reverse("organiser-season", args=["demo"]))
     assert response.status_code == 403
@@ -298,6 +320,23 @@ def test_an_invitation_for_a_logged_in_user_asks_his_team_name(client, alice, ch
     client.force_login(alice)
     page = client.get(reverse("season-join", args=[season.invite_code])).content.decode()
     assert 'name="team_name"' in page
+
+
+def test_a_logged_in_invitee_reads_the_deadline_and_the_players_as_a_visitor_does(
+    client, alice, bob, charlie
+):
+    season = league(organiser=charlie)
+    joined(season, bob)
+    link = reverse("season-join", args=[season.invite_code])
+    visitor = client.get(link).content.decode()
+    client.force_login(alice)
+    invitee = client.get(link).content.decode()
+    for page in (visitor, invitee):
+        assert "first orders due" in page
+        assert "1 player has joined so far." in page
+        assert "3 stages" in page
+        assert "charlie invites you to play this season" in page
+    assert 'name="team_name"' in invitee
 
 
 def test_an_unknown_user_cannot_join_without_an_account(client, charlie):

@@ -144,6 +144,34 @@ def test_computer_teams_fill_the_grid_to_twelve_cars(alice, bob):
     assert computer_cars_fill(season=season) == []
 
 
+def _computer_seats_promised(season):
+    from plugins import adapter_for
+
+    notes = adapter_for(season.ruleset).league_formation_notes(
+        season=season, players=season.teams.filter(owner__isnull=False).count()
+    )
+    (note,) = [n for n in notes if "for the computer" in n]
+    return int(note.split()[0])
+
+
+@pytest.mark.parametrize(("constructors", "fielded"), [(6, 10), (4, 6)])
+def test_the_computer_fields_the_seats_it_promised_when_team_mates_are_split(
+    alice, bob, constructors, fielded
+):
+    season = motor_league(
+        organiser=alice, championship=real_championship(constructors=constructors)
+    )
+    (team,) = joined(season, bob)
+    free = free_entries(season=season)
+    # Cars of two constructors: their team-mates are left without a partner.
+    car_pick(season=season, team=team, entry=free[0])
+    car_pick(season=season, team=team, entry=free[2])
+    promised = _computer_seats_promised(season)
+    teams = computer_cars_fill(season=season)
+    assert Seat.objects.filter(team__in=teams).count() == promised == fielded
+    assert teams[-1].name == f"{free[0].constructor.name} / {free[2].constructor.name}"
+
+
 def _opened(season):
     first = season.rounds.get(number=1)
     return round_open(round=first)

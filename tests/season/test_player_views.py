@@ -63,6 +63,20 @@ def test_my_seasons_shows_my_team_and_the_next_deadline(client, demo):
     assert deadline.strftime("%H:%M") in page
 
 
+def test_my_seasons_lists_a_pending_invitation_with_its_accept_link(client, alice, charlie):
+    from season.services.invitations import invitation_send
+
+    season = league(organiser=charlie)
+    invitation_send(season=season, to="alice", sender=charlie)
+    client.force_login(alice)
+    page = client.get(reverse("my-seasons")).content.decode()
+    assert "Your invitations" in page
+    assert "charlie invites you to Friends&#x27; Tour." in page
+    assert f'href="{reverse("season-join", args=[season.invite_code])}"' in page
+    joined(season, alice)
+    assert "Your invitations" not in client.get(reverse("my-seasons")).content.decode()
+
+
 def test_my_seasons_needs_an_account(client):
     response = client.get(reverse("my-seasons"))
     assert response.status_code == 302
@@ -228,6 +242,67 @@ def test_the_budget_summary_follows_the_ticks_without_saving(client, alice, budg
     assert "23 spent of 20" in page
     assert "over the budget of 20" in page
     assert not team.seats.exists()
+
+
+def _pick_names(page):
+    import re
+
+    return re.findall(r'<label for="pick-\d+">([^<]+)</label>', page)
+
+
+def test_the_budget_pick_filters_by_name_or_team_by_link(client, alice, budget_season):
+    _season, team, _riders = budget_season
+    client.force_login(alice)
+    page = client.get(team_url(team), {"q": "sprint"}).content.decode()
+    assert _pick_names(page) == ["Sprinter Two"]
+    assert "1 of 3 shown" in page
+    page = client.get(team_url(team), {"q": "jumbo"}).content.decode()
+    assert len(_pick_names(page)) == 3
+
+
+def test_the_budget_pick_filters_by_speciality(client, alice, budget_season):
+    _season, team, _riders = budget_season
+    client.force_login(alice)
+    page = client.get(team_url(team), {"speciality": "climber"}).content.decode()
+    assert _pick_names(page) == ["Climber One"]
+    # An unknown speciality filters nothing.
+    page = client.get(team_url(team), {"speciality": "juggler"}).content.decode()
+    assert len(_pick_names(page)) == 3
+
+
+def test_filtering_the_budget_pick_keeps_the_ticks_and_saves_nothing(client, alice, budget_season):
+    _season, team, riders = budget_season
+    client.force_login(alice)
+    response = client.post(team_url(team), {"picks": [riders[2].pk], "q": "climber", "filter": "1"})
+    page = response.content.decode()
+    assert response.status_code == 200
+    # What matches, and the rider ticked before, still ticked, so that saving keeps him.
+    assert _pick_names(page) == ["Domestique Three", "Climber One"]
+    assert f'value="{riders[2].pk}" id="pick-{riders[2].pk}" checked' in page
+    assert 'value="climber"' in page
+    assert not team.seats.exists()
+    # Enter in the search field filters: the form's first submit control is Filter's.
+    form = page[page.index('<form method="post" action="' + team_url(team)) :]
+    assert form.index('name="filter"') < form.index("Save my team")
+
+
+def test_a_long_start_list_folds_by_real_team(client, alice, charlie):
+    season = league(
+        organiser=charlie,
+        template=template_race(real_teams=22, riders_per_team=8),
+        formation_mode=Season.FormationMode.BUDGET,
+        roster_size=8,
+    )
+    (team,) = joined(season, alice)
+    client.force_login(alice)
+    page = client.get(team_url(team)).content.decode()
+    assert page.count('<details class="pick-group"') == 22
+    assert '<details class="pick-group" open' not in page
+    assert page.count('name="picks"') == 176
+    first = formation.free_pickables(season=season)[0]
+    page = client.get(team_url(team), {"q": first.name}).content.decode()
+    assert '<details class="pick-group"' not in page  # a filtered list is one table
+    assert first.name in _pick_names(page)
 
 
 def test_names_written_by_players_are_escaped(client, alice, charlie):

@@ -166,13 +166,16 @@ def test_the_abandons_list_the_stage_and_the_reason(client):
     assert all(reverse("season-stage", args=["demo", 1]) in row for row in rows)
     (row,) = [r for r in rows if reverse("season-rider", args=["demo", one.rider_id]) in r]
     assert "crashed out" in row
-    assert ">crash</td>" in row
+    assert ">a crash</td>" in row
     assert not any(reverse("season-rider", args=["demo", two.rider_id]) in r for r in rows)
     client.login(username="olivia", password="olivia-demo")
     rows = ROW.findall(client.get(url).content.decode().split("<tbody", 1)[1])
     assert len(rows) == len(out_in[1]) + len(out_in[2])
     (row,) = [r for r in rows if reverse("season-rider", args=["demo", two.rider_id]) in r]
     assert "outside time limit" in row
+    # No reason stored: the status in words, never a bare dash.
+    assert ">finished outside the time limit</td>" in row
+    assert "—" not in "".join(rows)
     assert reverse("season-stage", args=["demo", 2]) in row
     # Linked from the stage page and the classifications.
     client.logout()

@@ -2,6 +2,7 @@
 ratings named in the reader's language."""
 
 import random
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -64,11 +65,13 @@ def test_the_rating_columns_are_named_in_the_readers_language_never_by_their_key
     (team,) = joined(season, alice)
     client.force_login(alice)
     url = reverse("player-team", kwargs={"slug": season.slug, "team_id": team.pk})
-    page = client.get(url).content.decode()
+    # The speciality filter's options carry the key as their value (the query's), never as text.
+    page = re.sub(r'value="[a-z_]+"', "", client.get(url).content.decode())
     assert 'title="Time trial"' in page
     assert "time_trialist" not in page
     with translation.override("en"):  # the middleware leaves French active otherwise
         page = client.get(url, headers={"accept-language": "fr"}).content.decode()
+    page = re.sub(r'value="[a-z_]+"', "", page)
     assert 'title="Chrono"' in page
     assert "time_trialist" not in page
 
