@@ -4,6 +4,7 @@ Grands Prix, entries), how it went (results) and the standings after each round.
 from decimal import Decimal
 
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from motor.championship import Scoring
@@ -133,7 +134,7 @@ class PointsSystem(models.Model):
     def title(self) -> str:
         """The system's short name, what the pages call it: its description up to the colon,
         without a note in brackets ("Formula 1, 1950s", "Grand Prix")."""
-        title = self.name.split(":", 1)[0].strip()
+        title = gettext(self.name).split(":", 1)[0].strip()
         if title.endswith(")") and " (" in title:
             title = title[: title.rindex(" (")].strip()
         return title or self.slug
@@ -141,7 +142,8 @@ class PointsSystem(models.Model):
     @property
     def details(self) -> str:
         """What the description says after the name ("9-6-4-3-2-1, drivers' best 11 results")."""
-        return self.name.split(":", 1)[1].strip() if ":" in self.name else ""
+        name = gettext(self.name)  # a preset's name is in the catalogue (motor.points_presets)
+        return name.split(":", 1)[1].strip() if ":" in name else ""
 
     def scoring(self) -> Scoring:
         return Scoring(

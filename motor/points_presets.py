@@ -1,13 +1,16 @@
 """The points systems shipped as data (issue 15 item 2): the real eras and each game's default.
 
 Plain dicts, read by the data migration that creates them and by the tests; an admin may add
-or edit systems in the admin (they are rows, not code).
+or edit systems in the admin (they are rows, not code). A preset's name is marked for the
+catalogue: the pages say it in the reader's language (PointsSystem.title, details).
 """
+
+from django.utils.translation import gettext_noop
 
 PRESETS: tuple[dict[str, object], ...] = (
     {
         "slug": "f1-1950s",
-        "name": "Formula 1, 1950s: 8-6-4-3-2 and 1 for the fastest lap",
+        "name": gettext_noop("Formula 1, 1950s: 8-6-4-3-2 and 1 for the fastest lap"),
         "table": [8, 6, 4, 3, 2],
         "latest_result_tiebreak": False,
         "fastest_lap_points": 1,
@@ -15,7 +18,7 @@ PRESETS: tuple[dict[str, object], ...] = (
     },
     {
         "slug": "f1-1961-1990",
-        "name": "Formula 1, 1961–1990: 9-6-4-3-2-1",
+        "name": gettext_noop("Formula 1, 1961–1990: 9-6-4-3-2-1"),
         "table": [9, 6, 4, 3, 2, 1],
         "latest_result_tiebreak": False,
     },
@@ -23,32 +26,34 @@ PRESETS: tuple[dict[str, object], ...] = (
         # The real 1981 rule: the best 11 of the 15 rounds for drivers, every round for
         # constructors (checked against the official table in tests/motor).
         "slug": "f1-1981",
-        "name": "Formula 1, 1981: 9-6-4-3-2-1, drivers' best 11 results",
+        "name": gettext_noop("Formula 1, 1981: 9-6-4-3-2-1, drivers' best 11 results"),
         "table": [9, 6, 4, 3, 2, 1],
         "latest_result_tiebreak": False,
         "best_results": 11,
     },
     {
         "slug": "f1-1991-2002",
-        "name": "Formula 1, 1991–2002: 10-6-4-3-2-1",
+        "name": gettext_noop("Formula 1, 1991–2002: 10-6-4-3-2-1"),
         "table": [10, 6, 4, 3, 2, 1],
         "latest_result_tiebreak": False,
     },
     {
         "slug": "f1-2003-2009",
-        "name": "Formula 1, 2003–2009: 10-8-6-5-4-3-2-1",
+        "name": gettext_noop("Formula 1, 2003–2009: 10-8-6-5-4-3-2-1"),
         "table": [10, 8, 6, 5, 4, 3, 2, 1],
         "latest_result_tiebreak": False,
     },
     {
         "slug": "f1-2010",
-        "name": "Formula 1, 2010 on: 25-18-15-12-10-8-6-4-2-1",
+        "name": gettext_noop("Formula 1, 2010 on: 25-18-15-12-10-8-6-4-2-1"),
         "table": [25, 18, 15, 12, 10, 8, 6, 4, 2, 1],
         "latest_result_tiebreak": False,
     },
     {
         "slug": "f1-2019-2024",
-        "name": "Formula 1, 2019–2024: 25-18-15-12-10-8-6-4-2-1, fastest lap 1 in the top 10",
+        "name": gettext_noop(
+            "Formula 1, 2019–2024: 25-18-15-12-10-8-6-4-2-1, fastest lap 1 in the top 10"
+        ),
         "table": [25, 18, 15, 12, 10, 8, 6, 4, 2, 1],
         "fastest_lap_points": 1,
         "fastest_lap_top": 10,
@@ -56,12 +61,12 @@ PRESETS: tuple[dict[str, object], ...] = (
     },
     {
         "slug": "grandprix",
-        "name": "Grand Prix (the game's default, grandprix.md S-3)",
+        "name": gettext_noop("Grand Prix (the game's default, grandprix.md S-3)"),
         "table": [25, 18, 15, 12, 10, 8, 6, 4, 2, 1],
     },
     {
         "slug": "ludicitude",
-        "name": "Ludicitude (the game's default, ludicitude.md S-2)",
+        "name": gettext_noop("Ludicitude (the game's default, ludicitude.md S-2)"),
         "table": [25, 18, 15, 12, 10, 8, 6, 4, 2, 1],
     },
 )

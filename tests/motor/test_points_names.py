@@ -24,3 +24,12 @@ def test_a_car_names_its_engine_only_when_it_is_another_makers():
     assert car_engine_text("ferrari", "ferrari") == ""
     assert car_engine_text("ford-cosworth", "lotus") == "Ford Cosworth"
     assert car_engine_text("", "lotus") == ""
+
+
+def test_a_shipped_systems_name_is_said_in_french():
+    from django.utils import translation
+
+    system = PointsSystem.objects.get(slug="f1-1950s")
+    with translation.override("fr"):
+        assert system.title == "Formule 1, années 1950"
+        assert system.details == "8-6-4-3-2 et 1 pour le meilleur tour"
