@@ -60,11 +60,27 @@ EVENT_KINDS: Mapping[str, Promise] = MappingProxyType(
 _SQUARE = re.compile(r"^([A-D])(\d+)$")
 
 
+#: Ludicitude's reasons, sentences with figures (engine/rulesets/ludicitude/race.py _reason).
+_BRAKE_RAN_OUT = re.compile(r"^brake ran out on card (\d+) \((.*)\) in round (\d+)$")
+_STILL_RACING = re.compile(r"^still racing after (\d+) rounds$")
+
+
 def reason_label(code: object) -> str:
-    """``OUT_OF_FUEL`` -> "out of fuel"; a reason of real results is shown as it is."""
+    """``OUT_OF_FUEL`` -> "out of fuel", Ludicitude's "brake ran out on card 7 (…) in round
+    12" in the reader's language; a reason of real results is shown as it is."""
     text = str(code or "")
     label = REASONS.get(text)
-    return str(label) if label is not None else text
+    if label is not None:
+        return str(label)
+    if found := _BRAKE_RAN_OUT.match(text):
+        return gettext("brake ran out on card %(card)s (%(label)s) in round %(round)s") % {
+            "card": found[1],
+            "label": found[2],
+            "round": found[3],
+        }
+    if found := _STILL_RACING.match(text):
+        return gettext("still racing after %(rounds)s rounds") % {"rounds": found[1]}
+    return text
 
 
 def card_label(code: object) -> str:

@@ -61,3 +61,18 @@ def test_cards_and_events_read_as_words():
     assert event_text("skid", {"into": "B46"}) == "skid to square 46, lane B"
     assert event_text("skid", {"into": "wall"}) == "skid into the wall"
     assert event_text("track_exit", {"corner": "3"}) == "track exit at corner 3"
+
+
+def test_ludicitudes_reasons_with_their_figures_are_said_in_french():
+    from django.utils import translation
+
+    from motor.words import reason_label
+
+    with translation.override("fr"):
+        assert reason_label("brake ran out on card 7 (S2) in round 12") == (
+            "plus de frein sur la carte 7 (S2) au tour de table 12"
+        )
+        assert reason_label("still racing after 40 rounds") == (
+            "encore en course après 40 tours de table"
+        )
+        assert reason_label("Halfshaft") == "Halfshaft"  # a real result's reason, as stored
