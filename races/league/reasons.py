@@ -2,6 +2,8 @@
 key: R-A2's abandon criteria, Cyclo Sim's crash; or the time cut's sentence), else what the
 status says."""
 
+import re
+
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 
@@ -36,11 +38,44 @@ STATUS_WORDS: dict[str, Promise] = {
 }
 
 
+#: The time cut's sentences (races/timing.py), with their figures: the limit ("+0:41:12 > 12 %
+#: of 4:02:10"), and for a field the jury kept, how many riders were out.
+_LIMIT = r"\+(?P<gap>[\d:]+) > (?P<pct>[\d.]+) % of (?P<winner>[\d:]+)"
+TIME_CUT = (
+    (
+        re.compile(rf"^outside the time limit \({_LIMIT}\)$"),
+        gettext_lazy("outside the time limit (+%(gap)s > %(pct)s %% of %(winner)s)"),
+    ),
+    (
+        re.compile(rf"^reinstated by the organiser \(outside the time limit: {_LIMIT}\)$"),
+        gettext_lazy(
+            "reinstated by the organiser (outside the time limit: +%(gap)s > %(pct)s %% of "
+            "%(winner)s)"
+        ),
+    ),
+    (
+        re.compile(
+            rf"^kept by the jury \(outside the time limit: {_LIMIT}; (?P<out>\d+) of "
+            r"(?P<riders>\d+) riders, more than (?P<max>[\d.]+) %\)$"
+        ),
+        gettext_lazy(
+            "kept by the jury (outside the time limit: +%(gap)s > %(pct)s %% of %(winner)s; "
+            "%(out)s of %(riders)s riders, more than %(max)s %%)"
+        ),
+    ),
+)
+
+
 def reason_words(*, status: str, reason: str) -> str:
     """The reason a result gives for its status, in the active language; "" for a finisher
     without one."""
     if reason:
         known = ENGINE_REASONS.get(reason)
-        return str(known) if known is not None else gettext(reason)
+        if known is not None:
+            return str(known)
+        for pattern, words in TIME_CUT:
+            if found := pattern.match(reason):
+                return str(words) % found.groupdict()
+        return gettext(reason)
     words = STATUS_WORDS.get(status)
     return str(words) if words is not None else ""

@@ -31,3 +31,24 @@ def test_every_status_but_finished_has_words():
         for status in Status.values:
             words = reason_words(status=status, reason="")
             assert bool(words) is (status != Status.FINISHED), status
+
+
+def test_the_time_cuts_sentences_keep_their_figures_in_french():
+    from django.utils import translation
+
+    with translation.override("fr"):
+        words = reason_words(
+            status="otl", reason="outside the time limit (+0:41:12 > 12 % of 4:02:10)"
+        )
+        assert words == "hors délais (+0:41:12 > 12 % de 4:02:10)"
+        kept = reason_words(
+            status="finished",
+            reason=(
+                "kept by the jury (outside the time limit: +0:41:12 > 12 % of 4:02:10; "
+                "30 of 150 riders, more than 20 %)"
+            ),
+        )
+        assert kept == (
+            "repêché par le jury (hors délais : +0:41:12 > 12 % de 4:02:10 ; "
+            "30 coureurs sur 150, plus de 20 %)"
+        )
