@@ -73,9 +73,9 @@ def reason_words(*, status: str, reason: str) -> str:
         known = ENGINE_REASONS.get(reason)
         if known is not None:
             return str(known)
-        for pattern, words in TIME_CUT:
+        for pattern, sentence in TIME_CUT:
             if found := pattern.match(reason):
-                return str(words) % found.groupdict()
+                return str(sentence) % found.groupdict()
         return gettext(reason)
     words = STATUS_WORDS.get(status)
     return str(words) if words is not None else ""
