@@ -18,6 +18,9 @@ NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 #: the time or points and the gap without scrolling the table (issue 29).
 MINOR = {"td": {"class": "minor"}, "th": {"class": "minor"}}
 NUM_MINOR = {"td": {"class": "num minor"}, "th": {"class": "num minor"}}
+#: A minor column of long words ("retired (out of fuel, lap 3)") that wraps on a desktop, so
+#: the points stay on screen at 1366 px in French too.
+MINOR_WRAP = {"td": {"class": "minor wrap"}, "th": {"class": "minor"}}
 #: The motor tables hold at most a season's Grands Prix or a grid's cars: a page each.
 PER_PAGE = 100
 
@@ -120,7 +123,7 @@ class ResultTable(LinkedTable):
     constructor = tables.Column(verbose_name=_("Constructor"), attrs=MINOR)
     laps = tables.Column(verbose_name=_("Laps"), attrs=NUM_MINOR, default="")
     time = tables.Column(verbose_name=_("Time / gap"), attrs=NUM, default="")
-    status = tables.Column(verbose_name=_("Status"), attrs=MINOR, default="")
+    status = tables.Column(verbose_name=_("Status"), attrs=MINOR_WRAP, default="")
     grid = tables.Column(verbose_name=_("Grid"), attrs=NUM_MINOR, default="")
     pit_stops = tables.Column(verbose_name=_("Pit stops"), attrs=NUM_MINOR, default="")
     points = tables.Column(verbose_name=_("Points"), attrs=NUM)
@@ -242,11 +245,11 @@ class WhatIfTable(LinkedTable):
 class DriverResultTable(LinkedTable):
     round = tables.Column(verbose_name=_("Round"), attrs=NUM)
     grand_prix = tables.Column(verbose_name=_("Grand Prix"))
-    constructor = tables.Column(verbose_name=_("Constructor"))
-    grid = tables.Column(verbose_name=_("Grid"), attrs=NUM, default="")
+    constructor = tables.Column(verbose_name=_("Constructor"), attrs=MINOR)
+    grid = tables.Column(verbose_name=_("Grid"), attrs=NUM_MINOR, default="")
     result = tables.Column(verbose_name=_("Result"), default="")
     points = tables.Column(verbose_name=_("Points"), attrs=NUM)
-    standing = tables.Column(verbose_name=_("Standing"), attrs=NUM, default="")
+    standing = tables.Column(verbose_name=_("Standing"), attrs=NUM_MINOR, default="")
     total = tables.Column(verbose_name=_("Total"), attrs=NUM, default="")
 
     class Meta:
@@ -264,9 +267,9 @@ class DriverResultTable(LinkedTable):
 class ConstructorResultTable(LinkedTable):
     round = tables.Column(verbose_name=_("Round"), attrs=NUM)
     grand_prix = tables.Column(verbose_name=_("Grand Prix"))
-    cars = tables.Column(verbose_name=_("Cars"), default="")
+    cars = tables.Column(verbose_name=_("Cars"), attrs=MINOR, default="")
     points = tables.Column(verbose_name=_("Points"), attrs=NUM)
-    standing = tables.Column(verbose_name=_("Standing"), default="")
+    standing = tables.Column(verbose_name=_("Standing"), attrs=MINOR, default="")
 
     class Meta:
         attrs = {"class": "data"}

@@ -339,7 +339,7 @@ def what_if_page(
             "links": links,
             "table_kind": table,
             "table": what_if,
-            "systems": [(label, names[slug].name) for slug, label in systems if slug in names],
+            "systems": [(label, _(names[slug].name)) for slug, label in systems if slug in names],
         },
         extra,
         renderer,

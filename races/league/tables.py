@@ -186,9 +186,9 @@ class CalendarTable(tables.Table):
 
 
 class RosterTable(tables.Table):
-    bib = tables.Column(verbose_name=_("Bib"), attrs=NUM)
+    bib = tables.Column(verbose_name=_("Bib"), attrs=NUM_MINOR)
     rider = tables.Column(verbose_name=_("Rider"), accessor="rider__name")
-    role = tables.Column(verbose_name=_("Role"))
+    role = tables.Column(verbose_name=_("Role"), attrs=MINOR)
     gc_rank = tables.Column(verbose_name=_("GC"), attrs=NUM)
     gc_gap = tables.Column(verbose_name=_("Gap"), attrs=NUM)
 

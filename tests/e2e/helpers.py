@@ -122,3 +122,23 @@ def new_page(browser, errors):
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda error: errors.append(str(error)))
     return page
+
+
+def demo_cyclosim_team(season: Season):
+    """Beside the demo ``season``, a Cyclo Sim league of olivia's on the demo's Tour ("cyclo"),
+    alice's team of four cheap riders picked within the budget; returns alice's team."""
+    from season import formation
+    from tests.season.builders import joined, league
+
+    users = {m.user.username: m.user for m in season.memberships.select_related("user")}
+    cyclo = league(
+        organiser=users["olivia"],
+        template=Race.objects.get(slug="tour-de-france-2023"),
+        slug="cyclo",
+        ruleset="cyclosim",
+        roster_size=4,
+        formation_mode=Season.FormationMode.BUDGET,
+    )
+    (team,) = joined(cyclo, users["alice"])
+    formation.team_select(team=team, pickable_ids=[r.pk for r in cheap_riders(4)])
+    return team

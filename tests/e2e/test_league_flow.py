@@ -34,6 +34,7 @@ def test_a_league_week_from_creation_to_results(live_server, browser, screenshot
         slug="browser-league",
         roster=ROSTER,
         screenshot=screenshot,
+        peloton="players",  # the players' riders only: the results are theirs
     )
     assert f"/join/{season.invite_code}/" in olivia.content()
     screenshot(olivia, "organiser-dashboard")

@@ -39,6 +39,7 @@ def season_create(page, base, *, slug):
     page.select_option("#id_event", f"race-{race.pk}")
     page.select_option("#id_ruleset", "moreno")
     page.select_option("#id_formation_mode", "draft")
+    page.select_option("#id_peloton", "players")  # a week of the players' riders only
     page.fill("#id_roster_size", str(ROSTER))
     page.fill("#id_draft_pick_minutes", str(PICK_MINUTES))
     page.set_checked("#id_auto_publish", False)

@@ -9,15 +9,13 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from races.models import Race
-from season import formation
 from season.demo import MOTOR_DEMO_SLUG, demo_load, motor_demo_load
 from season.models import Round, Season, SeasonTeam
 from season.services.lifecycle import round_open, round_publish
 from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.helpers import WIDTHS, cheap_riders, log_in, new_page
+from tests.e2e.helpers import WIDTHS, demo_cyclosim_team, log_in, new_page
 from tests.season import motor_builders
-from tests.season.builders import joined, league, stage
+from tests.season.builders import stage
 
 #: What scrolls sideways: the page, and every element whose overflow lets it scroll (a table's
 #: box, a chart's figure) and whose content is wider than it.
@@ -80,17 +78,8 @@ PROFILE = """() => {
 def cyclosim_league(season: Season) -> SeasonTeam:
     """Beside the demo, a Cyclo Sim league of alice's whose stage 1 is resolved: stage 2's
     orders show each rider's energy, the widest of the orders (11 columns as a table)."""
-    users = {m.user.username: m.user for m in season.memberships.select_related("user")}
-    cyclo = league(
-        organiser=users["olivia"],
-        template=Race.objects.get(slug="tour-de-france-2023"),
-        slug="cyclo",
-        ruleset="cyclosim",
-        roster_size=4,
-        formation_mode=Season.FormationMode.BUDGET,
-    )
-    (team,) = joined(cyclo, users["alice"])
-    formation.team_select(team=team, pickable_ids=[r.pk for r in cheap_riders(4)])
+    team = demo_cyclosim_team(season)
+    cyclo = team.season
     call_command("simulate_season", "cyclo", "--stages", "1", "--in-process", verbosity=0)
     round_publish(round=stage(cyclo, 1))  # its results are the organiser's until then
     second = stage(cyclo, 2)

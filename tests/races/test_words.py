@@ -30,5 +30,5 @@ def test_every_engine_abandon_reason_has_words():
 
 
 def test_a_reason_reads_as_words_and_an_unknown_one_stays():
-    assert abandon_reason_label("last arrived") == "last to arrive"
+    assert abandon_reason_label("last arrived") == "the abandon roll: the last rider to finish"
     assert abandon_reason_label("kept by the jury") == "kept by the jury"

@@ -200,7 +200,7 @@ def test_the_create_form_sets_the_ranking_and_the_settings_page_keeps_it(client,
     client.force_login(charlie)
     page = client.get(reverse("season-create")).content.decode()
     assert 'name="player_ranking"' in page
-    data = create_data(template_race(stages=3), player_ranking="best_gc")
+    data = create_data(template_race(stages=3, start_list=True), player_ranking="best_gc")
     assert client.post(reverse("season-create"), data).status_code == 302
     season = Season.objects.get(slug="amis")
     assert season.player_ranking == "best_gc"
