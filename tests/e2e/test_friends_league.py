@@ -48,6 +48,8 @@ class Game:
     results: str
     #: Whether the organiser ticks "auto-publish results" (else he publishes each round).
     auto_publish: bool
+    #: The heading of the season page's end (a race ends, a championship does).
+    end_title: str
 
     def event_key(self) -> str:
         if self.name == "cycling":
@@ -60,9 +62,25 @@ class Game:
 
 
 CYCLING = Game(
-    "cycling", "moreno", "Friends Tour", "stage 1", "riders", "table.data tbody tr", False
+    "cycling",
+    "moreno",
+    "Friends Tour",
+    "stage 1",
+    "riders",
+    "table.data tbody tr",
+    auto_publish=False,
+    end_title="The end of the race",
 )
-MOTOR = Game("motor", "grandprix", "Friends Grand Prix", "round 1", "cars", "#podium li", True)
+MOTOR = Game(
+    "motor",
+    "grandprix",
+    "Friends Grand Prix",
+    "round 1",
+    "cars",
+    "#podium li",
+    auto_publish=True,
+    end_title="The end of the championship",
+)
 
 
 def league_create(page, base, game: Game, *, slug: str) -> Season:
@@ -268,6 +286,7 @@ def test_a_league_of_friends_from_scratch(live_server, browser, screenshot, game
     ranking = results.players_ranking(season=season, number=last)
     assert {line.team for line in ranking} == {"Alice's Friends", "Bob's Mates"}
     bob.goto(base + f"/seasons/{slug}/")
+    assert bob.inner_text("#finale-title") == game.end_title
     winner = bob.locator(".league-winner")
     assert f"{ranking[0].team} wins the league" in winner.inner_text()
     podium = bob.locator(".players-podium li")
