@@ -422,7 +422,8 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
         players: Mapping[int, Sequence[str]],
         scoring: str,
     ) -> dict[str, Any]:
-        """The end of the race after the last round (``event``): its "podium" as (rank, rider
+        """The end of the race after the last round (``event``): its "title" (if not "The end
+        of the race": "The end of the championship"), its "podium" as (rank, rider
         id or None, name, team, figure) under its heading "podium_title", its final "jerseys"
         (season.selectors.Jersey), the players' "ranking" (as league_ranking's), what its
         scores count ("score_unit": "points", or empty for a time or a rider) and each

@@ -281,13 +281,14 @@ def calendar_update(
                 continue
             if new <= now:
                 errors.append(
-                    _("Stage %(number)d: the deadline is in the past.") % {"number": stage.number}
+                    _("%(round)s: the deadline is in the past.")
+                    % {"round": round_name_start(season, stage.number)}
                 )
                 continue
             if deadline_too_far(new, now=now):
                 errors.append(
-                    _("Stage %(number)d: the deadline is more than two years away.")
-                    % {"number": stage.number}
+                    _("%(round)s: the deadline is more than two years away.")
+                    % {"round": round_name_start(season, stage.number)}
                 )
                 continue
             stage.orders_deadline = new
@@ -299,8 +300,11 @@ def calendar_update(
                 and stage.orders_deadline <= previous.orders_deadline
             ):
                 errors.append(
-                    _("Stage %(number)d: the deadline must come after stage %(previous)d's.")
-                    % {"number": stage.number, "previous": previous.number}
+                    _("%(round)s: the deadline must come after %(previous)s's.")
+                    % {
+                        "round": round_name_start(season, stage.number),
+                        "previous": round_name(season, previous.number),
+                    }
                 )
         if errors:
             raise CalendarInvalid(errors)

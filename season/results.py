@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from plugins import adapter_for
 from season.models import Season
 from season.selectors import Jersey, season_team_names, seats_by_team
@@ -149,6 +151,11 @@ class Finale:
     #: What the players' scores count, after each on the players' podium ("points"; empty
     #: for a time or a rider).
     score_unit: str = ""
+    #: The section's heading (a stage race's race ends, a championship does).
+    title: str = ""
+    #: What the figure after each score on the players' podium is (the players' ranking's
+    #: column heading: "Gap (points)", "GC place", "Wins").
+    behind_label: str = ""
 
     @property
     def players_podium(self) -> list[PlayerLine]:
@@ -194,9 +201,11 @@ def finale(
     seats = seats or seats_once(season)
     names = season_team_names(season=season) if team_names is None else team_names
     players = _players(season)
-    end = adapter_for(season.ruleset).league_end(
+    adapter = adapter_for(season.ruleset)
+    end = adapter.league_end(
         event, team_names=names, seats=seats, players=players, scoring=season.player_ranking
     )
+    columns = adapter.league_ranking_columns(season.player_ranking)
     ranking = _lines(end["ranking"], players)
     moments = end["moments"]
     return Finale(
@@ -205,6 +214,8 @@ def finale(
         ranking=ranking,
         podium_title=str(end.get("podium_title", "")),
         score_unit=str(end.get("score_unit", "")),
+        title=str(end.get("title") or _("The end of the race")),
+        behind_label=str(columns.get("behind", "")),
         moments=[Moments(line, list(moments.get(line.team_id, ()))) for line in ranking],
     )
 

@@ -134,6 +134,7 @@ def end(
         .order_by("position")
     )
     return {
+        "title": gettext_lazy("The end of the championship"),
         "podium_title": gettext_lazy("Drivers' championship"),
         "podium": [
             (

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from season.leagues import EDITABLE_DEADLINE, CalendarInvalid, calendar_update
 from season.models import Round, Season
+from season.round_names import round_name_start
 
 
 def deadlines_shift(
@@ -28,7 +29,7 @@ def deadlines_shift(
             .order_by("number")
         )
         if not stages:
-            raise CalendarInvalid([_("No stage has a deadline still to come.")])
+            raise CalendarInvalid([_("No deadline is still to come.")])
         errors = []
         shifted: dict[int, datetime] = {}
         for stage in stages:
@@ -37,9 +38,9 @@ def deadlines_shift(
             shifted[stage.number] = new
             if new <= now:
                 errors.append(
-                    _("Stage %(number)d: the deadline would be %(when)s, in the past.")
+                    _("%(round)s: the deadline would be %(when)s, in the past.")
                     % {
-                        "number": stage.number,
+                        "round": round_name_start(season, stage.number),
                         "when": date_format(timezone.localtime(new, season.tz), "D j M Y H:i"),
                     }
                 )

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from season import cache as page_cache
 from season import selectors
 from season.models import DONE_STATUSES, Job, Round
+from season.round_names import round_name, round_name_start
 from season.services import jobs, lifecycle, reinstate
 from season.services.orders_status import deadline_ahead, orders_count, orders_status
 from season.views.messages import message_once
@@ -54,10 +55,11 @@ def stage_job(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return response
 
 
+#: Each names the round as its game does ("stage 3", "round 3": season.round_names).
 DONE_MESSAGES = {
-    "open": gettext_lazy("Orders for stage %(number)s are open."),
-    "lock": gettext_lazy("Orders for stage %(number)s are locked."),
-    "publish": gettext_lazy("The results of stage %(number)s are published."),
+    "open": gettext_lazy("Orders for %(round)s are open."),
+    "lock": gettext_lazy("Orders for %(round)s are locked."),
+    "publish": gettext_lazy("The results of %(round)s are published."),
 }
 ACTIONS = {
     "open": lifecycle.round_open,
@@ -77,7 +79,9 @@ def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> H
             _resolve(request, round)
         elif action in ACTIONS:
             ACTIONS[action](round=round)
-            messages.success(request, DONE_MESSAGES[action] % {"number": number})
+            messages.success(
+                request, DONE_MESSAGES[action] % {"round": round_name(round.season, number)}
+            )
         else:
             raise Http404(_("No such action."))
     except lifecycle.RoundError as error:
@@ -88,21 +92,20 @@ def stage_action(request: HttpRequest, slug: str, number: int, action: str) -> H
 def _resolve(request: HttpRequest, round: Round) -> None:
     """Start a resolution. A second press (a double submit, another tab) attaches to the job
     already on its way, and the page says where the stage stands once, not once per press."""
+    name = {"round": round_name_start(round.season, round.number)}
     if round.status in DONE_STATUSES:
         message_once(
-            request,
-            messages.INFO,
-            _("Stage %(number)s is resolved: its results are below.") % {"number": round.number},
+            request, messages.INFO, _("%(round)s is resolved: its results are below.") % name
         )
         return
     jobs.round_resolve_request(round=round, user=request.user)
     round.refresh_from_db()
     if round.status in DONE_STATUSES:
-        text = _("Stage %(number)s is resolved: its results are below.")
+        text = _("%(round)s is resolved: its results are below.")
     else:
         # Said once whether this press started the job or attached to it.
-        text = _("Stage %(number)s is being resolved.")
-    message_once(request, messages.SUCCESS, text % {"number": round.number})
+        text = _("%(round)s is being resolved.")
+    message_once(request, messages.SUCCESS, text % name)
 
 
 #: The actions asked first, and whether the lifecycle allows each now.
@@ -123,16 +126,20 @@ def stage_action_confirm(request: HttpRequest, slug: str, number: int, action: s
     if action not in CONFIRMED:
         raise Http404(_("No such action."))
     stage_url = reverse("season-stage", kwargs={"slug": slug, "number": number})
+    #: "stage 3" or "round 3", as the season's game names it.
+    name = round_name(season, number)
     if not CONFIRMED[action](lifecycle.round_actions(round, job=round.jobs.first())):
         messages.info(
-            request, _("Stage %(number)s cannot take that action now.") % {"number": number}
+            request,
+            _("%(round)s cannot take that action now.")
+            % {"round": round_name_start(season, number)},
         )
         return redirect(stage_url)
     context: dict[str, object] = {
         "season": season,
         "round": round,
         "back_url": stage_url,
-        "back_label": _("Stage %(number)s") % {"number": number},
+        "back_label": round_name_start(season, number),
         "action_url": reverse(
             "season-stage-action", kwargs={"slug": slug, "number": number, "action": action}
         ),
@@ -143,12 +150,12 @@ def stage_action_confirm(request: HttpRequest, slug: str, number: int, action: s
         now = timezone.now()
         if deadline_ahead(round, now=now):
             assert round.orders_deadline is not None
-            question = _("Resolve stage %(number)s now, %(left)s before its deadline?") % {
-                "number": number,
+            question = _("Resolve %(round)s now, %(left)s before its deadline?") % {
+                "round": name,
                 "left": time_left(round.orders_deadline - now),
             }
         else:
-            question = _("Resolve stage %(number)s now?") % {"number": number}
+            question = _("Resolve %(round)s now?") % {"round": name}
         details = [
             ngettext(
                 "%(given)d of %(teams)d team has given orders.",
@@ -159,19 +166,19 @@ def stage_action_confirm(request: HttpRequest, slug: str, number: int, action: s
             _("Orders close at once: nobody can change them afterwards."),
         ]
         if count.missing:
-            details.append(_("Teams without orders ride with their riders' roles as they stand."))
+            details.append(_("Teams without orders race with the default orders."))
         context.update(
-            title=_("Resolve stage %(number)s") % {"number": number},
+            title=_("Resolve %(round)s") % {"round": name},
             question=question,
             details=details,
             orders_status=status,
             orders_count=count,
-            confirm_label=_("Resolve stage %(number)s now") % {"number": number},
+            confirm_label=_("Resolve %(round)s now") % {"round": name},
         )
     else:
         context.update(
-            title=_("Publish stage %(number)s") % {"number": number},
-            question=_("Publish the results of stage %(number)s?") % {"number": number},
+            title=_("Publish %(round)s") % {"round": name},
+            question=_("Publish the results of %(round)s?") % {"round": name},
             details=[
                 _("The players are sent the results by e-mail."),
                 _("Publishing cannot be undone."),

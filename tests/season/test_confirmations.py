@@ -261,3 +261,27 @@ def test_the_stage_page_labels_the_league_deadline_and_the_real_date_with_its_ti
     assert f"{local:%H:%M} (America/New_York)" in page
     assert "Raced in real life on" in page
     assert f"{round.stage.date.year}" in page.split("Raced in real life on")[1][:200]
+
+
+# --- the words of a motor league's actions ---------------------------------------------------
+
+
+def test_a_motor_leagues_confirmations_and_messages_name_its_rounds(client):
+    from season.demo import MOTOR_DEMO_SLUG, motor_demo_load
+
+    motor_demo_load()
+    olivia(client)
+    slug = MOTOR_DEMO_SLUG
+    page = client.get(confirm_url("resolve", slug=slug)).content.decode()
+    assert "Resolve round 1 now" in page
+    assert "← Round 1" in page
+    assert "stage" not in page.lower().replace("/stages/", "")
+    action = reverse("season-stage-action", args=[slug, 1, "resolve"])
+    page = client.post(action, follow=True).content.decode()
+    assert "Round 1 is resolved: its results are below." in page
+    page = client.get(confirm_url("publish", slug=slug)).content.decode()
+    assert "Publish the results of round 1?" in page
+    page = client.post(action.replace("resolve", "publish"), follow=True).content.decode()
+    assert "The results of round 1 are published." in page
+    page = client.get(confirm_url("publish", slug=slug), follow=True).content.decode()
+    assert "Round 1 cannot take that action now." in page

@@ -150,6 +150,25 @@ def test_a_deadline_cannot_move_into_the_past(charlie):
         leagues.calendar_update(season=season, deadlines={1: timezone.now() - timedelta(minutes=1)})
 
 
+def test_a_championships_calendar_refusals_name_its_rounds(charlie):
+    from season.services.deadlines import deadlines_shift
+    from tests.season.motor_builders import motor_league
+
+    season = motor_league(organiser=charlie, first_deadline=timezone.now() + timedelta(hours=30))
+    too_late = stage(season, 3).orders_deadline + timedelta(hours=1)
+    with pytest.raises(CalendarInvalid) as refused:
+        leagues.calendar_update(season=season, deadlines={2: too_late})
+    assert refused.value.errors == ["Round 3: the deadline must come after round 2's."]
+    with pytest.raises(CalendarInvalid, match="Round 1: the deadline is in the past"):
+        leagues.calendar_update(season=season, deadlines={1: timezone.now() - timedelta(minutes=1)})
+    far = timezone.now() + timedelta(days=800)
+    with pytest.raises(CalendarInvalid, match="Round 3: the deadline is more than two years"):
+        leagues.calendar_update(season=season, deadlines={3: far})
+    with pytest.raises(CalendarInvalid) as refused:
+        deadlines_shift(season=season, delta=timedelta(days=-2))
+    assert refused.value.errors[0].startswith("Round 1: the deadline would be ")
+
+
 def test_a_locked_stage_keeps_its_deadline(charlie):
     season = league(organiser=charlie)
     Round.objects.filter(season=season, number=1).update(status=Round.Status.LOCKED)

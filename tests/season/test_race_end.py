@@ -86,6 +86,12 @@ def test_the_end_of_the_race_shows_podium_jerseys_and_the_league_winner(client):
     team = season.teams.select_related("owner").get(pk=best.entry_team_id)
     assert f"{team.name} wins the league" in finale.replace("&#x27;", "'")
     assert team.owner.username in finale
+    assert "The end of the race" in finale
+    # The figure after a score on the players' podium says what it is (the ranking's column).
+    players_podium = finale.split("players-podium", 1)[1].split("</ol>", 1)[0]
+    for line in results.players_ranking(season=season, number=2)[:3]:
+        if line.behind:
+            assert f"Gap: {line.behind}" in players_podium
 
 
 def test_before_the_last_stage_there_is_no_end_of_the_race(client):
@@ -244,6 +250,12 @@ def test_a_motor_season_ends_with_the_drivers_podium_and_the_league_winner(clien
     best = results.players_ranking(season=season, number=2)[0]
     assert f"{best.team} wins the league" in finale.replace("&#x27;", "'")
     assert "Drivers' championship" in finale.replace("&#x27;", "'")
+    # A championship ends, not a race; the figure after each player's points is his wins.
+    assert "The end of the championship" in finale
+    assert "race" not in finale.lower()
+    players_podium = finale.split("players-podium", 1)[1].split("</ol>", 1)[0]
+    for line in results.players_ranking(season=season, number=2):
+        assert f"Wins: {line.behind}" in players_podium
 
 
 def test_the_season_page_at_the_end_stays_within_fifteen_queries(
