@@ -158,6 +158,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 "pickable": game.pickable_noun,
                 "round_one": round_name_start(season, 1),
                 "round_one_in_sentence": round_name(season, 1),
+                # A stage race of the players' riders only has no computer team.
+                "computer_teams": season.peloton != Season.Peloton.PLAYERS,
                 "round_one_to_open": round_one is not None and lifecycle.can_open(round_one),
                 "calendar_table": calendar_table,
                 "orders_round": orders_round,

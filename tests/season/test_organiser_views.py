@@ -427,3 +427,16 @@ def test_the_organiser_page_counts_the_start_list_that_races(client, charlie):
     page = client.get(reverse("organiser-season", args=[season.slug])).content.decode()
     assert f"computer teams with the rest of the start list&#x27;s {riders} riders" in page
     assert "The start list has riders for" in page
+
+
+def test_the_organiser_page_of_a_players_only_league_promises_no_computer_team(client, charlie):
+    season = league(
+        organiser=charlie,
+        template=template_race(stages=2),
+        peloton=Season.Peloton.PLAYERS,
+        formation_mode=Season.FormationMode.BUDGET,
+    )
+    client.force_login(charlie)
+    page = client.get(reverse("organiser-season", args=[season.slug])).content.decode()
+    assert "only the players' teams race" in page
+    assert "computer teams take what no player took" not in page
