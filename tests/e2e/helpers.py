@@ -142,3 +142,14 @@ def demo_cyclosim_team(season: Season):
     (team,) = joined(cyclo, users["alice"])
     formation.team_select(team=team, pickable_ids=[r.pk for r in cheap_riders(4)])
     return team
+
+
+def demo_event_key(discipline: str) -> str:
+    """The create form's key of the demo's real event of a discipline: the Tour de France 2023
+    ("cycling"), the 1981 championship the motor demo was copied from ("motor")."""
+    from season.demo import MOTOR_DEMO_SLUG
+
+    if discipline == "cycling":
+        return f"race-{Race.objects.get(slug='tour-de-france-2023').pk}"
+    demo = Season.objects.select_related("championship").get(slug=MOTOR_DEMO_SLUG)
+    return f"championship-{demo.championship.copied_from_id}"

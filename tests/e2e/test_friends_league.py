@@ -23,13 +23,12 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from races.models import Race
 from season import results
-from season.demo import MOTOR_DEMO_SLUG, demo_load, motor_demo_load
+from season.demo import demo_load, motor_demo_load
 from season.models import DONE_STATUSES, Orders, Round, Season
 from season.notifications import notifications_send
 from season.services import lifecycle
-from tests.e2e.helpers import cheap_riders, check_widths, log_in, new_page
+from tests.e2e.helpers import cheap_riders, check_widths, demo_event_key, log_in, new_page
 
 ROSTER = 2
 
@@ -52,10 +51,7 @@ class Game:
     end_title: str
 
     def event_key(self) -> str:
-        if self.name == "cycling":
-            return f"race-{Race.objects.get(slug='tour-de-france-2023').pk}"
-        demo = Season.objects.select_related("championship").get(slug=MOTOR_DEMO_SLUG)
-        return f"championship-{demo.championship.copied_from_id}"
+        return demo_event_key(self.name)
 
     def round_name(self, number: int) -> str:
         return self.round_one.replace("1", str(number))

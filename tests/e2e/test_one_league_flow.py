@@ -15,13 +15,12 @@ import pytest
 from django.db.models import F
 from django.utils import timezone
 
-from races.models import Race
 from season import formation
-from season.demo import MOTOR_DEMO_SLUG, demo_load, motor_demo_load
+from season.demo import demo_load, motor_demo_load
 from season.models import DraftPick, Orders, PickSource, Round, Season
 from season.services.draft_clock import draft_clocks_expire
 from season.tasks import rounds_lock_due_task
-from tests.e2e.helpers import check_widths, log_in, new_page
+from tests.e2e.helpers import check_widths, demo_event_key, log_in, new_page
 
 ROSTER = 2
 PICK_MINUTES = 10
@@ -39,10 +38,7 @@ class Game:
     results: str
 
     def event_key(self) -> str:
-        if self.name == "cycling":
-            return f"race-{Race.objects.get(slug='tour-de-france-2023').pk}"
-        demo = Season.objects.select_related("championship").get(slug=MOTOR_DEMO_SLUG)
-        return f"championship-{demo.championship.copied_from_id}"
+        return demo_event_key(self.name)
 
 
 CYCLING = Game("cycling", "moreno", "stage 1", "rider", "table.data tbody tr")
