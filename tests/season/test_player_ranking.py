@@ -179,6 +179,7 @@ def test_the_settings_page_offers_the_ranking_to_a_stage_race_only(alice):
     assert 'name="player_ranking"' not in page
 
 
+@pytest.mark.postgres  # migrating back and forth inside the test's transaction: PostgreSQL's DDL
 def test_existing_seasons_keep_the_teams_classification(alice):
     season = league(organiser=alice)
     with connection.cursor() as cursor:  # the rows above are checked before the ALTER TABLE
