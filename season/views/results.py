@@ -56,7 +56,6 @@ def _players_page(
             "number": number,
             "numbers": range(1, last + 1),
             "final": final,
-            "unranked": any(line.rank is None for line in ranking),
             "scoring": season.player_ranking,
         },
         tz=season.tz,
