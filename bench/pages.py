@@ -81,7 +81,7 @@ def main() -> int:
     for after, todo in ((1, ids[:1]), (21, ids[1:])):
         for pk in todo:
             round_resolve(round_id=pk)
-        rider_id = StageResult.objects.filter(stage__race=season.race).values_list(
+        rider_id = StageResult.objects.filter(stage__race=season.event).values_list(
             "rider_id", flat=True
         )[0]
         team_id = season.teams.values_list("pk", flat=True)[0]

@@ -192,12 +192,22 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
 
     def league_season_fields(self, event: Any) -> dict[str, Any]:
         """The Season's fields that a league of this game on the copy ``event`` takes (the
-        event's own field, and the settings its game fixes)."""
+        settings its game fixes)."""
         ...
 
+    def league_event_fields(self, event: Any) -> dict[str, Any]:
+        """The calendar event's (season.SeasonEvent) field that holds the copy ``event``:
+        ``{"race": copy}``, ``{"championship": copy}``."""
+        ...
+
+    #: Whether more events join a season's calendar after its first (a cycling season of
+    #: stage races); False where one event is the whole calendar (a championship).
+    league_calendar_grows: bool
+
     def league_rounds(self, event: Any) -> list[dict[str, Any]]:
-        """The Round fields per round of the copy ``event``, in order: its ``number`` and the
-        round's event (``{"number": 1, "stage": s}``, ``{"number": 1, "grand_prix": gp}``)."""
+        """The Round fields per round of the copy ``event``, in order: the round's event
+        (``{"stage": s}``, ``{"grand_prix": gp}``; a ``number`` given is replaced by the
+        round's number in the season)."""
         ...
 
     def league_settings_changed(self, *, season: Any, rounds: Any) -> int:

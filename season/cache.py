@@ -141,7 +141,6 @@ def _state_build(slug: str) -> SeasonState | None:
             "changed_at",
             "created_at",
             "ruleset",
-            "race__name",
             "rule_settings",
             "time_zone",
             "formation_mode",
@@ -154,7 +153,9 @@ def _state_build(slug: str) -> SeasonState | None:
     rounds = list(
         Round.objects.filter(season_id=row["pk"])
         .order_by("number")
-        .values_list("number", "status", "orders_deadline")
+        .values_list(
+            "number", "status", "orders_deadline", "season_event_id", "season_event__starters"
+        )
     )
     teams = list(
         SeasonTeam.objects.filter(season_id=row["pk"])
@@ -177,7 +178,7 @@ def _state_build(slug: str) -> SeasonState | None:
         auto_publish=row["auto_publish"],
         version=hashlib.sha256(signature).hexdigest()[:20],
         changed=row["changed_at"] or row["created_at"],
-        statuses=tuple((number, status) for number, status, _deadline in rounds),
+        statuses=tuple((number, status) for number, status, *_when_where in rounds),
     )
 
 

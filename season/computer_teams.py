@@ -26,11 +26,7 @@ def computer_teams_fill(*, season: Season) -> list[SeasonTeam]:
     game = adapter_for(season.ruleset)
     with transaction.atomic():
         # The same lock as every formation step: a late pick cannot race this.
-        locked = (
-            Season.objects.select_for_update(of=("self",))
-            .select_related("race", "championship")
-            .get(pk=season.pk)
-        )
+        locked = Season.objects.select_for_update().get(pk=season.pk)
         seats = list(Seat.objects.filter(season=locked).select_related(game.seat_field))
         computer = game.computer_teams(
             locked.event,

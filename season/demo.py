@@ -21,7 +21,7 @@ from races.models import Race, RaceEntry, Stage
 from races.services import race_copy_for_league
 from riders.models import RATING_AXES, Rating, Rider, Team
 from riders.names import team_key
-from season.models import Membership, Round, Season, SeasonTeam, Seat
+from season.models import Membership, Round, Season, SeasonEvent, SeasonTeam, Seat
 from season.services.lifecycle import round_open
 
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures" / "demo"
@@ -144,11 +144,9 @@ def demo_load(*, fixtures_dir: Path = FIXTURES_DIR, today: date | None = None) -
     template, teams, riders = _load_template(fixtures_dir)
     users = {login.username: _user(login) for login in DEMO_LOGINS}
 
-    old = Season.objects.filter(slug=DEMO_SLUG).select_related("race").first()
+    old = Season.objects.filter(slug=DEMO_SLUG).first()
     if old is not None:
-        old_race = old.race
-        old.delete()
-        old_race.delete()
+        season_delete(old)
 
     race = race_copy_for_league(
         template=template, name="Demo Tour 2023", slug=f"{DEMO_SLUG}-{TEMPLATE_SLUG}"
@@ -157,13 +155,13 @@ def demo_load(*, fixtures_dir: Path = FIXTURES_DIR, today: date | None = None) -
         name="Demo Tour 2023",
         slug=DEMO_SLUG,
         organiser=users["olivia"],
-        race=race,
         is_public=True,
         # The demo shows each stage's results as soon as it is resolved (simulate_season).
         auto_publish=True,
     )
     season.full_clean()
     season.save()
+    item = SeasonEvent.objects.create(season=season, number=1, race=race)
 
     # One stage a day from tomorrow, orders due at 20:00 local time.
     first_day = (today or timezone.localdate()) + timedelta(days=1)
@@ -171,6 +169,7 @@ def demo_load(*, fixtures_dir: Path = FIXTURES_DIR, today: date | None = None) -
     Round.objects.bulk_create(
         Round(
             season=season,
+            season_event=item,
             stage=stage,
             number=stage.number,
             orders_deadline=datetime.combine(
@@ -213,6 +212,21 @@ def demo_load(*, fixtures_dir: Path = FIXTURES_DIR, today: date | None = None) -
     return season
 
 
+def season_delete(season: Season) -> None:
+    """Delete a demo season and the league copies its calendar raced (a copy is PROTECTed
+    from its event; a motor result keeps its entry, so the copy's results go first)."""
+    from motor.models import Result
+
+    copies = [item.event for item in season.calendar()]
+    season.delete()
+    for copy in copies:
+        if isinstance(copy, Race):
+            copy.delete()
+        else:
+            Result.objects.filter(grand_prix__championship=copy).delete()
+            copy.delete()
+
+
 # --- the motor demo: a league season of Grands Prix on the demo 1981 championship ------------
 
 MOTOR_DEMO_SLUG = "demo-f1"
@@ -235,7 +249,7 @@ def motor_demo_load(*, today: date | None = None) -> Season:
     drive the two cars of one team, computer teams the other six cars; round 1 is open for
     orders (a Grand Prix a day, orders due at 20:00) and can be resolved at once."""
     from motor.demo import demo_championship_load
-    from motor.models import PointsSystem, Result
+    from motor.models import PointsSystem
     from season.computer_teams import computer_teams_fill
     from season.formation import budget_pick
     from season.leagues import SeasonSettings, season_create, season_join
@@ -244,14 +258,9 @@ def motor_demo_load(*, today: date | None = None) -> Season:
     with transaction.atomic():
         championship = demo_championship_load().championship
         users = {login.username: _user(login) for login in DEMO_LOGINS}
-        old = Season.objects.filter(slug=MOTOR_DEMO_SLUG).select_related("championship").first()
+        old = Season.objects.filter(slug=MOTOR_DEMO_SLUG).first()
         if old is not None:
-            copy = old.championship
-            old.delete()
-            if copy is not None:
-                # A result keeps its entry (PROTECT): the league copy's results go first.
-                Result.objects.filter(grand_prix__championship=copy).delete()
-                copy.delete()
+            season_delete(old)
         first_day = (today or timezone.localdate()) + timedelta(days=1)
         first = datetime.combine(first_day, DEADLINE_TIME, tzinfo=timezone.get_current_timezone())
         season = season_create(

@@ -384,11 +384,7 @@ def season_lock(season: Season) -> Season:
     """The season row, locked until the transaction ends. Every formation step runs under this
     lock: the pick count, the turn and what is still free are read and written by one
     request (or one beat's worker) at a time."""
-    return (
-        Season.objects.select_for_update(of=("self",))
-        .select_related("race", "championship")
-        .get(pk=season.pk)
-    )
+    return Season.objects.select_for_update().get(pk=season.pk)
 
 
 _lock = season_lock

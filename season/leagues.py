@@ -20,7 +20,16 @@ from django.utils.translation import gettext as _
 from plugins import adapter_for
 from season.cache import season_changed
 from season.formation import formation_started, race_started, team_capacity
-from season.models import DONE_STATUSES, Membership, Round, Season, SeasonTeam, ruleset_mismatch
+from season.models import (
+    CALENDAR_MAX,
+    DONE_STATUSES,
+    Membership,
+    Round,
+    Season,
+    SeasonEvent,
+    SeasonTeam,
+    ruleset_mismatch,
+)
 from season.notifications import reminders_reset
 from season.round_names import round_name, round_name_start
 from season.rule_settings import RuleSettings
@@ -129,32 +138,21 @@ def season_create(
     hours_between: int,
     options: Mapping[str, Any] | None = None,
 ) -> Season:
-    """A new season on the league's own copy of ``event`` (a real stage race or championship,
-    copied by the ruleset's adapter: a route's stages, a championship's entries and Grands
-    Prix), one round per round of the copy with its deadline, every round scheduled (round 1
-    opens when the teams are formed), its creator organising it. ``options`` are the values of
-    the game's own create fields (GameAdapter.league_create_fields).
+    """A new season whose calendar starts with the league's own copy of ``event`` (a real
+    stage race or championship, copied by the ruleset's adapter: a route's stages, a
+    championship's entries and Grands Prix), one round per round of the copy with its deadline,
+    every round scheduled (round 1 opens when the teams are formed), its creator organising it.
+    ``options`` are the values of the game's own create fields
+    (GameAdapter.league_create_fields). More races join the calendar by
+    :func:`calendar_event_add`.
 
     Refused before anything is written: a ruleset that does not race the event (LeagueError
     naming both), an event the game cannot run (RouteInvalid naming each round: a stage that
     cannot be raced, a Grand Prix without a track of the game), a calendar beyond the horizon.
     """
     first_deadline_check(first_deadline)
-    mismatch = ruleset_mismatch(settings.ruleset, event)
-    if mismatch:
-        raise LeagueError(mismatch)
     adapter = adapter_for(settings.ruleset)
-    problems = adapter.league_event_problems(event)
-    if problems:
-        raise RouteInvalid(problems)
-    peloton = adapter.peloton_problems(event, peloton=settings.peloton)
-    if peloton:
-        raise LeagueError(" ".join(peloton))
-    deadlines = stage_deadlines(
-        first=first_deadline,
-        hours_between=hours_between,
-        count=adapter.league_round_count(event),
-    )
+    _event_check(adapter, ruleset=settings.ruleset, event=event, peloton=settings.peloton)
     with transaction.atomic():
         copy = adapter.league_event(
             event=event,
@@ -167,12 +165,150 @@ def season_create(
         season = Season(slug=slug, organiser=organiser, **fields)
         season.full_clean()
         season.save()
-        Round.objects.bulk_create(
-            Round(season=season, orders_deadline=deadline, **round_fields)
-            for round_fields, deadline in zip(adapter.league_rounds(copy), deadlines, strict=True)
+        _event_write(
+            season,
+            adapter=adapter,
+            copy=copy,
+            number=1,
+            first_round=1,
+            deadlines=stage_deadlines(
+                first=first_deadline,
+                hours_between=hours_between,
+                count=adapter.league_round_count(copy),
+            ),
+            starters=None,
         )
         Membership.objects.create(season=season, user=organiser, role=Membership.Role.ORGANISER)
     return season
+
+
+def _event_check(adapter: Any, *, ruleset: str, event: Any, peloton: str) -> None:
+    """Refuse an event the season's game cannot run (see :func:`season_create`)."""
+    mismatch = ruleset_mismatch(ruleset, event)
+    if mismatch:
+        raise LeagueError(mismatch)
+    problems = adapter.league_event_problems(event)
+    if problems:
+        raise RouteInvalid(problems)
+    refusal = adapter.peloton_problems(event, peloton=peloton)
+    if refusal:
+        raise LeagueError(" ".join(refusal))
+
+
+def _event_write(
+    season: Season,
+    *,
+    adapter: Any,
+    copy: Any,
+    number: int,
+    first_round: int,
+    deadlines: list[datetime],
+    starters: int | None,
+) -> SeasonEvent:
+    """The calendar's event ``number`` on the league copy ``copy``, its rounds numbered on
+    from ``first_round`` with ``deadlines`` (inside the caller's transaction)."""
+    item = SeasonEvent(
+        season=season, number=number, starters=starters, **adapter.league_event_fields(copy)
+    )
+    item.full_clean()
+    item.save()
+    rounds = adapter.league_rounds(copy)
+    Round.objects.bulk_create(
+        Round(
+            season=season,
+            season_event=item,
+            orders_deadline=deadline,
+            **(fields | {"number": first_round + offset}),
+        )
+        for offset, (fields, deadline) in enumerate(zip(rounds, deadlines, strict=True))
+    )
+    season.calendar_forget()
+    return item
+
+
+def event_started(item: SeasonEvent) -> bool:
+    """Whether an event of the calendar has begun: one of its rounds is open or further on."""
+    return item.rounds.exclude(status=Round.Status.SCHEDULED).exists()
+
+
+def calendar_event_add(
+    *,
+    season: Season,
+    event: Any,
+    first_deadline: datetime,
+    hours_between: int,
+    starters: int | None = None,
+    now: datetime | None = None,
+) -> SeasonEvent:
+    """Add the league's copy of ``event`` (a real stage race or a route) at the end of the
+    season's calendar, its first deadline after the last round's, its rounds numbered on.
+
+    Refused, naming the rule: a game whose event is the whole calendar (a championship); an
+    event its game cannot run; a calendar already CALENDAR_MAX long; a first deadline in the
+    past, beyond the horizon or not after the calendar's last one; ``starters`` above the
+    squad's size; a season whose every round is done (its trophy is given).
+    """
+    now = now or timezone.now()
+    adapter = adapter_for(season.ruleset)
+    if not adapter.league_calendar_grows:
+        raise LeagueError(
+            _("A championship is the whole calendar: its Grands Prix are its rounds.")
+        )
+    _event_check(adapter, ruleset=season.ruleset, event=event, peloton=season.peloton)
+    first_deadline_check(first_deadline, now=now)
+    if starters is not None and not 1 <= starters <= season.roster_size:
+        raise LeagueError(
+            _("Starters per team: between 1 and the squad's %(size)d riders.")
+            % {"size": season.roster_size}
+        )
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        calendar = list(locked.events.order_by("number"))
+        if len(calendar) >= CALENDAR_MAX:
+            raise LeagueError(
+                _("The calendar already holds %(count)d events, the most a season may.")
+                % {"count": CALENDAR_MAX}
+            )
+        last = locked.rounds.order_by("-number").first()
+        if (
+            last is not None
+            and last.status in DONE_STATUSES
+            and not locked.rounds.exclude(status__in=DONE_STATUSES).exists()
+        ):
+            raise LeagueError(_("The season is over: its last round is resolved."))
+        if last is not None and last.orders_deadline and first_deadline <= last.orders_deadline:
+            raise LeagueError(
+                _("The first deadline must come after the calendar's last one (%(last)s).")
+                % {
+                    "last": timezone.localtime(last.orders_deadline, locked.tz).strftime(
+                        "%Y-%m-%d %H:%M"
+                    )
+                }
+            )
+        number = (calendar[-1].number if calendar else 0) + 1
+        copy = adapter.league_event(
+            event=event,
+            slug=f"{locked.slug}-{number}",
+            name=f"{locked.name} – {event.name}"[:120],
+            rules=locked.rules,
+            options={},
+        )
+        item = _event_write(
+            locked,
+            adapter=adapter,
+            copy=copy,
+            number=number,
+            first_round=(last.number if last is not None else 0) + 1,
+            deadlines=stage_deadlines(
+                first=first_deadline,
+                hours_between=hours_between,
+                count=adapter.league_round_count(copy),
+            ),
+            starters=starters,
+        )
+        season.calendar_forget()
+        season_changed(locked)
+    return item
 
 
 def _model_fields(settings: SeasonSettings) -> dict[str, Any]:
@@ -242,12 +378,17 @@ def season_settings_update(*, season: Season, settings: SeasonSettings) -> Seaso
             raise LeagueError(
                 _("A round has been resolved: the rule settings can no longer change.")
             )
-        if settings.peloton != current.peloton:
-            peloton = adapter_for(settings.ruleset).peloton_problems(
-                locked.event, peloton=settings.peloton
-            )
-            if peloton:
-                raise LeagueError(" ".join(peloton))
+        for item in locked.calendar():
+            if settings.ruleset != current.ruleset:
+                mismatch = ruleset_mismatch(settings.ruleset, item.event)
+                if mismatch:
+                    raise LeagueError(mismatch)
+            if settings.peloton != current.peloton:
+                peloton = adapter_for(settings.ruleset).peloton_problems(
+                    item.event, peloton=settings.peloton
+                )
+                if peloton:
+                    raise LeagueError(" ".join(peloton))
         for field, value in _model_fields(settings).items():
             setattr(locked, field, value)
         locked.full_clean()
@@ -334,11 +475,7 @@ def season_by_invite_code(code: str) -> Season | None:
     # PostgreSQL refuses in a query, or a megabyte of text) matches no season.
     if not code or len(code) > 32 or not INVITE_CODE_CHARS.issuperset(code):
         return None
-    return (
-        Season.objects.select_related("organiser", "race__template")
-        .filter(invite_code=code)
-        .first()
-    )
+    return Season.objects.select_related("organiser").filter(invite_code=code).first()
 
 
 def join_closed_reason(season: Season) -> str | None:
@@ -371,11 +508,7 @@ def season_join(*, season: Season, user: Any, team_name: str) -> SeasonTeam:
     """The user joins as a player with a new, empty team named as he chooses."""
     team_name = " ".join(team_name.split())
     with transaction.atomic():
-        # Only the season row is locked: a motor season has no race (PostgreSQL refuses
-        # FOR UPDATE on the nullable side of the outer join).
-        locked = (
-            Season.objects.select_for_update(of=("self",)).select_related("race").get(pk=season.pk)
-        )
+        locked = Season.objects.select_for_update().get(pk=season.pk)
         mine = team_of(season=locked, user=user)
         if mine is not None:
             raise JoinRefused(
@@ -416,9 +549,7 @@ def my_seasons(*, user: Any) -> list[MySeason]:
     takes or will take orders (three queries whatever the number of seasons)."""
     memberships = list(
         Membership.objects.filter(user=user)
-        .select_related(
-            "season__race__template", "season__championship__copied_from", "season__organiser"
-        )
+        .select_related("season__organiser")
         .order_by("-season__created_at")
     )
     season_ids = [m.season_id for m in memberships]

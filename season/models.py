@@ -70,8 +70,9 @@ class PlayerRanking(models.TextChoices):
 
 
 class Season(models.Model):
-    """A league's running of a race across weeks: a stage race (``race``, cycling) or a
-    championship of Grands Prix (``championship``, motor racing), exactly one of them."""
+    """A league's season across weeks: a calendar of events (SeasonEvent: stage races, or a
+    championship of Grands Prix) raced in rounds, by the teams of its players and the
+    computer."""
 
     FormationMode = FormationMode
     Peloton = Peloton
@@ -84,26 +85,6 @@ class Season(models.Model):
         verbose_name=_("organiser"),
         on_delete=models.PROTECT,
         related_name="organised_seasons",
-    )
-    # Typed as always set: the cycling code reads a stage race's season only (a motor season
-    # has ``race_id`` None and its code reads ``championship``; the CHECK below holds it).
-    race: "models.OneToOneField[Race | None, Race]" = models.OneToOneField(  # type: ignore[misc]
-        Race,
-        verbose_name=_("race"),
-        on_delete=models.PROTECT,
-        related_name="season",
-        null=True,
-        blank=True,
-    )
-    # The league's own copy of a championship (motor.Championship kind "league"): its Grands
-    # Prix are the rounds, its points system the season's choice.
-    championship = models.OneToOneField(
-        Championship,
-        verbose_name=_("championship"),
-        on_delete=models.PROTECT,
-        related_name="season",
-        null=True,
-        blank=True,
     )
     # The registered rulesets (plugins): a new game needs no migration of this field.
     ruleset = models.CharField(
@@ -218,23 +199,82 @@ class Season(models.Model):
                 condition=models.Q(draft_pick_minutes__lte=PICK_MINUTES_MAX),
                 name="season_draft_pick_minutes_range",
             ),
-            models.CheckConstraint(
-                condition=models.Q(race__isnull=False, championship__isnull=True)
-                | models.Q(race__isnull=True, championship__isnull=False),
-                name="season_race_or_championship",
-            ),
         ]
 
     def __str__(self) -> str:
         return self.name
 
+    def calendar(self) -> list["SeasonEvent"]:
+        """The season's events in calendar order, each with its league copy (read once per
+        season object: the pages and services of one request share it)."""
+        cached: list[SeasonEvent] | None = self.__dict__.get("_calendar")
+        if cached is None:
+            cached = list(
+                self.events.select_related(  # type: ignore[no-redef]
+                    "race__template", "championship__copied_from", "championship__points_system"
+                )
+                .annotate(
+                    first_round=models.Min("rounds__number"),
+                    first_pending=models.Min(
+                        "rounds__number", filter=~models.Q(rounds__status__in=DONE_STATUSES)
+                    ),
+                )
+                .order_by("number")
+            )
+            self.__dict__["_calendar"] = cached
+        return cached
+
+    def calendar_from_rounds(self, rounds: "list[Round]") -> None:
+        """Keep the calendar as read with the season's every round (each with its
+        season_event and its copy joined): the pages that read the rounds read it so."""
+        calendar: dict[int, SeasonEvent] = {}
+        for round_ in rounds:
+            if round_.season_event_id not in calendar:
+                calendar[round_.season_event_id] = round_.season_event
+                round_.season_event.first_pending = None
+                round_.season_event.first_round = round_.number
+            item = calendar[round_.season_event_id]
+            if item.first_pending is None and round_.status not in DONE_STATUSES:
+                item.first_pending = round_.number
+        self.__dict__["_calendar"] = sorted(calendar.values(), key=lambda item: item.number)
+
+    def event_of_round(self, number: int) -> "tuple[SeasonEvent | None, int]":
+        """The calendar's event that holds round ``number`` of the season, and the round's
+        number within it (a race's stage 1 is the season's round 22 after a 21-stage race);
+        (None, number) for a number past the calendar."""
+        held: SeasonEvent | None = None
+        for item in self.calendar():
+            if item.first_round is not None and item.first_round <= number:
+                held = item
+        if held is None or held.first_round is None:
+            return None, number
+        return held, number - held.first_round + 1
+
+    def calendar_forget(self) -> None:
+        """Forget the calendar read by :meth:`calendar` (after adding or moving an event)."""
+        self.__dict__.pop("_calendar", None)
+
+    @property
+    def championship(self) -> Championship | None:
+        """A motor season's championship: the league copy its event races (None for a
+        calendar of stage races)."""
+        item = self.current_event()
+        return item.championship if item.championship_id is not None else None
+
     @property
     def points_system(self) -> PointsSystem | None:
-        """A motor season's points system: its championship's (None for a stage race)."""
-        return self.championship.points_system if self.championship is not None else None
+        """A motor season's points system: its championship's (None for stage races)."""
+        championship = self.championship
+        return championship.points_system if championship is not None else None
 
     def clean(self) -> None:
-        self._ruleset_event_check()
+        # A stage race is raced by a cycling game, a championship by a motor one (on its
+        # game's tracks): the ruleset's adapter says which events it races.
+        if self.pk is not None:
+            for item in self.calendar():
+                mismatch = ruleset_mismatch(self.ruleset, item.event)
+                if mismatch:
+                    raise ValidationError({"ruleset": mismatch})
         try:
             rules = RuleSettings.from_data(self.rule_settings)
             if self.ruleset in adapter_names():
@@ -243,29 +283,27 @@ class Season(models.Model):
         except (ValueError, TypeError) as error:
             raise ValidationError({"rule_settings": str(error)}) from error
 
-    def _ruleset_event_check(self) -> None:
-        # A stage race is raced by a cycling game, a championship by a motor one (on its
-        # game's tracks): the ruleset's adapter says which events it races.
-        # Not self.event: a season being built may have neither yet (the CHECK refuses it).
-        mismatch = ruleset_mismatch(self.ruleset, self.race or self.championship)
-        if mismatch:
-            raise ValidationError({"ruleset": mismatch})
+    def current_event(self) -> "SeasonEvent":
+        """The calendar's event being played: the first with a round not done yet (the last
+        event once every round is done); read with the calendar."""
+        calendar = self.calendar()
+        assert calendar, f"season {self.slug!r} has no event (season_create writes one)"
+        for item in calendar:
+            if item.first_pending is not None:
+                return item
+        return calendar[-1]
 
     @property
     def event(self) -> Race | Championship:
-        """What the season races: its stage race, or its championship of Grands Prix (the
-        game's adapter knows which; the season layer hands it over as it is)."""
-        event = self.race if self.race_id is not None else self.championship
-        assert event is not None, "a season races a stage race or a championship (CHECK)"
-        return event
+        """What the season races now: the league copy of its current event (a stage race, or a
+        championship of Grands Prix; the game's adapter knows which, the season layer hands it
+        over as it is)."""
+        return self.current_event().event
 
     @property
-    def race_pk(self) -> int:
-        """The id of a cycling season's stage race, for the cycling code's lookups (a season of
-        Grands Prix has none: ValueError)."""
-        if not self.race_id:
-            raise ValueError(f"season {self.slug!r} runs a championship, not a stage race")
-        return self.race_id
+    def single_event(self) -> bool:
+        """A calendar of one event (a stage race, a championship): its pages are the event's."""
+        return len(self.calendar()) == 1
 
     @property
     def rules(self) -> RuleSettings:
@@ -296,6 +334,97 @@ def ruleset_mismatch(ruleset: str, event: object) -> str:
     )
 
 
+#: The most events in one season's calendar: a year of racing (PCM.daily's league races
+#: about fifty; a championship is one event of its Grands Prix).
+CALENDAR_MAX = 60
+
+
+class SeasonEvent(models.Model):
+    """One event of a season's calendar: the league's own copy of a stage race (``race``,
+    cycling), raced in its stages, or of a championship of Grands Prix (``championship``,
+    motor racing), raced in its Grands Prix; exactly one of them (docs/league.md "A season of
+    several races"). ``number`` is its place in the calendar; its rounds follow the previous
+    event's, numbered on across the season."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="events", verbose_name=_("season")
+    )
+    number = models.PositiveSmallIntegerField(_("place in the calendar"))
+    # Typed as always set, as Round.stage is: the cycling code reads a stage race's event.
+    race: "models.OneToOneField[Race | None, Race]" = models.OneToOneField(  # type: ignore[misc]
+        Race,
+        verbose_name=_("race"),
+        on_delete=models.PROTECT,
+        related_name="season_event",
+        null=True,
+        blank=True,
+    )
+    # The league's own copy of a championship (motor.Championship kind "league"): its Grands
+    # Prix are the rounds, its points system the season's choice.
+    championship = models.OneToOneField(
+        Championship,
+        verbose_name=_("championship"),
+        on_delete=models.PROTECT,
+        related_name="season_event",
+        null=True,
+        blank=True,
+    )
+    #: How many of its squad each team starts in this event (a stage race's team size); None:
+    #: the whole squad (a championship's two cars, a season of one race).
+    starters = models.PositiveSmallIntegerField(
+        _("starters per team"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(ROSTER_MAX)],
+        help_text=_("How many riders of its squad each team starts; empty: the whole squad."),
+    )
+
+    class Meta:
+        verbose_name = _("event of the calendar")
+        verbose_name_plural = _("events of the calendar")
+        ordering = ["season", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "number"], name="season_event_unique_number"),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1, number__lte=CALENDAR_MAX),
+                name="season_event_number_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(race__isnull=False, championship__isnull=True)
+                | models.Q(race__isnull=True, championship__isnull=False),
+                name="season_event_race_or_championship",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(starters__isnull=True)
+                | models.Q(starters__gte=1, starters__lte=ROSTER_MAX),
+                name="season_event_starters_range",
+            ),
+        ]
+
+    #: The number of its first round not done yet (None: every round done), as
+    #: Season.calendar reads it.
+    first_pending: int | None = None
+    #: The season's number of its first round, as Season.calendar reads it.
+    first_round: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.season} – {self.event}"
+
+    @property
+    def event(self) -> Race | Championship:
+        """The league copy this event races (the game's adapter knows which)."""
+        event = self.race if self.race_id is not None else self.championship
+        assert event is not None, "an event races a stage race or a championship (CHECK)"
+        return event
+
+    def clean(self) -> None:
+        if self.season_id is None:
+            return
+        mismatch = ruleset_mismatch(self.season.ruleset, self.race or self.championship)
+        if mismatch:
+            raise ValidationError({"race": mismatch})
+
+
 class RoundStatus(models.TextChoices):
     SCHEDULED = "scheduled", _("scheduled")
     OPEN = "open", _("open for orders")
@@ -312,8 +441,8 @@ RESOLVABLE_STATUSES = (RoundStatus.OPEN, RoundStatus.LOCKED, RoundStatus.RESOLVI
 
 
 class Round(models.Model):
-    """One round of a league: a stage of its stage race, or one Grand Prix of its championship
-    (exactly one of ``stage`` and ``grand_prix``).
+    """One round of a league: a stage of one of its stage races, or one Grand Prix of its
+    championship (exactly one of ``stage`` and ``grand_prix``), numbered across the season.
 
     It carries what the league adds to the race: the orders deadline, the lifecycle (changed only
     by the services in season.services.lifecycle and season.services.resolution), the seed drawn
@@ -325,7 +454,13 @@ class Round(models.Model):
     season = models.ForeignKey(
         Season, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("season")
     )
-    # Typed as always set, as Season.race is: a Grand Prix round has ``stage_id`` None.
+    season_event = models.ForeignKey(
+        SeasonEvent,
+        on_delete=models.CASCADE,
+        related_name="rounds",
+        verbose_name=_("event of the calendar"),
+    )
+    # Typed as always set, as SeasonEvent.race is: a Grand Prix round has ``stage_id`` None.
     stage: "models.OneToOneField[Stage | None, Stage]" = models.OneToOneField(  # type: ignore[misc]
         Stage,
         on_delete=models.CASCADE,

@@ -18,8 +18,19 @@ from season.models import Round, Season
 
 
 def round_name(season: Season, number: int) -> str:
-    """Round ``number`` of the season as a sentence names it: "stage 3" or "round 3"."""
-    return adapter_for(season.ruleset).round_label(number)
+    """Round ``number`` of the season as a sentence names it: "stage 3" or "round 3"; in a
+    calendar of several races, the round's number in its race and the race: "stage 3 of
+    Paris-Nice" (its round 24 in the season)."""
+    game = adapter_for(season.ruleset)
+    if season.single_event:
+        return game.round_label(number)
+    item, within = season.event_of_round(number)
+    if item is None:
+        return game.round_label(number)
+    return _("%(round)s of %(event)s") % {
+        "round": game.round_label(within),
+        "event": game.league_source(item.event) or str(item.event),
+    }
 
 
 def picks_text(season: Season, teams: int) -> str:

@@ -18,7 +18,7 @@ from season.models import DONE_STATUSES, Round, Season, SeasonTeam, Seat
 def season_list_public() -> QuerySet[Season]:
     return (
         Season.objects.filter(is_public=True)
-        .select_related("organiser", "race__template", "championship__copied_from")
+        .select_related("organiser")
         .annotate(
             team_count=Count("teams", distinct=True), stage_count=Count("rounds", distinct=True)
         )
@@ -28,7 +28,7 @@ def season_list_public() -> QuerySet[Season]:
 
 def season_visible_get(*, slug: str, user: object) -> Season:
     """The season, if this user may read it (public, or organiser or member); 404 otherwise."""
-    season = Season.objects.select_related("race", "organiser").filter(slug=slug).first()
+    season = Season.objects.select_related("organiser").filter(slug=slug).first()
     if season is None or not user.has_perm("season.view_season", season):  # type: ignore[attr-defined]
         raise Http404(_("No such season."))
     return season
@@ -47,10 +47,21 @@ def last_resolved_number(*, season: Season) -> int | None:
     return stage.number if stage else None
 
 
+def stage_of(*, season: Season, number: int) -> tuple[int, int]:
+    """The stage race and the stage number that round ``number`` of the season races (a
+    round's number runs on across the calendar; a stage's restarts with each race): (0, 0)
+    for a round that races no stage."""
+    row = season.rounds.filter(number=number).values_list("stage__race_id", "stage__number").first()
+    if row is None or row[0] is None:
+        return 0, 0
+    return int(row[0]), int(row[1])
+
+
 def standings_queryset(*, season: Season, number: int, classification: str) -> QuerySet[Standing]:
+    race_id, stage_number = stage_of(season=season, number=number)
     return (
         Standing.objects.filter(
-            stage__race_id=season.race_pk, stage__number=number, classification=classification
+            stage__race_id=race_id, stage__number=stage_number, classification=classification
         )
         .select_related("rider")
         .order_by("rank")
@@ -58,13 +69,14 @@ def standings_queryset(*, season: Season, number: int, classification: str) -> Q
 
 
 def standings_places_before(*, season: Season, number: int, classification: str) -> dict:
-    """Each line's place after the stage before ``number`` (by rider, or by team in the Teams
-    classification): what the GC page compares to show the places gained or lost. Empty after
-    stage 1."""
-    if number <= 1:
+    """Each line's place after the stage before round ``number``'s (by rider, or by team in the
+    Teams classification): what the GC page compares to show the places gained or lost. Empty
+    after a race's first stage."""
+    race_id, stage_number = stage_of(season=season, number=number)
+    if stage_number <= 1:
         return {}
     rows = Standing.objects.filter(
-        stage__race_id=season.race_pk, stage__number=number - 1, classification=classification
+        stage__race_id=race_id, stage__number=stage_number - 1, classification=classification
     )
     key = "entry_team_id" if classification == Classification.TEAMS else "rider_id"
     return dict(rows.values_list(key, "rank"))
@@ -82,9 +94,10 @@ def jersey_holders(
 ) -> list[Jersey]:
     """The leader of each classification after stage `number` (one query; one more for the
     team names unless the caller has them)."""
+    race_id, stage_number = stage_of(season=season, number=number)
     return race_jersey_holders(
-        race_id=season.race_pk,
-        number=number,
+        race_id=race_id,
+        number=stage_number,
         team_names=lambda: season_team_names(season=season) if team_names is None else team_names,
     )
 
@@ -92,24 +105,26 @@ def jersey_holders(
 def gc_evolution(
     *, season: Season, number: int, top: int = 10
 ) -> tuple[list[tuple[str, list[int | None]]], list[int]]:
-    """Gaps of the GC's top `top` after stage `number`, after every stage up to it (2 queries)."""
+    """Gaps of the GC's top `top` after round `number`, after every stage of its race up to it
+    (3 queries)."""
     leaders = list(
         standings_queryset(season=season, number=number, classification=Classification.GENERAL)[
             :top
         ]
     )
-    numbers = list(range(1, number + 1))
+    race_id, stage_number = stage_of(season=season, number=number)
+    numbers = list(range(1, stage_number + 1))
     # General classification lines always name a rider.
     gaps: dict[int, list[int | None]] = {
         s.rider_id: [None] * len(numbers) for s in leaders if s.rider_id is not None
     }
-    for rider_id, stage_number, gap in Standing.objects.filter(
-        stage__race_id=season.race_pk,
+    for rider_id, number_of_stage, gap in Standing.objects.filter(
+        stage__race_id=race_id,
         classification=Classification.GENERAL,
-        stage__number__lte=number,
+        stage__number__lte=stage_number,
         rider_id__in=list(gaps),
     ).values_list("rider_id", "stage__number", "gap"):
-        gaps[rider_id][stage_number - 1] = gap
+        gaps[rider_id][number_of_stage - 1] = gap
     return [
         (s.rider.name, gaps[s.rider_id]) for s in leaders if s.rider and s.rider_id is not None
     ], numbers
@@ -146,9 +161,9 @@ def season_rider_get(*, season: Season, rider_id: int) -> Seat:
 
 def rider_results(*, season: Season, rider: Rider) -> list[StageResult]:
     return list(
-        StageResult.objects.filter(stage__race_id=season.race_pk, rider=rider)
-        .select_related("stage")
-        .order_by("stage__number")
+        StageResult.objects.filter(stage__round__season=season, rider=rider)
+        .select_related("stage", "stage__round")
+        .order_by("stage__round__number")
     )
 
 
@@ -266,4 +281,14 @@ def team_seats(*, team: SeasonTeam) -> list[Seat]:
 def season_rounds(*, season: Season) -> list[Round]:
     """The season's rounds in order, each with its stage or its Grand Prix and its track: the
     calendar of the season page, whatever its game."""
-    return list(season.rounds.select_related("stage", "grand_prix__track").order_by("number"))
+    rounds = list(
+        season.rounds.select_related(
+            "stage",
+            "grand_prix__track",
+            "season_event__race__template",
+            "season_event__championship__copied_from",
+            "season_event__championship__points_system",
+        ).order_by("number")
+    )
+    season.calendar_from_rounds(rounds)
+    return rounds

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 
 from races.models import Race, Stage
 from riders.models import Rider, Team
-from season.models import Round, Season, SeasonTeam, Seat
+from season.models import Round, Season, SeasonEvent, SeasonTeam, Seat
 
 PASSWORD = "pass-for-tests"
 
@@ -80,7 +80,19 @@ class SeasonFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"League {n}")
     slug = factory.Sequence(lambda n: f"league-{n}")
     organiser = factory.SubFactory(UserFactory)
+    #: The first event of its calendar (a SeasonEvent written with the season): a league copy
+    #: of a stage race, or ``championship=`` a league copy of a championship.
     race = factory.SubFactory(RaceFactory, kind=Race.Kind.LEAGUE)
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        race = kwargs.pop("race", None)
+        championship = kwargs.pop("championship", None)
+        season = super()._create(model_class, *args, **kwargs)
+        if championship is not None:
+            race = None
+        SeasonEvent.objects.create(season=season, number=1, race=race, championship=championship)
+        return season
 
 
 class RoundFactory(factory.django.DjangoModelFactory):
@@ -88,7 +100,8 @@ class RoundFactory(factory.django.DjangoModelFactory):
         model = Round
 
     season = factory.SubFactory(SeasonFactory)
-    stage = factory.SubFactory(StageFactory, race=factory.SelfAttribute("..season.race"))
+    season_event = factory.LazyAttribute(lambda o: o.season.events.order_by("number").last())
+    stage = factory.SubFactory(StageFactory, race=factory.SelfAttribute("..season_event.race"))
     number = factory.SelfAttribute("stage.number")
 
 

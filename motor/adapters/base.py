@@ -359,7 +359,13 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
         )
 
     def league_season_fields(self, event: Championship) -> dict[str, Any]:
-        return {"championship": event, "roster_size": self.team_size, "max_per_real_team": None}
+        return {"roster_size": self.team_size, "max_per_real_team": None}
+
+    def league_event_fields(self, event: Championship) -> dict[str, Any]:
+        return {"championship": event}
+
+    #: A championship is the whole calendar of a motor season: its Grands Prix are the rounds.
+    league_calendar_grows = False
 
     def league_rounds(self, event: Championship) -> list[dict[str, Any]]:
         """One round per Grand Prix, numbered from 1 in the championship's order."""

@@ -362,7 +362,13 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         return race
 
     def league_season_fields(self, event: Race) -> dict[str, Any]:
+        return {}
+
+    def league_event_fields(self, event: Race) -> dict[str, Any]:
         return {"race": event}
+
+    #: A cycling season is a calendar of stage races: more join it as the year goes on.
+    league_calendar_grows = True
 
     def league_rounds(self, event: Race) -> list[dict[str, Any]]:
         """One round per stage, numbered as the stage."""

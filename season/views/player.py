@@ -78,7 +78,7 @@ def own_team(request: HttpRequest, slug: str, team_id: int) -> SeasonTeam:
     that is not his."""
     season = selectors.season_visible_get(slug=slug, user=request.user)
     team = get_object_or_404(
-        SeasonTeam.objects.select_related("season__race", "owner"), season=season, pk=team_id
+        SeasonTeam.objects.select_related("season", "owner"), season=season, pk=team_id
     )
     if not request.user.has_perm("season.manage_team", team):
         raise PermissionDenied(_("This is not your team."))

@@ -60,9 +60,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def _season(access: page_cache.Access) -> Season:
     """The season row of a page built on a cache miss (access was checked by season_access)."""
-    return Season.objects.select_related(
-        "race", "organiser", "championship__copied_from", "championship__points_system"
-    ).get(pk=access.state.pk)
+    return Season.objects.select_related("organiser").get(pk=access.state.pk)
 
 
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -341,17 +339,19 @@ def rider_detail(request: HttpRequest, slug: str, rider_id: int) -> HttpResponse
         if status_visible(status, auto_publish=season.auto_publish, view=view)
     }
     results = [
-        r for r in selectors.rider_results(season=season, rider=rider) if r.stage.number in visible
+        r
+        for r in selectors.rider_results(season=season, rider=rider)
+        if r.stage.round.number in visible
     ]
-    crashes = [(r.stage.number, crash) for r in results for crash in r.crashes]
+    crashes = [(r.stage.round.number, crash) for r in results for crash in r.crashes]
     # His place in the GC after each stage he raced (issue 17, "Results a fan reads").
     gc_places = dict(
         Standing.objects.filter(
-            stage__race_id=season.race_pk,
+            stage__round__season=season,
             classification=Classification.GENERAL,
             rider=rider,
-            stage__number__in=visible,
-        ).values_list("stage__number", "rank")
+            stage__round__number__in=visible,
+        ).values_list("stage__round__number", "rank")
     )
     table = RiderResultTable(results, season=season, gc_places=gc_places)
     export = table_configure(request, table, f"{season.slug}-{rider.pk}")

@@ -17,9 +17,7 @@ from tableexport import table_configure
 
 
 def _season(access: page_cache.Access) -> Season:
-    return Season.objects.select_related("race", "championship", "organiser").get(
-        pk=access.state.pk
-    )
+    return Season.objects.select_related("organiser").get(pk=access.state.pk)
 
 
 def players_ranking(request: HttpRequest, slug: str) -> HttpResponse:

@@ -81,7 +81,7 @@ def test_a_cyclosim_week_with_orders_fixed_after_a_refusal(live_server, browser,
     assert alice.locator("table.data").first.locator("tbody tr").count() == ROSTER
     screenshot(alice, "cyclosim-stage-results")
     # The energy each rider spent is kept for the next stage (§2.3).
-    states = StageResult.objects.filter(stage__race=season.race).values_list("state", flat=True)
+    states = StageResult.objects.filter(stage__race=season.event).values_list("state", flat=True)
     assert all("pe_consumed" in state for state in states)
 
     # Stage 2's orders page starts from the orders of stage 1 (issue 29 item 3), and says so.

@@ -34,11 +34,11 @@ def public_pages(season: Season) -> dict[str, str]:
     slug = season.slug
     team = season.teams.order_by("pk").first()
     result = (
-        StageResult.objects.filter(stage__race=season.race, rank=1, stage__number=1)
+        StageResult.objects.filter(stage__race=season.event, rank=1, stage__number=1)
         .select_related("rider")
         .get()
     )
-    abandoned = StageResult.objects.filter(stage__race=season.race).exclude(status="finished")
+    abandoned = StageResult.objects.filter(stage__race=season.event).exclude(status="finished")
     pages = {
         "home": reverse("home"),
         "season": reverse("season-detail", args=[slug]),

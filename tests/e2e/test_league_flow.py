@@ -90,7 +90,7 @@ def test_a_league_week_from_creation_to_results(live_server, browser, screenshot
     screenshot(alice, "stage-results")
     bob.goto(base + "/seasons/browser-league/standings/general/")
     # Riders drawn by the abandon roll or cut for time leave the GC: the seed is drawn fresh.
-    still_racing = StageResult.objects.filter(stage__race=season.race, status="finished").count()
+    still_racing = StageResult.objects.filter(stage__race=season.event, status="finished").count()
     assert bob.locator("table.data tbody tr").count() == still_racing
     assert "Bob Wheelers" in bob.content()
     screenshot(bob, "general-classification")

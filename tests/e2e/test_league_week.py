@@ -210,7 +210,7 @@ def test_a_league_week_in_the_browser(live_server, browser, screenshot):
     with olivia.expect_navigation():
         olivia.click(".confirm form.actions button[type=submit]")
 
-    finished = StageResult.objects.filter(stage__race=season.race, status="finished").count()
+    finished = StageResult.objects.filter(stage__race=season.event, status="finished").count()
     visitor.goto(public["stage"])
     assert visitor.locator("table.data").first.locator("tbody tr").count() >= finished
     assert visitor.locator("#after-the-stage").count() == 1

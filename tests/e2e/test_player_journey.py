@@ -94,7 +94,7 @@ def test_a_league_as_issue_17_asks_it(live_server, browser, screenshot):
     assert olivia.locator("#orders-status .orders-missing").count() == 2
     check(olivia, "organiser-dashboard", screenshot, errors)
     # A season still taking players: its link, the copy button and the invitation by name.
-    league(organiser=season.organiser, slug="open-league", template=season.race.template)
+    league(organiser=season.organiser, slug="open-league", template=season.event.template)
     olivia.goto(base + "/seasons/open-league/organise/")
     olivia.click("button[data-copy='invite-link']")
     olivia.wait_for_function("document.querySelector('[data-copy]').textContent === 'Copied'")

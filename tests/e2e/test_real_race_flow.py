@@ -104,7 +104,7 @@ def test_an_organiser_races_a_real_tour_he_just_imported(live_server, page, scre
     page.wait_for_load_state()
     page.wait_for_selector("table.data tbody tr", timeout=60000)
     assert "Resolved" in page.content()
-    first = Stage.objects.get(race=season.race, number=1)
+    first = Stage.objects.get(race=season.event, number=1)
     assert StageResult.objects.filter(stage=first).count() == 176
     results = page.locator("table.data").first.locator("tbody tr")  # the GC top 10 follows
     assert results.count() == 50  # the first page of 176
@@ -181,7 +181,7 @@ def test_an_organiser_races_the_players_riders_only(live_server, page, screensho
     page.click("button:has-text('Resolve stage 1 now')")
     page.wait_for_load_state()
     page.wait_for_selector("table.data tbody tr", timeout=60000)
-    first = Stage.objects.get(race=season.race, number=1)
+    first = Stage.objects.get(race=season.event, number=1)
     assert StageResult.objects.filter(stage=first).count() == 8
     assert page.locator("table.data").first.locator("tbody tr").count() == 8
     _shots(page, screenshot, "small-field-stage-1", parts=["table.data"])

@@ -11,9 +11,9 @@ def test_load_demo_builds_the_tour_de_france_2023_as_a_league():
     call_command("load_demo", verbosity=0)
     season = Season.objects.get(slug="demo")
     assert season.is_public
-    assert season.race.kind == Race.Kind.LEAGUE
-    assert season.race.template.slug == "tour-de-france-2023"
-    assert season.race.stages.count() == 21
+    assert season.event.kind == Race.Kind.LEAGUE
+    assert season.event.template.slug == "tour-de-france-2023"
+    assert season.event.stages.count() == 21
     assert Team.objects.count() == 22
     assert Rider.objects.count() == 176
     assert SeasonTeam.objects.filter(season=season).count() == 22

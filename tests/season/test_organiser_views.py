@@ -60,7 +60,7 @@ def test_an_organiser_creates_a_season_from_a_real_race(client, charlie):
     first = timezone.localtime(stage(season, 1).orders_deadline, season.tz)
     assert (first.hour, first.minute) == (20, 0)
     assert stage(season, 3).orders_deadline - stage(season, 1).orders_deadline == timedelta(days=14)
-    assert season.race.kind == Race.Kind.LEAGUE
+    assert season.event.kind == Race.Kind.LEAGUE
 
 
 def test_the_organiser_chooses_a_field_of_the_players_riders_only(client, charlie):
@@ -113,7 +113,7 @@ def test_the_season_model_refuses_a_ruleset_of_another_discipline_naming_both(ch
         season.full_clean()
     message = " ".join(refused.value.message_dict["ruleset"])
     assert "Grand Prix" in message
-    assert season.race.name in message
+    assert season.event.name in message
     assert "Moréno" in message or "Moreno" in message
 
 

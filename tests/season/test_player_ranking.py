@@ -60,7 +60,7 @@ def test_a_league_of_two_riders_a_team_ranks_every_player_and_names_a_winner(cli
     players = _players(season)
     # No player's team can be in the Teams classification with two riders.
     assert not Standing.objects.filter(
-        stage__race=season.race,
+        stage__race=season.event,
         classification="teams",
         entry_team_id__in=players.values_list("pk", flat=True),
     ).exists()
@@ -111,7 +111,7 @@ def test_the_teams_classification_still_ranks_the_teams_it_leaves_out(client):
         team_id: rank
         for team_id, rank, _name in reversed(
             Standing.objects.filter(
-                stage__race=season.race,
+                stage__race=season.event,
                 stage__number=2,
                 classification="general",
                 entry_team_id__in=[line.team_id for line in ranking],
@@ -133,7 +133,7 @@ def test_the_best_rider_on_the_gc_ranks_the_teams(client):
     places = [int(line.behind) for line in ranking]
     assert places == sorted(places)
     first = Standing.objects.get(
-        stage__race=season.race, stage__number=2, classification="general", rank=places[0]
+        stage__race=season.event, stage__number=2, classification="general", rank=places[0]
     )
     assert ranking[0].team_id == first.entry_team_id
     assert ranking[0].score == first.rider.name
@@ -189,6 +189,8 @@ def test_existing_seasons_keep_the_teams_classification(alice):
     executor.loader.build_graph()
     executor.migrate([("season", "0023_season_player_ranking")])
     assert Season.objects.get(pk=season.pk).player_ranking == "teams"
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
     assert league(organiser=alice, slug="newer").player_ranking == "points"
     migration = importlib.import_module("season.migrations.0023_season_player_ranking")
     assert migration.Migration.dependencies == [("season", "0022_reminders")]

@@ -40,7 +40,7 @@ def page_urls(season, rider_id, team_id):
 def test_every_page_renders_for_a_visitor_in_few_queries(
     client, resolved_demo, django_assert_max_num_queries
 ):
-    result = StageResult.objects.filter(stage__race=resolved_demo.race).first()
+    result = StageResult.objects.filter(stage__race=resolved_demo.event).first()
     team = resolved_demo.teams.first()
     for url in page_urls(resolved_demo, result.rider_id, team.pk):
         with django_assert_max_num_queries(MAX_QUERIES):

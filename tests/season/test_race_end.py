@@ -44,7 +44,7 @@ def _two_stage_demo(*, auto_publish: bool, player_ranking: str = "teams"):
 def _players_teams_order(season, number):
     owned = set(season.teams.filter(owner__isnull=False).values_list("pk", flat=True))
     lines = Standing.objects.filter(
-        stage__race=season.race, stage__number=number, classification="teams"
+        stage__race=season.event, stage__number=number, classification="teams"
     ).order_by("rank")
     return [line for line in lines if line.entry_team_id in owned and line.rank is not None]
 
@@ -68,7 +68,7 @@ def test_the_end_of_the_race_shows_podium_jerseys_and_the_league_winner(client):
     finale = _section(client.get(url).content.decode(), "finale")
     podium = finale.split('class="podium"', 1)[1].split("</ol>", 1)[0]
     lines = Standing.objects.filter(
-        stage__race=season.race, stage__number=2, classification="general", rank__lte=3
+        stage__race=season.event, stage__number=2, classification="general", rank__lte=3
     ).order_by("rank")
     items = podium.split("<li>")[1:]
     assert len(items) == 3
@@ -77,7 +77,7 @@ def test_the_end_of_the_race_shows_podium_jerseys_and_the_league_winner(client):
         assert (clock(line.value) if line.rank == 1 else gap(line.gap)) in item
     for classification in ("points", "mountains", "youth"):
         leader = Standing.objects.get(
-            stage__race=season.race, stage__number=2, classification=classification, rank=1
+            stage__race=season.event, stage__number=2, classification=classification, rank=1
         )
         assert f"jersey-{classification}" in finale
         assert leader.rider.name.replace("'", "&#x27;") in finale
@@ -145,7 +145,7 @@ def test_the_abandons_list_the_stage_and_the_reason(client):
     season = _two_stage_demo(auto_publish=False)
     lifecycle.round_publish(round=season.rounds.get(number=1))
     one, two = (
-        StageResult.objects.filter(stage__race=season.race, stage__number=n, rank__gt=100)
+        StageResult.objects.filter(stage__race=season.event, stage__number=n, rank__gt=100)
         .select_related("rider")
         .first()
         for n in (1, 2)
@@ -159,7 +159,7 @@ def test_the_abandons_list_the_stage_and_the_reason(client):
     out_in = {
         n: set(
             StageResult.objects.filter(
-                stage__race=season.race, stage__number=n, status__in=out
+                stage__race=season.event, stage__number=n, status__in=out
             ).values_list("rider_id", flat=True)
         )
         for n in (1, 2)

@@ -106,7 +106,7 @@ def test_a_season_on_the_real_tour_races_its_whole_start_list_to_paris(tour2022,
             results.exclude(status=StageResult.Status.FINISHED).values_list("rider_id", flat=True)
         )
 
-    last = Stage.objects.get(race=season.race, number=21)
+    last = Stage.objects.get(race=season.event, number=21)
     general = Standing.objects.filter(stage=last, classification=Classification.GENERAL)
     assert general.count() == 176 - len(out)
     assert set(general.values_list("rider_id", flat=True)) == start_list - out
@@ -123,7 +123,7 @@ def test_a_season_on_the_real_tour_races_its_whole_start_list_to_paris(tour2022,
     assert team_ids <= set(SeasonTeam.objects.filter(season=season).values_list("pk", flat=True))
     assert computer.filter(pk__in=team_ids).exists()
     # The generated courses raced as courses do: intermediate sprints and summits crossed.
-    kinds = set(RaceEvent.objects.filter(stage__race=season.race).values_list("kind", flat=True))
+    kinds = set(RaceEvent.objects.filter(stage__race=season.event).values_list("kind", flat=True))
     assert {"intermediate_sprint", "summit"} <= kinds
 
 
@@ -178,7 +178,7 @@ def test_a_route_with_a_stage_that_cannot_be_raced_is_refused_and_nothing_writte
 def test_a_stage_the_template_left_without_a_course_gets_one_in_the_league(tour2022, alice):
     Stage.objects.filter(race=tour2022, number=5).update(segments=[], course_generated=False)
     season = league(organiser=alice, template=tour2022)
-    copied = Stage.objects.get(race=season.race, number=5)
+    copied = Stage.objects.get(race=season.event, number=5)
     assert copied.course_generated
     assert copied.segments
     assert Stage.objects.get(race=tour2022, number=5).segments == []
@@ -187,7 +187,7 @@ def test_a_stage_the_template_left_without_a_course_gets_one_in_the_league(tour2
 def test_resolution_refuses_an_invalid_course_before_the_engine(tour2022, alice, monkeypatch):
     season = _budget_league(alice, tour2022, alice)
     lifecycle.round_open(round=stage(season, 1))
-    Stage.objects.filter(race=season.race, number=1).update(
+    Stage.objects.filter(race=season.event, number=1).update(
         segments=[{"terrain": "plain", "km": 10}]
     )
 

@@ -119,7 +119,7 @@ def test_crashes_are_counted_for_the_tour(demo):
         expected = sum(
             len(crashes)
             for crashes in StageResult.objects.filter(
-                rider_id=rider_id, stage__race=demo.race
+                rider_id=rider_id, stage__race=demo.event
             ).values_list("crashes", flat=True)
         )
         assert crash_count == expected

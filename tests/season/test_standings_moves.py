@@ -17,7 +17,7 @@ MOVE_HEADER = re.compile(r">\s*±\s*</th>")
 
 def _ranks(season, number):
     rows = Standing.objects.filter(
-        stage__race=season.race, stage__number=number, classification="general"
+        stage__race=season.event, stage__number=number, classification="general"
     ).select_related("rider")
     return {line.rider.name: line.rank for line in rows}
 
@@ -57,7 +57,7 @@ def test_the_stage_page_shows_the_gc_top_10_and_the_jerseys_after_it(client):
     assert "General classification after stage 2" in page
     section = page.split('id="gc-top"', 1)[1].split("</table>", 1)[0]
     top = Standing.objects.filter(
-        stage__race=season.race, stage__number=2, classification="general"
+        stage__race=season.event, stage__number=2, classification="general"
     ).order_by("rank")[:10]
     rows = ROW.findall(section.split("<tbody>", 1)[1])
     assert len(rows) == 10
@@ -76,7 +76,7 @@ def test_the_rider_page_gives_his_gc_place_after_each_stage_and_same_time(client
     call_command("simulate_season", "demo", "--stages", "1-3", "--in-process", verbosity=0)
     result = (
         StageResult.objects.filter(
-            stage__race=season.race, stage__number__gt=1, gap_seconds=0, rank__gt=1,
+            stage__race=season.event, stage__number__gt=1, gap_seconds=0, rank__gt=1,
             status="finished",
         )
         .order_by("stage__number", "rank")
@@ -85,7 +85,7 @@ def test_the_rider_page_gives_his_gc_place_after_each_stage_and_same_time(client
     assert result is not None, "no rider on the winner's time in stages 2 and 3"
     places = dict(
         Standing.objects.filter(
-            stage__race=season.race, classification="general", rider_id=result.rider_id
+            stage__race=season.event, classification="general", rider_id=result.rider_id
         ).values_list("stage__number", "rank")
     )
     page = client.get(reverse("season-rider", args=["demo", result.rider_id])).content.decode()

@@ -46,7 +46,7 @@ def _as(client, who):
 
 def _winner_name(season, number):
     return (
-        StageResult.objects.filter(stage__race=season.race, stage__number=number, rank=1)
+        StageResult.objects.filter(stage__race=season.event, stage__number=number, rank=1)
         .select_related("rider")
         .get()
         .rider.name
@@ -67,7 +67,7 @@ def _pages(season):
 
 def _rider_of_team_with_results(season):
     return (
-        StageResult.objects.filter(stage__race=season.race, stage__number=1, rank=1)
+        StageResult.objects.filter(stage__race=season.event, stage__number=1, rank=1)
         .values_list("rider_id", flat=True)
         .get()
     )
