@@ -13,6 +13,7 @@ from season.models import (
     Orders,
     Round,
     Season,
+    SeasonEvent,
     SeasonTeam,
     Seat,
 )
@@ -23,6 +24,7 @@ from season.services import jobs, lifecycle
 # below, which call the same services as the stage page.
 ROUND_READ_ONLY = [
     "season",
+    "season_event",
     "stage",
     "number",
     "status",
@@ -52,8 +54,8 @@ def _seed_shown(obj: Round) -> object:
 
 class RoundInline(admin.TabularInline):
     model = Round
-    fields = ["number", "stage", "orders_deadline", "status", "seed_shown"]
-    readonly_fields = ["number", "stage", "status", "seed_shown"]
+    fields = ["number", "season_event", "stage", "orders_deadline", "status", "seed_shown"]
+    readonly_fields = ["number", "season_event", "stage", "status", "seed_shown"]
     extra = 0
     can_delete = False
 
@@ -63,6 +65,20 @@ class RoundInline(admin.TabularInline):
     @admin.display(description=_("seed"))
     def seed_shown(self, obj: Round) -> object:
         return _seed_shown(obj)
+
+
+class SeasonEventInline(admin.TabularInline):
+    """The season's calendar: its events are added by the organiser's calendar page (the
+    league copy of each race is written by the game's adapter), not here."""
+
+    model = SeasonEvent
+    fields = ["number", "race", "championship", "starters"]
+    readonly_fields = ["number", "race", "championship"]
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 class MembershipInline(admin.TabularInline):
@@ -77,7 +93,7 @@ class SeasonAdmin(admin.ModelAdmin):
     list_filter = ["ruleset", "is_public"]
     search_fields = ["name", "slug", "organiser__username"]
     list_select_related = ["organiser"]
-    inlines = [RoundInline, MembershipInline]
+    inlines = [SeasonEventInline, RoundInline, MembershipInline]
 
 
 @admin.register(Round)

@@ -111,8 +111,26 @@ def abandons(*, season: Season, numbers: Iterable[int]) -> list[Abandon] | None:
     wanted = sorted(set(numbers))
     adapter = adapter_for(season.ruleset)
     names = season_team_names(season=season) if wanted else {}
-    lines = adapter.league_abandons(season.event, numbers=wanted, team_names=names)
-    return None if lines is None else [Abandon(**line) for line in lines]
+    found: list[Abandon] = []
+    for item, within in _numbers_by_event(season, wanted):
+        lines = adapter.league_abandons(item.event, numbers=within, team_names=names)
+        if lines is None:
+            return None
+        # A line's stage is its race's; the season's pages name rounds by their number.
+        offset = (item.first_round or 1) - 1
+        found += [Abandon(**(line | {"stage": line["stage"] + offset})) for line in lines]
+    return found
+
+
+def _numbers_by_event(season: Season, numbers: list[int]) -> list[tuple[Any, list[int]]]:
+    """The calendar's events, each with the numbers within it of the season's rounds
+    ``numbers`` that it holds (every event, even with none)."""
+    within: dict[int, list[int]] = {item.pk: [] for item in season.calendar()}
+    for number in numbers:
+        item, number_within = season.event_of_round(number)
+        if item is not None:
+            within[item.pk].append(number_within)
+    return [(item, within[item.pk]) for item in season.calendar()]
 
 
 # --- the end of the race ----------------------------------------------------------------------

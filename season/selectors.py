@@ -1,5 +1,6 @@
 """Reads for the league's pages: each function is a fixed, small number of queries."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
@@ -292,3 +293,17 @@ def season_rounds(*, season: Season) -> list[Round]:
     )
     season.calendar_from_rounds(rounds)
     return rounds
+
+
+def event_last(item: Any, *, rounds: Sequence[Round], last: int | None) -> int | None:
+    """The number within the event ``item`` of the season's round ``last`` (the latest this
+    visitor may see), if that round is one of the event's ``rounds``; None otherwise (the
+    event has not begun, or the visitor sees none of it yet). The adapters' event parts count
+    the rounds of their own event."""
+    if not last or not rounds:
+        return None
+    numbers = [r.number for r in rounds if r.season_event_id == item.pk]
+    if not numbers:
+        return None
+    seen = min(last, max(numbers))
+    return seen - min(numbers) + 1 if seen >= min(numbers) else None

@@ -25,6 +25,7 @@ from races.league.tables import StageResultTable as StageResultTable
 from races.models import Classification, StageResult, Standing
 from riders.templatetags.ratings import rating_html
 from season.formatting import clock, gap
+from season.round_names import round_name_start
 from tableexport import SafeTableExport as SafeTableExport
 from tableexport import spreadsheet_safe as spreadsheet_safe
 from tableexport import table_configure as table_configure
@@ -123,11 +124,15 @@ class StandingTable(SeasonLinksMixin, tables.Table):
 
 
 class RiderResultTable(tables.Table):
-    stage = tables.Column(verbose_name=_("Stage"), accessor="stage__number", attrs=NUM)
+    # The season's round number: a later race's stages run on after the earlier races'.
+    stage = tables.Column(verbose_name=_("Stage"), accessor="stage__round__number", attrs=NUM)
     rank = tables.Column(verbose_name=_("Rank"), attrs=NUM)
     gap_seconds = tables.Column(verbose_name=_("Gap"), attrs=NUM)
     gc = tables.Column(
-        verbose_name=_("GC after the stage"), accessor="stage__number", orderable=False, attrs=NUM
+        verbose_name=_("GC after the stage"),
+        accessor="stage__round__number",
+        orderable=False,
+        attrs=NUM,
     )
     status = tables.Column(verbose_name=_("Status"), attrs=MINOR)
     crashes = tables.Column(verbose_name=_("Crashes"), orderable=False, attrs=NUM_MINOR)
@@ -149,7 +154,8 @@ class RiderResultTable(tables.Table):
 
     def render_stage(self, value):
         url = reverse("season-stage", args=[self.season.slug, value])
-        return format_html('<a href="{}">{}</a>', url, value)
+        label = value if self.season.single_event else round_name_start(self.season, value)
+        return format_html('<a href="{}">{}</a>', url, label)
 
     def render_gap_seconds(self, value, record):
         # "s.t." (same time as the winner) for a rider placed after him with no gap.

@@ -137,7 +137,7 @@ def test_each_game_says_which_events_it_races():
     from motor.models import Championship
     from season.demo import demo_load, motor_demo_load
 
-    race = demo_load().race
+    race = demo_load().event
     championship = motor_demo_load().championship
     assert isinstance(championship, Championship)
     for name in adapter_names():

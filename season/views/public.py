@@ -23,6 +23,7 @@ from season import cache as page_cache
 from season import results, selectors
 from season.models import DONE_STATUSES, DiceLog, Round, Season, SeasonTeam
 from season.permissions import results_view, round_results_visible, status_visible, visible_upto
+from season.round_names import round_name, round_name_start
 from season.services import lifecycle
 from season.services.orders_status import orders_count, orders_status
 from season.tables import (
@@ -90,12 +91,16 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
         teams = list(season.teams.select_related("owner").order_by("name"))
         # Read once for the calendar, the teams and the end of the race.
         rounds, seats = selectors.season_rounds(season=season), results.seats_once(season)
+        # The page's part is the current event's (its rounds, its leaders); the calendar of
+        # the whole year lists the others.
+        item = season.current_event()
+        own = [r for r in rounds if r.season_event_id == item.pk]
         part = adapter.league_season(
-            season.event,
+            item.event,
             season=season,
-            rounds=rounds,
+            rounds=own,
             teams=teams,
-            last=last,
+            last=selectors.event_last(item, rounds=own, last=last),
             team_names=team_names,
             seats=seats,
         )
@@ -193,7 +198,8 @@ def _standings_page(
             "classification": classification,
             "classifications": Classification.choices,
             "number": number,
-            "numbers": range(1, last + 1),
+            "numbers": [(n, round_name_start(season, n)) for n in range(1, last + 1)],
+            "round_label": round_name(season, number) if number else "",
             "jerseys": selectors.jersey_holders(season=season, number=number, team_names=team_names)
             if number
             else [],
@@ -391,12 +397,14 @@ def team_detail(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
         if upto
         else None
     )
+    # The places in the race of the latest round this visitor may see (its number within it).
+    item, upto_within = season.event_of_round(upto) if upto else (None, 0)
     part = adapter.league_team(
-        season.event,
+        item.event if item is not None else season.event,
         season=season,
         team=team,
         seats=selectors.team_seats(team=team),
-        upto=upto,
+        upto=upto_within if item is not None else 0,
         upto_event=latest.event if latest is not None else None,
     )
     export = _table_configured(request, part, f"{season.slug}-team-{team.pk}")
