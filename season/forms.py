@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from django import forms
+from django.core.validators import MaxValueValidator
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
@@ -541,6 +542,47 @@ class CalendarForm(forms.Form):
             for stage in self.stages
             if not self.fields[self.field_name(stage)].disabled
         }
+
+
+class RaceAddForm(forms.Form):
+    """A race to add at the end of a season's calendar (season.leagues.calendar_event_add):
+    one of the races the season's game offers, its first deadline in the season's time zone,
+    the hours between its rounds and, optionally, how many of its squad each team starts."""
+
+    event = forms.ChoiceField(label=_("Race"))
+    first_deadline = WallClockDateTimeField(
+        label=_("Orders deadline of its first round"), widget=_datetime_widget()
+    )
+    hours_between = forms.IntegerField(
+        label=_("Hours between two rounds' deadlines"), min_value=1, max_value=24 * 28, initial=24
+    )
+    starters = forms.IntegerField(
+        label=_("Starters per team"),
+        required=False,
+        min_value=1,
+        help_text=_("How many riders of its squad each team starts; empty: the whole squad."),
+    )
+
+    def __init__(self, *args: Any, game: GameAdapter, season: Season, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game, self.season = game, season
+        self.fields["event"].choices = game.league_events()  # type: ignore[attr-defined]
+        starters = self.fields["starters"]
+        starters.max_value = season.roster_size  # type: ignore[attr-defined]
+        starters.validators.append(MaxValueValidator(season.roster_size))
+        starters.widget.attrs["max"] = season.roster_size
+
+    def clean_event(self) -> Any:
+        event = self.game.league_event_get(self.cleaned_data["event"])
+        if event is None:
+            raise forms.ValidationError(_("Choose one of the races offered."))
+        return event
+
+    def clean_first_deadline(self) -> datetime:
+        aware = timezone.make_aware(self.cleaned_data["first_deadline"], self.season.tz)
+        if past := first_deadline_problem(aware):
+            raise forms.ValidationError(past)
+        return aware
 
 
 class JoinForm(forms.Form):

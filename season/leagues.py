@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -309,6 +309,49 @@ def calendar_event_add(
         season.calendar_forget()
         season_changed(locked)
     return item
+
+
+def calendar_event_remove(*, season: Season, number: int) -> None:
+    """Take event ``number`` off the season's calendar with its rounds and its league copy;
+    the events and rounds after it move up one place so that the numbers stay contiguous
+    (one transaction).
+
+    Refused, naming the rule: an event not in the calendar, the calendar's only event, an
+    event that has begun (:func:`event_started`: its first round is open or further on)."""
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        item = locked.events.filter(number=number).first()
+        if item is None:
+            raise LeagueError(_("The calendar has no race number %(number)d.") % {"number": number})
+        if locked.events.count() == 1:
+            raise LeagueError(_("A season races at least one event: this is its only one."))
+        if event_started(item):
+            raise LeagueError(
+                _("This race has started: its first round is open, it stays in the calendar.")
+            )
+        rounds = item.rounds.count()
+        copy = item.event
+        item.rounds.all().delete()
+        item.delete()
+        copy.delete()
+        _renumber_after(locked, number=number, rounds_removed=rounds)
+        season.calendar_forget()
+        season_changed(locked)
+
+
+#: Where the rounds after a removed event wait while they are renumbered (the numbers are
+#: unique within the season, and checked row by row).
+_RENUMBER_OFFSET = 10_000
+
+
+def _renumber_after(season: Season, *, number: int, rounds_removed: int) -> None:
+    """Move the events after ``number`` up one place, and their rounds up ``rounds_removed``."""
+    later = season.rounds.filter(season_event__number__gt=number)
+    later.update(number=F("number") + _RENUMBER_OFFSET)
+    later.update(number=F("number") - _RENUMBER_OFFSET - rounds_removed)
+    for item in season.events.filter(number__gt=number).order_by("number"):
+        item.number -= 1
+        item.save(update_fields=["number"])
 
 
 def _model_fields(settings: SeasonSettings) -> dict[str, Any]:

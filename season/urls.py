@@ -26,6 +26,8 @@ urlpatterns = [
         name="season-standings",
     ),
     path("seasons/<slug:slug>/stages/<int:number>/", public.stage_detail, name="season-stage"),
+    # One event of the calendar: its own part of the season page (a race's stages, jerseys).
+    path("seasons/<slug:slug>/races/<int:number>/", public.season_event, name="season-event"),
     # Comments on a season and its stages (season/views/community.py), before the stage actions.
     path("seasons/<slug:slug>/comments/", community.season_comment, name="season-comment"),
     path(
@@ -129,6 +131,21 @@ urlpatterns = [
         "seasons/<slug:slug>/organise/game-settings/",
         organiser.game_settings_edit,
         name="organiser-game-settings",
+    ),
+    path(
+        "seasons/<slug:slug>/organise/races/",
+        organiser.races_edit,
+        name="organiser-races",
+    ),
+    path(
+        "seasons/<slug:slug>/organise/races/<int:number>/remove/confirm/",
+        organiser.race_remove_confirm,
+        name="organiser-race-remove-confirm",
+    ),
+    path(
+        "seasons/<slug:slug>/organise/races/<int:number>/remove/",
+        organiser.race_remove,
+        name="organiser-race-remove",
     ),
     path(
         "seasons/<slug:slug>/organise/calendar/",

@@ -45,11 +45,15 @@ def season_part(
     last: int | None,
     team_names: Mapping[int, str],
 ) -> dict[str, Any]:
-    """The calendar of stages, and the jerseys after the latest stage this visitor may see."""
+    """The calendar of stages, and the jerseys after the latest stage this visitor may see
+    (round ``last`` of the season: its stage's race and number within it)."""
+    stage = next((r.stage for r in rounds if r.number == last), None) if last else None
     return {
         "table": CalendarTable(list(rounds), season=season),
-        "jerseys": jersey_holders(race_id=race.pk, number=last, team_names=lambda: team_names)
-        if last
+        "jerseys": jersey_holders(
+            race_id=stage.race_id, number=stage.number, team_names=lambda: team_names
+        )
+        if stage is not None
         else [],
     }
 

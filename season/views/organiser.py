@@ -11,7 +11,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -22,9 +22,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from plugins import adapter_for
 from season import formation, leagues, selectors
+from season.calendar import season_calendar
 from season.forms import (
     CalendarForm,
     GameSettingsForm,
+    RaceAddForm,
     SeasonCreateForm,
     SeasonSettingsForm,
 )
@@ -224,6 +226,99 @@ def calendar_edit(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, _("Calendar saved."))
                 return redirect("organiser-season", slug=season.slug)
         return render(request, "season/organiser/calendar.html", {"season": season, "form": form})
+
+
+@login_required
+def races_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    """The calendar's races in order, each with its rounds and the gap since the previous
+    race; a form that adds a race at the end (where the game's calendar grows), a button that
+    removes a race not started yet."""
+    season = managed_season(request, slug)
+    game = adapter_for(season.ruleset)
+    grows = game.league_calendar_grows
+    form = RaceAddForm(request.POST or None, game=game, season=season) if grows else None
+    with timezone.override(season.tz):
+        if request.method == "POST":
+            if form is None:
+                raise PermissionDenied(_("This game's calendar is its championship's."))
+            if form.is_valid():
+                try:
+                    leagues.calendar_event_add(
+                        season=season,
+                        event=form.cleaned_data["event"],
+                        first_deadline=form.cleaned_data["first_deadline"],
+                        hours_between=form.cleaned_data["hours_between"],
+                        starters=form.cleaned_data["starters"],
+                    )
+                except leagues.LeagueError as error:
+                    for message in getattr(error, "errors", None) or [str(error)]:
+                        form.add_error(None, message)
+                else:
+                    messages.success(
+                        request,
+                        _("%(race)s is added to the calendar.")
+                        % {"race": game.league_source(form.cleaned_data["event"])},
+                    )
+                    return redirect("organiser-races", slug=season.slug)
+        events = season_calendar(season)
+        return render(
+            request,
+            "season/organiser/races.html",
+            {
+                "season": season,
+                "events": events,
+                "form": form,
+                "removable": len(events) > 1,
+            },
+        )
+
+
+@login_required
+@require_GET
+def race_remove_confirm(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    season = managed_season(request, slug)
+    events = {event.number: event for event in season_calendar(season)}
+    event = events.get(number)
+    if event is None:
+        raise Http404(_("The calendar has no such race."))
+    back = reverse("organiser-races", kwargs={"slug": season.slug})
+    return render(
+        request,
+        "season/organiser/confirm.html",
+        {
+            "season": season,
+            "back_url": back,
+            "back_label": _("Races of the calendar"),
+            "title": _("Remove a race"),
+            "question": _("Remove %(race)s from the calendar?") % {"race": event.name},
+            "details": [
+                ngettext(
+                    "Its %(count)d round goes with it.",
+                    "Its %(count)d rounds go with it.",
+                    len(event.rounds),
+                )
+                % {"count": len(event.rounds)},
+                _("The races after it move up one place, their rounds renumbered."),
+            ],
+            "action_url": reverse(
+                "organiser-race-remove", kwargs={"slug": season.slug, "number": number}
+            ),
+            "confirm_label": _("Remove the race"),
+        },
+    )
+
+
+@login_required
+@require_POST
+def race_remove(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    season = managed_season(request, slug)
+    try:
+        leagues.calendar_event_remove(season=season, number=number)
+    except leagues.LeagueError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("The race is removed from the calendar."))
+    return redirect("organiser-races", slug=season.slug)
 
 
 def _confirm(request: HttpRequest, season: Season, **context: object) -> HttpResponse:

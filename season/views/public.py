@@ -7,6 +7,7 @@ A game's own pages under the season (a championship's Grand Prix, its standings)
 season/views/event_pages.py's."""
 
 from functools import partial
+from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,6 +22,7 @@ from riders.charts import radar_labels, radar_svg, radar_texts
 from riders.models import RATING_AXES
 from season import cache as page_cache
 from season import results, selectors
+from season.calendar import next_deadline, season_calendar
 from season.models import DONE_STATUSES, DiceLog, Round, Season, SeasonTeam
 from season.permissions import results_view, round_results_visible, status_visible, visible_upto
 from season.round_names import round_name, round_name_start
@@ -111,6 +113,7 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
             adapter.league_templates["season"],
             {
                 "season": season,
+                **_year(season, rounds),
                 "last": last,
                 "team_names": team_names,
                 "teams": teams,
@@ -137,6 +140,70 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
         return {"member_links": html, "comments": comments}
 
     return page_cache.cached_page(request, access, "season", build, live=member_links)
+
+
+def _year(season: Season, rounds: list[Round]) -> dict[str, Any]:
+    """The season page's "Calendar" block: every event of a calendar of several, and the
+    season's next deadline (nothing for a calendar of one: the page is its event's)."""
+    if season.single_event:
+        return {"calendar_events": [], "next_deadline": None}
+    events = season_calendar(season, rounds)
+    return {"calendar_events": events, "next_deadline": next_deadline(events)}
+
+
+def season_event(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """One event of the season's calendar: the game's part of the season page for that event
+    alone (its rounds, what this visitor may see of its results), reached from the calendar."""
+    access = page_cache.season_access(request, slug)
+    # The latest round whose results this visitor may see (permissions.visible_upto).
+    visible = access.state.visible_upto(access.view)
+
+    def build() -> page_cache.Page | HttpResponse:
+        season = _season(access)
+        calendar = season_calendar(season, selectors.season_rounds(season=season))
+        events = {event.number: event for event in calendar}
+        event = events.get(number)
+        if event is None:
+            raise Http404(_("The calendar has no such race."))
+        rounds = [row.round for row in event.rounds]
+        # The event's latest round whose results this visitor may see (None: none yet).
+        last = max((r.number for r in rounds if r.number <= visible), default=None)
+        adapter = adapter_for(season.ruleset)
+        team_names = selectors.season_team_names(season=season) if last else {}
+        teams = list(season.teams.select_related("owner").order_by("name"))
+        seats = results.seats_once(season)
+        part = adapter.league_season(
+            event.item.event,
+            season=season,
+            rounds=rounds,
+            teams=teams,
+            last=last,
+            team_names=team_names,
+            seats=seats,
+        )
+        export = _table_configured(request, part, f"{season.slug}-race-{number}")
+        if export:
+            return export
+        return page_cache.Page(
+            adapter.league_templates["season"],
+            {
+                "season": season,
+                "event_page": event,
+                "calendar_events": calendar,
+                "next_deadline": next_deadline(calendar),
+                "last": last,
+                "team_names": team_names,
+                "teams": teams,
+                "calendar_rounds": rounds,
+                "seats": seats,
+                "member_links": "",
+                "comments": "",
+                **part,
+            },
+            tz=season.tz,
+        )
+
+    return page_cache.cached_page(request, access, "event", build)
 
 
 def standings(request: HttpRequest, slug: str, classification: str) -> HttpResponse:
