@@ -296,14 +296,12 @@ def season_rounds(*, season: Season) -> list[Round]:
 
 
 def event_last(item: Any, *, rounds: Sequence[Round], last: int | None) -> int | None:
-    """The number within the event ``item`` of the season's round ``last`` (the latest this
-    visitor may see), if that round is one of the event's ``rounds``; None otherwise (the
-    event has not begun, or the visitor sees none of it yet). The adapters' event parts count
-    the rounds of their own event."""
-    if not last or not rounds:
+    """The latest of the event ``item``'s ``rounds`` up to the season's round ``last`` (the
+    latest this visitor may see); None when the visitor sees none of the event yet (it has not
+    begun). The adapters' event parts find that round's stage or Grand Prix among ``rounds``."""
+    if not last:
         return None
-    numbers = [r.number for r in rounds if r.season_event_id == item.pk]
-    if not numbers:
-        return None
-    seen = min(last, max(numbers))
-    return seen - min(numbers) + 1 if seen >= min(numbers) else None
+    return max(
+        (r.number for r in rounds if r.season_event_id == item.pk and r.number <= last),
+        default=None,
+    )

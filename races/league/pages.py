@@ -55,6 +55,9 @@ def season_part(
         )
         if stage is not None
         else [],
+        # The stage as its race numbers it (a later race's stage 1 is the season's round 22).
+        "last_stage": stage.number if stage is not None else None,
+        "race_name": race.template.name if race.template_id else race.name,  # type: ignore[union-attr]
     }
 
 
