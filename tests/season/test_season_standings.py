@@ -9,7 +9,9 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.core.cache import cache
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
 from plugins.countback import Line, place_count, ranked
 from races.league.fantasy import StageFacts, stage_points
@@ -24,10 +26,12 @@ from races.league.season_points import (
 )
 from races.models import Classification
 from season import formation
+from season.cache import season_changed
 from season.leagues import calendar_event_add
 from season.models import Round, Season, SeasonPoints, SeasonStanding
 from season.services import lifecycle, resolution
 from season.services.season_standings import season_tables_compute
+from tests.commits import committed
 from tests.season.builders import joined, league, stage, template_race
 
 GC = Classification.GENERAL
@@ -214,3 +218,60 @@ def test_season_table_prints_the_stored_tables_as_csv(alice, bob):
     )
     with pytest.raises(CommandError, match="No season 'nope'"):
         call_command("season_table", "nope")
+
+
+# --- the pages ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def resolved_season(alice, bob):
+    cache.clear()
+    season = _two_race_season(alice, alice, bob)
+    Season.objects.filter(pk=season.pk).update(auto_publish=True)
+    _resolve_all(season)
+    season = Season.objects.get(pk=season.pk)
+    with committed():
+        season_changed(season)
+    return season
+
+
+def test_the_season_standings_page_shows_both_tables_their_history_chart_and_csv(
+    client, resolved_season
+):
+    season = resolved_season
+    url = reverse("season-table", args=[season.slug, "players"])
+    page = client.get(url).content.decode()
+    assert "Season standings" in page
+    assert "after round 4" in page
+    first = SeasonStanding.objects.filter(season=season, round=4, table="players").first()
+    assert first.name.replace("'", "&#x27;") in page
+    assert 'class="chart chart-points"' in page
+    assert reverse("season-table", args=[season.slug, "riders"]) in page
+    # The history: after round 2 only the first race counts.
+    riders = client.get(
+        reverse("season-table", args=[season.slug, "riders"]), {"after": 2}
+    ).content.decode()
+    assert "after round 2" in riders
+    top = SeasonStanding.objects.filter(season=season, round=2, table="riders").first()
+    assert top.name in riders
+    export = client.get(url, {"after": 4, "_export": "csv"})
+    assert export["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(export.content.decode())))
+    names = [
+        line.name for line in SeasonStanding.objects.filter(season=season, round=4, table="players")
+    ]
+    assert [row[1] for row in rows[1:]] == names
+    assert client.get(reverse("season-table", args=[season.slug, "nope"])).status_code == 404
+    assert client.get(url, {"after": 9}).status_code == 404
+
+
+def test_the_season_page_links_the_standings_and_its_finale_names_the_winner_of_the_year(
+    client, resolved_season
+):
+    season = resolved_season
+    page = client.get(reverse("season-detail", args=[season.slug])).content.decode()
+    assert reverse("season-table", args=[season.slug, "players"]) in page
+    finale = page.split('id="finale"', 1)[1].split("</section>", 1)[0]
+    winner = SeasonStanding.objects.filter(season=season, round=4, table="players").first()
+    trophy = finale.split('class="season-winner"', 1)[1].split("</p>", 1)[0]
+    assert f"{winner.name} wins the season".replace("'", "&#x27;") in trophy
