@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from plugins.countback import Line, place_count, ranked
-from races.league.fantasy import StageFacts, stage_points
+from races.league.fantasy import StageFacts, stage_points, team_scores
 from races.league.season_points import (
     FANTASY,
     GRAND_PRIX,
@@ -275,3 +275,19 @@ def test_the_season_page_links_the_standings_and_its_finale_names_the_winner_of_
     winner = SeasonStanding.objects.filter(season=season, round=4, table="players").first()
     trophy = finale.split('class="season-winner"', 1)[1].split("</p>", 1)[0]
     assert f"{winner.name} wins the season".replace("'", "&#x27;") in trophy
+
+
+def test_under_fantasy_a_teams_season_points_are_its_races_fantasy_points(alice, bob):
+    season = _two_race_season(alice, alice, bob)
+    Season.objects.filter(pk=season.pk).update(season_points=FANTASY)
+    _resolve_all(season)
+    season = Season.objects.get(pk=season.pk)
+    players = list(season.teams.filter(owner__isnull=False).values_list("pk", flat=True))
+    totals = {team: 0 for team in players}
+    for item in season.calendar():
+        last = item.race.stages.order_by("-number").first()
+        for team, score in team_scores(last, players=players).items():
+            totals[team] += score.points
+    stored = SeasonStanding.objects.filter(season=season, round=4, table="players")
+    assert {row.team_id: int(row.points) for row in stored} == totals
+    assert sum(totals.values()) > 0
