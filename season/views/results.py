@@ -135,8 +135,12 @@ def _season_table_page(
         else []
     )
     raced = {n for line in lines for n in line.detail.get("races", {})}
+    game = adapter_for(season.ruleset)
+    # Each event's column is named after the real race (its league copy's source).
     events = [
-        (item.number, str(item.event)) for item in season.calendar() if str(item.number) in raced
+        (item.number, game.league_source(item.event) or str(item.event))
+        for item in season.calendar()
+        if str(item.number) in raced
     ]
     standings = SeasonStandingsTable(lines, season=season, events=events)
     export = table_configure(request, standings, f"{season.slug}-season-{table}-after-{number}")
