@@ -8,7 +8,7 @@ from functools import partial
 from django.db import transaction
 
 from plugins import SeasonTables, StandingLine, adapter_for
-from season.models import Season, SeasonStanding
+from season.models import DONE_STATUSES, Season, SeasonStanding
 from season.selectors import seats_by_team
 
 
@@ -77,6 +77,21 @@ def season_standings_write(*, season: Season, number: int) -> int:
         rows += _rows(season, number, SeasonStanding.Table.PLAYERS, list(tables.players))
         SeasonStanding.objects.bulk_create(rows)
     return len(rows)
+
+
+def season_standings_rebuild(*, season: Season) -> list[int]:
+    """Write the season's tables after every round done (a season resolved before the
+    standings across the season existed); the round numbers written."""
+    numbers = list(
+        season.rounds.filter(status__in=DONE_STATUSES)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    with transaction.atomic():
+        SeasonStanding.objects.filter(season=season).exclude(round__in=numbers).delete()
+        for number in numbers:
+            season_standings_write(season=season, number=number)
+    return numbers
 
 
 def standings_round(*, season: Season, after: int | None = None) -> int | None:

@@ -5,6 +5,7 @@ transaction, and `manage.py season_table`."""
 
 import csv
 import io
+from dataclasses import replace
 from datetime import timedelta
 from decimal import Decimal
 
@@ -27,7 +28,13 @@ from races.league.season_points import (
 from races.models import Classification
 from season import formation
 from season.cache import season_changed
-from season.leagues import calendar_event_add
+from season.forms import SeasonSettingsForm
+from season.leagues import (
+    LeagueError,
+    calendar_event_add,
+    season_settings_of,
+    season_settings_update,
+)
 from season.models import Round, Season, SeasonPoints, SeasonStanding
 from season.services import lifecycle, resolution
 from season.services.season_standings import season_tables_compute
@@ -216,6 +223,20 @@ def test_season_table_prints_the_stored_tables_as_csv(alice, bob):
     assert (
         len(riders) == SeasonStanding.objects.filter(season=season, round=2, table="riders").count()
     )
+    # --rebuild recomputes every round's snapshot from the stored results: the same lines.
+    before = list(
+        SeasonStanding.objects.filter(season=season).values_list(
+            "round", "table", "rank", "team_id", "competitor_id", "points", "wins", "detail"
+        )
+    )
+    SeasonStanding.objects.filter(season=season, round__in=[1, 3]).delete()
+    call_command("season_table", season.slug, "--rebuild", "--format", "csv", stdout=io.StringIO())
+    after = list(
+        SeasonStanding.objects.filter(season=season).values_list(
+            "round", "table", "rank", "team_id", "competitor_id", "points", "wins", "detail"
+        )
+    )
+    assert sorted(after, key=str) == sorted(before, key=str)
     with pytest.raises(CommandError, match="No season 'nope'"):
         call_command("season_table", "nope")
 
@@ -291,3 +312,73 @@ def test_under_fantasy_a_teams_season_points_are_its_races_fantasy_points(alice,
     stored = SeasonStanding.objects.filter(season=season, round=4, table="players")
     assert {row.team_id: int(row.points) for row in stored} == totals
     assert sum(totals.values()) > 0
+
+
+# --- the choice -----------------------------------------------------------------------------
+
+
+def test_the_create_form_sets_the_season_points_fixed_once_round_one_opens(client, charlie):
+    from tests.season.test_organiser_views import create_data
+
+    client.force_login(charlie)
+    page = client.get(reverse("season-create")).content.decode()
+    assert 'name="season_points"' in page
+    data = create_data(template_race(stages=3, start_list=True), season_points=GRAND_PRIX)
+    assert client.post(reverse("season-create"), data).status_code == 302
+    season = Season.objects.get(slug="amis")
+    assert season.season_points == GRAND_PRIX
+    settings = reverse("organiser-settings", args=[season.slug])
+    assert 'name="season_points"' in client.get(settings).content.decode()
+    # A settings form posted without the field leaves the choice as it is.
+    values = {
+        key: value
+        for key, value in SeasonSettingsForm.initial_for(season).items()
+        if key != "season_points" and value is not None and value is not False
+    }
+    assert client.post(settings, values).status_code == 302
+    assert Season.objects.get(pk=season.pk).season_points == GRAND_PRIX
+    # Once round 1 opens the choice is fixed: the service refuses, naming it.
+    lifecycle.round_open(round=stage(season, 1))
+    changed = replace(season_settings_of(season), season_points=UCI)
+    with pytest.raises(LeagueError, match="season's points"):
+        season_settings_update(season=season, settings=changed)
+    assert Season.objects.get(pk=season.pk).season_points == GRAND_PRIX
+
+
+def test_a_championship_offers_no_season_points(client, db):
+    from season.demo import MOTOR_DEMO_SLUG, motor_demo_load
+
+    cache.clear()
+    season = motor_demo_load()
+    client.force_login(season.organiser)
+    page = client.get(reverse("organiser-settings", args=[MOTOR_DEMO_SLUG])).content.decode()
+    assert 'name="season_points"' not in page
+
+
+def test_a_motor_seasons_standings_are_its_championships_own_tables(alice, bob):
+    from motor.models import Standing as DriverStanding
+    from season.results import players_ranking
+    from tests.season.motor_builders import joined as motor_joined
+    from tests.season.motor_builders import motor_league, round_resolved, two_cars_each
+
+    season = motor_league(organiser=alice)
+    two_cars_each(season, *motor_joined(season, bob))
+    gp = round_resolved(season, 1).grand_prix
+    drivers = [
+        (row.position, row.driver_id, row.points, row.wins)
+        for row in DriverStanding.objects.filter(grand_prix=gp, table="drivers").order_by(
+            "position", "driver__name"
+        )
+    ]
+    stored = [
+        (row.rank, row.competitor_id, row.points, row.wins)
+        for row in SeasonStanding.objects.filter(season=season, round=1, table="riders")
+    ]
+    assert stored == drivers
+    (line,) = players_ranking(season=season, number=1)
+    (player,) = SeasonStanding.objects.filter(season=season, round=1, table="players")
+    assert (player.rank, player.team_id, f"{player.points.normalize():f}") == (
+        line.rank,
+        line.team_id,
+        line.score,
+    )

@@ -3,7 +3,11 @@ import csv
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from season.models import Season, SeasonStanding
-from season.services.season_standings import standings_lines, standings_round
+from season.services.season_standings import (
+    season_standings_rebuild,
+    standings_lines,
+    standings_round,
+)
 
 
 class Command(BaseCommand):
@@ -19,11 +23,18 @@ class Command(BaseCommand):
         )
         parser.add_argument("--after", type=int, default=None, help="a round's number")
         parser.add_argument("--format", choices=["table", "csv"], default="table")
+        parser.add_argument(
+            "--rebuild",
+            action="store_true",
+            help="first recompute the stored standings after every round done",
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         season = Season.objects.filter(slug=options["slug"]).first()
         if season is None:
             raise CommandError(f"No season {options['slug']!r}.")
+        if options["rebuild"]:
+            season_standings_rebuild(season=season)
         after = options["after"]
         number = standings_round(season=season, after=after if isinstance(after, int) else None)
         if number is None:
