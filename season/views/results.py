@@ -163,7 +163,6 @@ def _season_table_page(
             "numbers": range(1, last + 1),
             "final": bool(number) and number == results.last_round_number(season=season),
             "chart": chart,
-            "events": len(season.calendar()),
         },
         tz=season.tz,
     )
