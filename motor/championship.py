@@ -17,8 +17,12 @@ Rules (grandprix.md §6 S-3..S-5, ludicitude.md §6 S-2..S-4, and the real F1 ta
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
+
+from plugins.countback import Line, place_count, ranked
+
+__all__ = ["Line", "RaceLine", "Scoring", "ranked"]
 
 ZERO = Decimal(0)
 
@@ -53,22 +57,6 @@ class RaceLine:
     fastest_lap: bool = False
 
 
-@dataclass
-class Line:
-    """One line of a table: key, points, wins and the countback (places 1, 2, ... counted)."""
-
-    key: str | tuple[str, str]
-    points: Decimal = ZERO
-    countback: list[int] = field(default_factory=list)
-    # the best place in each round, for the latest-result tie-break (None: not classified)
-    places: dict[int, int | None] = field(default_factory=dict)
-    position: int = 0
-
-    @property
-    def wins(self) -> int:
-        return self.countback[0] if self.countback else 0
-
-
 def car_points(line: RaceLine, scoring: Scoring) -> Decimal:
     """The points one car scores in its round (S-3)."""
     points = ZERO
@@ -82,18 +70,6 @@ def car_points(line: RaceLine, scoring: Scoring) -> Decimal:
     ):
         points += scoring.fastest_lap
     return points
-
-
-def _count(line: Line, position: int | None, round_number: int) -> None:
-    if position is not None:
-        while len(line.countback) < position:
-            line.countback.append(0)
-        line.countback[position - 1] += 1
-    best = line.places.get(round_number)
-    if position is not None and (best is None or position < best):
-        line.places[round_number] = position
-    else:
-        line.places.setdefault(round_number, best)
 
 
 def _best(scores: dict[int, Decimal], best_n: int | None) -> Decimal:
@@ -113,7 +89,7 @@ def drivers_table(results: Iterable[RaceLine], scoring: Scoring) -> list[Line]:
             line = lines.setdefault(driver, Line(driver))
             per_round = scores.setdefault(driver, {})
             per_round[result.round] = per_round.get(result.round, ZERO) + points
-            _count(line, result.position, result.round)
+            place_count(line, result.position, result.round)
     for driver, line in lines.items():
         line.points = _best(scores[driver], scoring.best_results)
     return ranked(
@@ -129,50 +105,12 @@ def constructors_table(results: Iterable[RaceLine], scoring: Scoring) -> list[Li
         line = lines.setdefault(result.team, Line(result.team))
         per_round = scores.setdefault(result.team, {})
         per_round[result.round] = per_round.get(result.round, ZERO) + car_points(result, scoring)
-        _count(line, result.position, result.round)
+        place_count(line, result.position, result.round)
     for team, line in lines.items():
         line.points = _best(scores[team], scoring.constructors_best_results)
     return ranked(
         lines.values(), latest=scoring.latest_result_tiebreak, scoring_places=len(scoring.table)
     )
-
-
-def _latest_first(line: Line) -> list[tuple[int, int]]:
-    # Later rounds first; a missing or unclassified place sorts after every place.
-    return [
-        (-round_number, place if place is not None else 10**6)
-        for round_number, place in sorted(line.places.items(), reverse=True)
-    ]
-
-
-def ranked(
-    lines: Iterable[Line], *, latest: bool = True, scoring_places: int | None = None
-) -> list[Line]:
-    """Points, then countback, then (``latest``) the better result in the latest round, then
-    the key. Without ``latest``, lines equal on points and countback share a position (listed
-    by key), as the official F1 tables print them: their countback reads the scoring places
-    only (``scoring_places``; 1981: four drivers 18th on one 6th place each, whatever their
-    7th places).
-    """
-    items = list(lines)
-    width = max((len(line.countback) for line in items), default=0)
-
-    def sort_key(line: Line) -> tuple[object, ...]:
-        countback = line.countback + [0] * (width - len(line.countback))
-        if not latest and scoring_places is not None:
-            countback = countback[:scoring_places]
-        return (-line.points, [-n for n in countback], _latest_first(line), str(line.key))
-
-    items.sort(key=sort_key)
-    previous: tuple[object, ...] | None = None
-    for index, line in enumerate(items, start=1):
-        key = sort_key(line)[:2]
-        if latest or previous is None or key != previous:
-            line.position = index
-        else:
-            line.position = items[index - 2].position
-        previous = key
-    return items
 
 
 def standings_by_round(

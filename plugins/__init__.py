@@ -7,7 +7,7 @@ else, so it names no game and a new one needs no edit of it. This package is pla
 imports no app, so every app can reach it without reaching another (import-linter).
 """
 
-from plugins.protocol import GameAdapter, Starter
+from plugins.protocol import GameAdapter, SeasonTables, StandingLine, Starter
 from plugins.registry import (
     CYCLING,
     MOTOR,
@@ -27,6 +27,8 @@ __all__ = [
     "CYCLING",
     "MOTOR",
     "GameAdapter",
+    "SeasonTables",
+    "StandingLine",
     "Starter",
     "UnknownRuleset",
     "WrongDiscipline",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
 
 from plugins.formation import TeamFormation
@@ -43,6 +44,28 @@ class Starter:
     name: str = ""
     #: The team's orders for this seat in the round, as stored (empty: the spec's defaults).
     orders: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """One line of a season's table (riders or players' teams) after a round, as plain data:
+    ``key`` a rider's (a driver's) or a league team's id; ``detail`` what the page adds (the
+    points of each event of the calendar under "races", keyed by its number as text)."""
+
+    rank: int
+    key: int
+    name: str
+    points: Decimal
+    wins: int = 0
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SeasonTables:
+    """The season's standings after a round: the riders' (drivers') and the players' teams'."""
+
+    riders: Sequence[StandingLine]
+    players: Sequence[StandingLine]
 
 
 @runtime_checkable
@@ -439,6 +462,25 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
         scores count ("score_unit": "points", or empty for a time or a rider) and each
         player's team's best "moments" (team id -> sentences: its best result, its days in
         a jersey...), read together so that the page reads each thing once."""
+        ...
+
+    def league_season_points_choices(self) -> Sequence[tuple[str, Any]]:
+        """The season's points systems (Season.season_points) the organiser may choose from,
+        as (value, label); none for a game whose event keeps its own (a championship)."""
+        ...
+
+    def season_tables(
+        self,
+        *,
+        events: Sequence[tuple[int, Any, Any]],
+        players: Mapping[int, Sequence[str]],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+        system: str,
+    ) -> SeasonTables:
+        """The season's tables after a round from the stored results: ``events`` every event
+        of the calendar raced so far as (its number, the league's copy, the round's event up to
+        which it counts: a stage, a Grand Prix), ``players`` the players' teams (id -> (name,
+        player)), ``system`` the season's points system (Season.season_points)."""
         ...
 
     def league_abandons(

@@ -198,6 +198,17 @@ class SeasonSettingsForm(forms.Form):
             "round opens."
         ),
     )
+    season_points = forms.ChoiceField(
+        label=capfirst(Season._meta.get_field("season_points").verbose_name),
+        choices=Season.SeasonPoints.choices,
+        initial=Season.SeasonPoints.FANTASY,
+        # Not sent (a form of before the choice, a game with its own points): as it is.
+        required=False,
+        help_text=_(
+            "The points each race of the calendar gives for the standings of the season "
+            "(riders and players' teams); fixed once the first round opens."
+        ),
+    )
     same_group_same_time = forms.BooleanField(
         label=_("Riders finishing in the same group get the same time"),
         required=False,
@@ -240,7 +251,7 @@ class SeasonSettingsForm(forms.Form):
                 "draft_pick_minutes",
             ),
         ),
-        (_("Who wins the league"), ("player_ranking",)),
+        (_("Who wins the league"), ("player_ranking", "season_points")),
         (_("Race rules"), RULE_FIELDS),
     )
 
@@ -266,6 +277,12 @@ class SeasonSettingsForm(forms.Form):
                 self.fields["player_ranking"].choices = list(  # type: ignore[attr-defined]
                     game.league_ranking_choices()
                 )
+            if "season_points" in self.fields:
+                points = list(game.league_season_points_choices())
+                if points:
+                    self.fields["season_points"].choices = points  # type: ignore[attr-defined]
+                else:
+                    self.fields.pop("season_points")
         self.unused = set()
         if event is not None:
             ruleset = self.fields["ruleset"]
@@ -299,6 +316,7 @@ class SeasonSettingsForm(forms.Form):
             "draft_pick_minutes": season.draft_pick_minutes,
             "peloton": season.peloton,
             "player_ranking": season.player_ranking,
+            "season_points": season.season_points,
             "same_group_same_time": rules.same_group_same_time,
             "finish_bonuses": ", ".join(str(b) for b in rules.finish_bonuses),
             "intermediate_sprint_bonuses": ", ".join(
@@ -316,6 +334,10 @@ class SeasonSettingsForm(forms.Form):
     def clean_player_ranking(self) -> str:
         chosen: str = self.cleaned_data.get("player_ranking") or ""
         return chosen or self.initial.get("player_ranking") or Season.PlayerRanking.POINTS
+
+    def clean_season_points(self) -> str:
+        chosen: str = self.cleaned_data.get("season_points") or ""
+        return chosen or self.initial.get("season_points") or Season.SeasonPoints.FANTASY
 
     def clean_finish_bonuses(self) -> tuple[int, ...]:
         return _bonuses(self.cleaned_data["finish_bonuses"])
@@ -355,6 +377,7 @@ class SeasonSettingsForm(forms.Form):
             draft_pick_minutes=data["draft_pick_minutes"] or 0,
             peloton=self._value("peloton"),
             player_ranking=self._value("player_ranking"),
+            season_points=self._value("season_points"),
         )
 
 

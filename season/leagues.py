@@ -27,6 +27,7 @@ from season.models import (
     Round,
     Season,
     SeasonEvent,
+    SeasonPoints,
     SeasonTeam,
     ruleset_mismatch,
 )
@@ -116,6 +117,8 @@ class SeasonSettings:
     peloton: str = Season.Peloton.START_LIST
     #: Who wins the league (Season.PlayerRanking); fixed once the season has started.
     player_ranking: str = Season.PlayerRanking.POINTS
+    #: The points of the standings across the season (Season.SeasonPoints); fixed likewise.
+    season_points: str = SeasonPoints.FANTASY
 
 
 FORMATION_FIELDS = (
@@ -372,6 +375,7 @@ def _model_fields(settings: SeasonSettings) -> dict[str, Any]:
         "time_zone": settings.time_zone,
         "peloton": settings.peloton,
         "player_ranking": settings.player_ranking,
+        "season_points": settings.season_points,
     }
 
 
@@ -390,11 +394,12 @@ def season_settings_of(season: Season) -> SeasonSettings:
         draft_pick_minutes=season.draft_pick_minutes,
         peloton=season.peloton,
         player_ranking=season.player_ranking,
+        season_points=season.season_points,
     )
 
 
 #: The settings fixed once the season has started (formation.race_started: a round opened).
-START_FIELDS = ("player_ranking",)
+START_FIELDS = ("player_ranking", "season_points")
 
 
 def rules_frozen(season: Season) -> bool:
@@ -415,7 +420,10 @@ def season_settings_update(*, season: Season, settings: SeasonSettings) -> Seaso
         started = [f for f in START_FIELDS if getattr(settings, f) != getattr(current, f)]
         if started and race_started(locked):
             raise LeagueError(
-                _("The season has started: the players' ranking can no longer change.")
+                _(
+                    "The season has started: the players' ranking and the season's points can "
+                    "no longer change."
+                )
             )
         if settings.rule_settings != current.rule_settings and rules_frozen(locked):
             raise LeagueError(

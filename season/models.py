@@ -69,6 +69,16 @@ class PlayerRanking(models.TextChoices):
     BEST_GC = "best_gc", _("each team's best rider on the general classification")
 
 
+class SeasonPoints(models.TextChoices):
+    """The points system of the standings across the season (docs/league.md "Standings across
+    the season"): a stage race's presets (races.league.season_points.PRESETS, same keys); a
+    championship scores with its own points system."""
+
+    FANTASY = "fantasy", _("Fantasy: stage places, daily GC, jerseys, final classifications")
+    UCI = "uci", _("UCI-like: final GC places, stage places, final jerseys")
+    GRAND_PRIX = "grand_prix", _("Grand Prix: the final GC's top ten paid 25-18-15-12-10-8-6-4-2-1")
+
+
 class Season(models.Model):
     """A league's season across weeks: a calendar of events (SeasonEvent: stage races, or a
     championship of Grands Prix) raced in rounds, by the teams of its players and the
@@ -77,6 +87,7 @@ class Season(models.Model):
     FormationMode = FormationMode
     Peloton = Peloton
     PlayerRanking = PlayerRanking
+    SeasonPoints = SeasonPoints
 
     name = models.CharField(_("name"), max_length=120, validators=[validate_display_name])
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
@@ -130,6 +141,13 @@ class Season(models.Model):
         choices=PlayerRanking.choices,
         default=PlayerRanking.POINTS,
         help_text=_("How the players' teams are ranked: who wins the league."),
+    )
+    season_points = models.CharField(
+        _("season's points"),
+        max_length=12,
+        choices=SeasonPoints.choices,
+        default=SeasonPoints.FANTASY,
+        help_text=_("The points each race of the calendar gives for the standings of the season."),
     )
     invite_code = models.CharField(
         _("invitation code"), max_length=32, unique=True, default=invite_code_new, editable=False
@@ -190,6 +208,10 @@ class Season(models.Model):
             models.CheckConstraint(
                 condition=models.Q(player_ranking__in=[c.value for c in PlayerRanking]),
                 name="season_player_ranking_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(season_points__in=[c.value for c in SeasonPoints]),
+                name="season_season_points_valid",
             ),
             models.CheckConstraint(
                 condition=models.Q(budget__gte=1, budget__lte=BUDGET_MAX),
@@ -423,6 +445,69 @@ class SeasonEvent(models.Model):
         mismatch = ruleset_mismatch(self.season.ruleset, self.race or self.championship)
         if mismatch:
             raise ValidationError({"race": mismatch})
+
+
+class StandingsTable(models.TextChoices):
+    PLAYERS = "players", _("players")
+    RIDERS = "riders", _("riders")
+
+
+class SeasonStanding(models.Model):
+    """One line of the season's standings after a round (a snapshot: the history is kept),
+    written with the round's results (season.services.season_standings): the players' teams'
+    table (``team``) or the riders' (``competitor_id``: a rider's id, a driver's), with its
+    points and what the page adds (``detail``: the points of each event of the calendar)."""
+
+    Table = StandingsTable
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="standings", verbose_name=_("season")
+    )
+    round = models.PositiveIntegerField(_("after round"))
+    table = models.CharField(_("table"), max_length=8, choices=StandingsTable.choices)
+    rank = models.PositiveIntegerField(_("rank"))
+    team = models.ForeignKey(
+        "SeasonTeam",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("team"),
+    )
+    competitor_id = models.PositiveIntegerField(_("competitor"), null=True, blank=True)
+    name = models.CharField(_("name"), max_length=120)
+    points = models.DecimalField(_("points"), max_digits=9, decimal_places=2)
+    wins = models.PositiveIntegerField(_("race wins"), default=0)
+    detail = models.JSONField(_("detail"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("season standing")
+        verbose_name_plural = _("season standings")
+        ordering = ["season", "round", "table", "rank", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(table=StandingsTable.PLAYERS, team__isnull=False)
+                | models.Q(table=StandingsTable.RIDERS, competitor_id__isnull=False),
+                name="season_standing_team_or_competitor",
+            ),
+            models.UniqueConstraint(
+                fields=["season", "round", "team"],
+                condition=models.Q(team__isnull=False),
+                name="season_standing_unique_team",
+            ),
+            models.UniqueConstraint(
+                fields=["season", "round", "table", "competitor_id"],
+                condition=models.Q(competitor_id__isnull=False),
+                name="season_standing_unique_competitor",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(rank__gte=1), name="season_standing_rank_positive"
+            ),
+        ]
+        indexes = [models.Index(fields=["season", "table", "round"])]
+
+    def __str__(self) -> str:
+        return f"{self.season} {self.round} {self.table} {self.rank}. {self.name}"
 
 
 class RoundStatus(models.TextChoices):

@@ -74,3 +74,43 @@ class AbandonTable(tables.Table):
 
     def value_reason(self, value):
         return value or ""
+
+
+class SeasonStandingsTable(tables.Table):
+    """The standings across the season (season.services.season_standings): a players' team or
+    a rider a line, its points, race wins and the points of each event of the calendar."""
+
+    rank = tables.Column(verbose_name="#", attrs=NUM, orderable=False)
+    name = tables.Column(verbose_name=_("Name"), orderable=False)
+    points = tables.Column(verbose_name=_("Points"), attrs=NUM, orderable=False)
+    wins = tables.Column(verbose_name=_("Race wins"), attrs=NUM, orderable=False)
+
+    class Meta:
+        attrs = {"class": "data"}
+        empty_text = _("No standings yet: they start with the first results.")
+
+    def __init__(self, lines, *, season, events, **kwargs):
+        """``lines``: SeasonStanding rows; ``events``: the calendar's (number, name) raced."""
+        records = [
+            {
+                "rank": line.rank,
+                "name": line.name,
+                "team_id": line.team_id,
+                "points": f"{line.points.normalize():f}",
+                "wins": line.wins,
+            }
+            | {f"event_{n}": line.detail.get("races", {}).get(str(n), "") for n, _ in events}
+            for line in lines
+        ]
+        extra = [
+            (f"event_{n}", tables.Column(verbose_name=name, attrs=NUM, orderable=False))
+            for n, name in events
+        ]
+        super().__init__(records, extra_columns=extra, **kwargs)
+        self.season = season
+
+    def render_name(self, value, record):
+        if record["team_id"] is None:
+            return value
+        url = reverse("season-team", args=[self.season.slug, record["team_id"]])
+        return format_html('<a href="{}">{}</a>', url, value)

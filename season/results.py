@@ -19,8 +19,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from plugins import adapter_for
-from season.models import Season
+from season.models import Season, SeasonStanding
 from season.selectors import Jersey, season_team_names, seats_by_team
+from season.services.season_standings import standings_lines
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,18 @@ class Finale:
     #: What the figure after each score on the players' podium is (the players' ranking's
     #: column heading: "Gap (points)", "GC place", "Wins").
     behind_label: str = ""
+    #: A calendar of several events: the players' teams' table of the whole season after its
+    #: last round (season.services.season_standings), whose first wins the year.
+    season_table: list[Any] = field(default_factory=list)
+
+    @property
+    def season_winner(self) -> Any:
+        """The season's first players' team (the trophy of the year); None for a calendar of
+        one event, or a tie on everything."""
+        table = self.season_table
+        if not table or (len(table) > 1 and table[1].rank == 1):
+            return None
+        return table[0]
 
     @property
     def players_podium(self) -> list[PlayerLine]:
@@ -235,7 +248,15 @@ def finale(
         title=str(end.get("title") or _("The end of the race")),
         behind_label=str(columns.get("behind", "")),
         moments=[Moments(line, list(moments.get(line.team_id, ()))) for line in ranking],
+        season_table=_season_table(season, last),
     )
+
+
+def _season_table(season: Season, last: int) -> list[Any]:
+    """The players' teams' season table after round ``last``; empty for a calendar of one."""
+    if season.single_event:
+        return []
+    return standings_lines(season=season, number=last, table=SeasonStanding.Table.PLAYERS)
 
 
 def seats_once(season: Season) -> Any:

@@ -63,6 +63,12 @@ urlpatterns = [
     # The end of the race (issue 17): which player wins the league, and who left the race.
     path("seasons/<slug:slug>/players/", results_views.players_ranking, name="season-players"),
     path("seasons/<slug:slug>/abandons/", results_views.abandons, name="season-abandons"),
+    # The standings across the season's calendar (issue 30): the players' teams, the riders.
+    path(
+        "seasons/<slug:slug>/season-standings/<str:table>/",
+        results_views.season_table,
+        name="season-table",
+    ),
     # The pages of its own event a game serves under the season (season/views/event_pages.py).
     path(
         "seasons/<slug:slug>/grands-prix/<int:number>/",

@@ -59,7 +59,7 @@ from motor.place_names import place_name
 from motor.standings import championship_standings_write
 from plugins.event_keys import event_key, event_pk
 from plugins.odds import TOP, RunLine
-from plugins.protocol import Starter
+from plugins.protocol import SeasonTables, Starter
 from specforms import car_fields_from_spec, orders_carried, settings_fields_from_spec
 from specforms.references import linked_references
 
@@ -978,6 +978,26 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
         scoring: str,
     ) -> dict[str, Any]:
         return league_results.end(event, seats=seats(), players=players)
+
+    def league_season_points_choices(self) -> Sequence[tuple[str, Any]]:
+        # A championship scores with its own points system.
+        return ()
+
+    def season_tables(
+        self,
+        *,
+        events: Sequence[tuple[int, Any, Any]],
+        players: Mapping[int, Sequence[str]],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+        system: str,
+    ) -> SeasonTables:
+        # The championship's own tables after the Grand Prix: its drivers' standings and the
+        # players' ranking of the end of the championship (a motor season is unchanged).
+        grand_prix = events[-1][2] if events else None
+        return SeasonTables(
+            riders=league_results.season_drivers(grand_prix),
+            players=league_results.season_players(grand_prix, players=players, seats=seats()),
+        )
 
     def league_abandons(
         self, event: Any, *, numbers: Iterable[int], team_names: Mapping[int, str]

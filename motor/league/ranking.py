@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from motor.models import GrandPrix, Result, Standing, StandingTable
 from motor.standings import points_text
+from plugins.protocol import StandingLine
 
 
 def _cars(seats: Mapping[int, Sequence[Any]]) -> list[tuple[int, str, int]]:
@@ -65,6 +66,46 @@ def ranking(
         previous = tie
         lines.append((rank, team_id, points_text(points), str(wins)))
     return lines
+
+
+def season_drivers(grand_prix: GrandPrix | None) -> list[StandingLine]:
+    """The drivers' standings after ``grand_prix`` as the season's riders' table."""
+    return [
+        StandingLine(
+            rank=position,
+            key=driver_id,
+            name=name or "",
+            points=points,
+            wins=wins,
+            detail={"countback": list(countback or [])},
+        )
+        for position, driver_id, name, points, wins, countback in Standing.objects.filter(
+            grand_prix=grand_prix, table=StandingTable.DRIVERS
+        )
+        .order_by("position", "driver__name")
+        .values_list("position", "driver_id", "driver__name", "points", "wins", "countback")
+    ]
+
+
+def season_players(
+    grand_prix: GrandPrix | None,
+    *,
+    players: Mapping[int, Sequence[str]],
+    seats: Mapping[int, Sequence[Any]],
+) -> list[StandingLine]:
+    """The players' ranking after ``grand_prix`` (``ranking``) as the season's players' table."""
+    return [
+        StandingLine(
+            rank=place or index,
+            key=team_id,
+            name=str(players[team_id][0]),
+            points=Decimal(points),
+            wins=int(wins),
+        )
+        for index, (place, team_id, points, wins) in enumerate(
+            ranking(grand_prix, players=players, seats=seats), start=1
+        )
+    ]
 
 
 def _added(a: Iterable[int], b: Iterable[int]) -> list[int]:

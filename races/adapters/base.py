@@ -33,7 +33,7 @@ from engine.ruleset import CYCLING, Ruleset
 from engine.spec import Spec
 from plugins.event_keys import event_key, event_pk
 from plugins.odds import RunLine
-from plugins.protocol import Starter
+from plugins.protocol import SeasonTables, Starter
 from races import formatting
 from races.adapters.formation import CyclingFormation
 from races.adapters.orders_page import CyclingOrdersPage
@@ -46,6 +46,7 @@ from races.course_generation import route_problems, stage_courses_generate
 from races.course_validation import stage_course_errors
 from races.league import pages as league_pages
 from races.league import ranking as league_results
+from races.league import season_points
 from races.league.tables import CalendarTable
 from races.models import (
     Classification,
@@ -950,6 +951,21 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         scoring: str,
     ) -> dict[str, Any]:
         return league_results.end(event, team_names=team_names, players=players, scoring=scoring)
+
+    def league_season_points_choices(self) -> Sequence[tuple[str, Any]]:
+        return season_points.preset_choices()
+
+    def season_tables(
+        self,
+        *,
+        events: Sequence[tuple[int, Any, Any]],
+        players: Mapping[int, Sequence[str]],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+        system: str,
+    ) -> SeasonTables:
+        return season_points.season_standings(
+            [(number, stage) for number, _race, stage in events], players=players, system=system
+        )
 
     def league_abandons(
         self, event: Any, *, numbers: Iterable[int], team_names: Mapping[int, str]

@@ -10,6 +10,7 @@ from races.standings import standings_update
 from season.cache import season_changed
 from season.models import DONE_STATUSES, Round
 from season.services.lifecycle import RoundError, later_round_resolved
+from season.services.season_standings import season_standings_write
 
 
 def rider_reinstate(*, round: Round, rider_id: int) -> StageResult:
@@ -42,5 +43,7 @@ def rider_reinstate(*, round: Round, rider_id: int) -> StageResult:
         result.reinstated = True
         result.save(update_fields=["status", "status_reason", "reinstated"])
         standings_update(stage=locked.stage)
+        # The standings across the season after this round read the race's standings again.
+        season_standings_write(season=locked.season, number=locked.number)
         season_changed(locked.season)
     return result

@@ -36,6 +36,7 @@ from season.services.jobs import (
     job_update,
 )
 from season.services.lifecycle import RoundError, previous_resolved_check
+from season.services.season_standings import season_standings_write
 
 logger = logging.getLogger(__name__)
 
@@ -175,6 +176,7 @@ def round_resolve(
                 return locked
             adapter.round_write(event=event, outcome=outcome, starters=starters, rules=rules)
             dice_log_write(round=locked, adapter=adapter, outcome=outcome)
+            season_standings_write(season=stage.season, number=locked.number)
             locked.status = Round.Status.RESOLVED
             locked.resolved_at = timezone.now()
             locked.engine_inputs = adapter.inputs_stored(inputs)

@@ -7,12 +7,14 @@ from functools import partial
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
+from motor.charts.points_chart import points_chart_svg
 from plugins import adapter_for
 from season import cache as page_cache
 from season import results
-from season.models import Season
+from season.models import Season, SeasonStanding
 from season.permissions import status_visible
-from season.result_tables import AbandonTable, PlayersRankingTable
+from season.result_tables import AbandonTable, PlayersRankingTable, SeasonStandingsTable
+from season.services import season_standings
 from tableexport import table_configure
 
 
@@ -90,5 +92,77 @@ def _abandons_page(
     return page_cache.Page(
         "season/public/abandons.html",
         {"season": season, "table": table, "upto": max(visible, default=0)},
+        tz=season.tz,
+    )
+
+
+def season_table(request: HttpRequest, slug: str, table: str) -> HttpResponse:
+    """The standings across the season (players' teams or riders) after a round, its history
+    (``?after=N``), the players' points chart and the CSV export."""
+    if table not in SeasonStanding.Table.values:
+        raise Http404(_("No such table."))
+    access = page_cache.season_access(request, slug)
+    last = access.state.visible_upto(access.view)
+    try:
+        number = int(request.GET.get("after", last))
+    except ValueError:
+        raise Http404(_("No such round.")) from None
+    if not 0 <= number <= last:
+        raise Http404(_("That round is not resolved yet."))
+    build = partial(_season_table_page, request, access, table, number, last)
+    return page_cache.cached_page(request, access, f"season-table-{table}", build)
+
+
+def _chart_texts() -> dict[str, str]:
+    return {
+        "no_points": _("No standings yet"),
+        "round_axis": _("Round"),
+        "points_axis": _("Points"),
+        "description": _("Points after rounds {first} to {last}: {lines}"),
+        "line": _("{name} {points}"),
+        "point": _("{name}, round {round}: {points} points"),
+    }
+
+
+def _season_table_page(
+    request: HttpRequest, access: page_cache.Access, table: str, number: int, last: int
+) -> page_cache.Page | HttpResponse:
+    season = _season(access)
+    shown = season_standings.standings_round(season=season, after=number) if number else None
+    lines = (
+        season_standings.standings_lines(season=season, number=shown, table=table)
+        if shown is not None
+        else []
+    )
+    raced = {n for line in lines for n in line.detail.get("races", {})}
+    game = adapter_for(season.ruleset)
+    # Each event's column is named after the real race (its league copy's source).
+    events = [
+        (item.number, game.league_source(item.event) or str(item.event))
+        for item in season.calendar()
+        if str(item.number) in raced
+    ]
+    standings = SeasonStandingsTable(lines, season=season, events=events)
+    export = table_configure(request, standings, f"{season.slug}-season-{table}-after-{number}")
+    if export:
+        return export
+    rounds, series = season_standings.players_points_by_round(season=season, upto=shown or 0)
+    chart = points_chart_svg(
+        series[:10],
+        rounds=rounds,
+        title=_("The players' points after each round"),
+        texts=_chart_texts(),
+    )
+    return page_cache.Page(
+        "season/season_table.html",
+        {
+            "season": season,
+            "table": standings,
+            "table_kind": table,
+            "number": number,
+            "numbers": range(1, last + 1),
+            "final": bool(number) and number == results.last_round_number(season=season),
+            "chart": chart,
+        },
         tz=season.tz,
     )

@@ -32,6 +32,7 @@ CACHED_TABLE_PAGES = [
     reverse("season-detail", args=["demo"]),
     reverse("season-standings", args=["demo", "general"]),
     reverse("season-players", args=["demo"]),
+    reverse("season-table", args=["demo", "players"]),
     reverse("season-motor-standings", args=[MOTOR_DEMO_SLUG, "drivers"]),
     reverse("season-grand-prix", args=[MOTOR_DEMO_SLUG, 1]) + "?_table=results-",
 ]
@@ -39,6 +40,7 @@ TABLE_PAGES = [
     *CACHED_TABLE_PAGES,
     reverse("season-stage", args=["demo", 1]),
     reverse("season-abandons", args=["demo"]),
+    reverse("season-table", args=["demo", "riders"]),
     reverse("season-standings", args=["demo", "points"]),
     reverse("season-motor-standings", args=[MOTOR_DEMO_SLUG, "constructors"]),
     reverse("season-grand-prix", args=[MOTOR_DEMO_SLUG, 1]) + "?_table=grid-",

@@ -188,7 +188,9 @@ def test_existing_seasons_keep_the_teams_classification(alice):
     executor.migrate([("season", "0022_reminders")])
     executor.loader.build_graph()
     executor.migrate([("season", "0023_season_player_ranking")])
-    assert Season.objects.get(pk=season.pk).player_ranking == "teams"
+    # Only the column of 0023 is read: a later migration's columns are not there yet.
+    ranking = Season.objects.filter(pk=season.pk).values_list("player_ranking", flat=True)
+    assert ranking.get() == "teams"
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
     assert league(organiser=alice, slug="newer").player_ranking == "points"
