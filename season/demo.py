@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -26,6 +26,9 @@ from riders.models import RATING_AXES, Rating, Rider, Team
 from riders.names import team_key
 from season.models import Membership, Round, Season, SeasonEvent, SeasonTeam, Seat
 from season.services.lifecycle import round_open
+
+if TYPE_CHECKING:
+    from season.leagues import SeasonSettings
 
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures" / "demo"
 DEMO_SLUG = "demo"
@@ -365,15 +368,18 @@ def demo_route_load(route: DemoRoute, *, tour: Race) -> Race:
                 "intermediate_sprints_km": stage.intermediate_sprints_km,
             },
         )
-    race.entries.all().delete()
-    RaceEntry.objects.bulk_create(
-        RaceEntry(race=race, rider_id=entry.rider_id, team_id=entry.team_id, bib=entry.bib)
-        for entry in tour.entries.all()
-    )
+    start_list = set(tour.entries.values_list("rider_id", "team_id", "bib"))
+    if set(race.entries.values_list("rider_id", "team_id", "bib")) != start_list:
+        race.entries.all().delete()
+        RaceEntry.objects.bulk_create(
+            RaceEntry(race=race, rider_id=rider, team_id=team, bib=bib)
+            for rider, team, bib in sorted(start_list)
+        )
     return race
 
 
-def _season_demo_settings() -> Any:
+def _season_demo_settings() -> "SeasonSettings":
+    """What olivia chose for the demo season: a Moréno league drafted in squads of eight."""
     from season.leagues import SeasonSettings
     from season.rule_settings import RuleSettings
 
