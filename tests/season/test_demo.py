@@ -118,3 +118,17 @@ def test_simulate_season_resolves_every_round_of_the_demo_season_and_names_its_w
     # The season's page ends with the same winner.
     page = Client().get(f"/seasons/{SEASON_DEMO_SLUG}/")
     assert escape(f"{winner.team} wins the league") in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_simulate_season_across_two_races_prints_each_races_gc_after_its_last_stage_run(capsys):
+    season = season_demo_load()
+    call_command("simulate_season", SEASON_DEMO_SLUG, "--stages", "1-6", "--in-process")
+    out = capsys.readouterr().out
+    # Rounds 1-4 are the critérium's stages 1-4, rounds 5-6 the week's stages 1-2.
+    assert out.index("\nDemo Critérium 2023\n") < out.index("after stage 4:")
+    assert out.index("\nDemo Week 2023\n") < out.index("after stage 2:")
+    assert "after stage 6:" not in out
+    leader = players_ranking(season=season, number=6)[0]
+    assert out.rstrip().endswith(f"{leader.team} ({leader.player}) leads Demo Season 2023.")
+    assert season.rounds.get(number=7).status == Round.Status.OPEN
