@@ -86,8 +86,9 @@ def main() -> int:
         f"  Admin: {url}admin/  (login admin / admin)\n"
         "  Demo logins: organiser olivia / olivia-demo; players alice / alice-demo, "
         "bob / bob-demo, charlie / charlie-demo\n"
-        f"  Demo seasons: {url}seasons/demo/ (Tour de France 2023) and "
-        f"{url}seasons/demo-f1/ (Grands Prix of 1981), the same logins in both\n"
+        f"  Demo seasons: {url}seasons/demo/ (Tour de France 2023), "
+        f"{url}seasons/demo-season/ (a season of three races) and "
+        f"{url}seasons/demo-f1/ (Grands Prix of 1981), the same logins in all\n"
         "  Press Ctrl-C to stop the web server, the workers and beat.\n",
         flush=True,
     )

@@ -1,4 +1,6 @@
-"""The demo season: a replica of the Tour de France 2023 run as a league (slug "demo").
+"""The demo seasons: a replica of the Tour de France 2023 run as a league (slug "demo"), a
+season of three stage races on the same riders ("demo-season") and a championship of Grands
+Prix ("demo-f1").
 
 Facts come from fixtures/demo/ (teams.csv, riders.csv, stages.json), copied into the project.
 """
@@ -9,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -23,6 +26,9 @@ from riders.models import RATING_AXES, Rating, Rider, Team
 from riders.names import team_key
 from season.models import Membership, Round, Season, SeasonEvent, SeasonTeam, Seat
 from season.services.lifecycle import round_open
+
+if TYPE_CHECKING:
+    from season.leagues import SeasonSettings
 
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures" / "demo"
 DEMO_SLUG = "demo"
@@ -75,6 +81,16 @@ def _user(login: DemoLogin) -> User:
         user.is_staff = user.is_superuser = True
     user.save()
     return user
+
+
+def _demo_users() -> dict[str, User]:
+    """The demo logins as users: the existing ones as they are (demo_load set their
+    passwords; hashing five again costs a second and a half), the missing ones created."""
+    found = {u.username: u for u in get_user_model().objects.filter(username__in=_USERNAMES)}
+    return {login.username: found.get(login.username) or _user(login) for login in DEMO_LOGINS}
+
+
+_USERNAMES = [login.username for login in DEMO_LOGINS]
 
 
 def _load_template(fixtures_dir: Path) -> tuple[Race, dict[str, Team], list[DemoRider]]:
@@ -257,7 +273,7 @@ def motor_demo_load(*, today: date | None = None) -> Season:
 
     with transaction.atomic():
         championship = demo_championship_load().championship
-        users = {login.username: _user(login) for login in DEMO_LOGINS}
+        users = _demo_users()
         old = Season.objects.filter(slug=MOTOR_DEMO_SLUG).first()
         if old is not None:
             season_delete(old)
@@ -293,4 +309,157 @@ def motor_demo_load(*, today: date | None = None) -> Season:
                 budget_pick(team=team, pickable=entry)
         computer_teams_fill(season=season)
         round_open(round=season.rounds.get(number=1))
+    return season
+
+
+# --- the demo season: a calendar of three stage races on the 2023 riders --------------------
+
+SEASON_DEMO_SLUG = "demo-season"
+SEASON_DEMO_NAME = "Demo Season 2023"
+SEASON_DEMO_RULESET = "moreno"
+SEASON_DEMO_ROSTER = 8
+#: How many riders of one real team a player's squad may hold: the draft spreads the stars.
+SEASON_DEMO_MAX_PER_TEAM = 2
+#: Days between the last stage of a race and the first of the next.
+SEASON_DEMO_GAP_DAYS = 3
+#: The draft order is drawn with this seed: the demo's squads are the same at every load.
+SEASON_DEMO_DRAFT_SEED = 2023
+
+
+@dataclass(frozen=True)
+class DemoRoute:
+    """A short stage race of the demo, its route made of stages of the Tour de France 2023."""
+
+    slug: str
+    name: str
+    #: The Tour's stage numbers, in the order this race rides them.
+    tour_stages: tuple[int, ...]
+    first_day: date
+
+
+#: The demo season's first two races (the third is the Tour itself): a critérium of a flat, a
+#: hilly, a mountain stage and the time trial, then a week-long race of seven stages.
+DEMO_ROUTES = (
+    DemoRoute("demo-criterium-2023", "Demo Critérium 2023", (4, 12, 14, 16), date(2023, 6, 4)),
+    DemoRoute("demo-week-2023", "Demo Week 2023", (1, 3, 5, 7, 9, 16, 20), date(2023, 6, 11)),
+)
+
+
+def demo_route_load(route: DemoRoute, *, tour: Race) -> Race:
+    """The real race ``route`` (what an admin would import): the Tour's stages it rides,
+    renumbered 1.., a day apart, and the Tour's start list with its bibs."""
+    race, _ = Race.objects.update_or_create(
+        slug=route.slug, defaults={"name": route.name, "year": 2023, "kind": Race.Kind.REAL}
+    )
+    stages = {stage.number: stage for stage in tour.stages.all()}
+    race.stages.exclude(number__lte=len(route.tour_stages)).delete()
+    for number, tour_number in enumerate(route.tour_stages, start=1):
+        stage = stages[tour_number]
+        Stage.objects.update_or_create(
+            race=race,
+            number=number,
+            defaults={
+                "date": route.first_day + timedelta(days=number - 1),
+                "start": stage.start,
+                "finish": stage.finish,
+                "distance_km": stage.distance_km,
+                "stage_type": stage.stage_type,
+                "segments": stage.segments,
+                "intermediate_sprints_km": stage.intermediate_sprints_km,
+            },
+        )
+    start_list = set(tour.entries.values_list("rider_id", "team_id", "bib"))
+    if set(race.entries.values_list("rider_id", "team_id", "bib")) != start_list:
+        race.entries.all().delete()
+        RaceEntry.objects.bulk_create(
+            RaceEntry(race=race, rider_id=rider, team_id=team, bib=bib)
+            for rider, team, bib in sorted(start_list)
+        )
+    return race
+
+
+def _season_demo_settings() -> "SeasonSettings":
+    """What olivia chose for the demo season: a Moréno league drafted in squads of eight."""
+    from season.leagues import SeasonSettings
+    from season.rule_settings import RuleSettings
+
+    return SeasonSettings(
+        name=SEASON_DEMO_NAME,
+        ruleset=SEASON_DEMO_RULESET,
+        is_public=True,
+        rule_settings=RuleSettings(),
+        roster_size=SEASON_DEMO_ROSTER,
+        formation_mode=Season.FormationMode.DRAFT,
+        budget=Season._meta.get_field("budget").get_default(),
+        max_per_real_team=SEASON_DEMO_MAX_PER_TEAM,
+        time_zone=timezone.get_current_timezone_name(),
+        # The demo shows each stage's results as soon as it is resolved, as the Tour does.
+        auto_publish=True,
+        draft_pick_minutes=0,
+    )
+
+
+def _season_demo_draft(season: Season, *, organiser: User) -> None:
+    """The players' squads, drafted in turns (order drawn with SEASON_DEMO_DRAFT_SEED), each
+    pick the automatic one (season.formation.auto_choice); the last pick opens round 1 and
+    seats the rest of the start list in computer teams."""
+    import random
+
+    from season.formation import draft_autopick, draft_start, draft_status
+
+    draft_start(season=season, rng=random.Random(SEASON_DEMO_DRAFT_SEED))
+    while draft_status(season=season).on_turn is not None:
+        draft_autopick(season=season, user=organiser)
+
+
+def season_demo_load(*, today: date | None = None) -> Season:
+    """Create (or re-create) the demo season ``demo-season``: a calendar of three stage races
+    on the 2023 riders — the Demo Critérium (4 stages), the Demo Week (7 stages) and the Tour
+    de France 2023 (21) — run by olivia with the Moréno ruleset, built as an organiser builds
+    one (season_create, calendar_event_add, season_join, the draft). alice, bob and charlie
+    draft squads of eight that start every race; computer teams ride the rest of the start
+    list. A stage a day from tomorrow, orders due at 20:00, SEASON_DEMO_GAP_DAYS between two
+    races; round 1 is open."""
+    from season.computer_teams import computer_teams_fill
+    from season.leagues import calendar_event_add, season_create, season_join
+
+    with transaction.atomic():
+        tour = Race.objects.filter(slug=TEMPLATE_SLUG).first()
+        if tour is None or not tour.stages.exists():
+            tour = _load_template(FIXTURES_DIR)[0]
+        routes = [demo_route_load(route, tour=tour) for route in DEMO_ROUTES]
+        users = _demo_users()
+        old = Season.objects.filter(slug=SEASON_DEMO_SLUG).first()
+        if old is not None:
+            season_delete(old)
+        first_day = (today or timezone.localdate()) + timedelta(days=1)
+        tz = timezone.get_current_timezone()
+        season = season_create(
+            organiser=users["olivia"],
+            slug=SEASON_DEMO_SLUG,
+            event=routes[0],
+            settings=_season_demo_settings(),
+            first_deadline=datetime.combine(first_day, DEADLINE_TIME, tzinfo=tz),
+            hours_between=24,
+        )
+        for race in [*routes[1:], tour]:
+            last = season.rounds.order_by("-number").values_list("orders_deadline", flat=True)[0]
+            assert last is not None, "season_create gives every round a deadline"
+            calendar_event_add(
+                season=season,
+                event=race,
+                first_deadline=last + timedelta(days=SEASON_DEMO_GAP_DAYS),
+                hours_between=24,
+            )
+        for login in DEMO_LOGINS:
+            if login.role == "player":
+                season_join(
+                    season=season,
+                    user=users[login.username],
+                    team_name=f"{login.username.capitalize()}'s Squad",
+                )
+        _season_demo_draft(season, organiser=users["olivia"])
+        computer_teams_fill(season=season)  # idempotent: round 1's opening seated them
+    season.refresh_from_db()
+    season.calendar_forget()
     return season

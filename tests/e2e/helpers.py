@@ -48,15 +48,24 @@ def cheap_riders(count, *, exclude=()):
 
 
 def season_create(
-    page, base, *, name, slug, roster, ruleset="moreno", screenshot=None, peloton=None
+    page,
+    base,
+    *,
+    name,
+    slug,
+    roster,
+    ruleset="moreno",
+    screenshot=None,
+    peloton=None,
+    event_slug="tour-de-france-2023",
 ):
-    """The organiser creates a season from the real Tour, teams picked within a budget (and
-    ``peloton``: "players" for the players' riders only, the form's whole start list
-    otherwise); returns it."""
+    """The organiser creates a season from a real race (the Tour unless ``event_slug`` names
+    another), teams picked within a budget (and ``peloton``: "players" for the players' riders
+    only, the form's whole start list otherwise); returns it."""
     page.goto(base + "/my/new-season/")
     page.fill("#id_name", name)
     page.fill("#id_slug", slug)
-    template = Race.objects.get(slug="tour-de-france-2023")
+    template = Race.objects.get(slug=event_slug)
     page.select_option("#id_event", f"race-{template.pk}")
     page.select_option("#id_ruleset", ruleset)
     page.select_option("#id_formation_mode", "budget")

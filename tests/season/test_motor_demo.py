@@ -58,4 +58,8 @@ def test_load_demo_loads_both_seasons(capsys):
     call_command("load_demo")
     out = capsys.readouterr().out
     assert "Demo Grand Prix 1981: 15 Grands Prix, 6 teams of two cars." in out
-    assert set(Season.objects.values_list("slug", flat=True)) == {"demo", MOTOR_DEMO_SLUG}
+    assert set(Season.objects.values_list("slug", flat=True)) == {
+        "demo",
+        "demo-season",
+        MOTOR_DEMO_SLUG,
+    }

@@ -6,7 +6,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from plugins import adapter_for
-from season.models import DONE_STATUSES, Round, Season
+from season.models import DONE_STATUSES, Round, Season, SeasonEvent
+from season.results import PlayerLine, players_ranking
 from season.services.lifecycle import RoundError, rounds_force_lock
 from season.services.resolution import round_resolve
 from season.tasks import round_resolve_task
@@ -32,8 +33,9 @@ def parse_stage_numbers(text: str) -> list[int]:
 class Command(BaseCommand):
     help = (
         "Resolve the rounds (stages or Grands Prix) of a season in order, through the Celery "
-        "workers when REDIS_URL is set (in-process otherwise), and print the GC (or the "
-        "drivers' standings) top 20."
+        "workers when REDIS_URL is set (in-process otherwise), every round of every event of "
+        "its calendar in order; print each race's GC (or the drivers' standings) top 20 after "
+        "its last round, then the season's winner."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -77,7 +79,9 @@ class Command(BaseCommand):
             f" of {season.slug} in {elapsed:.1f} s "
             f"({'workers' if use_workers else 'in-process'})."
         )
-        self._print_gc(season, max(numbers))
+        season = Season.objects.get(pk=season.pk)  # the calendar as the rounds left it
+        self._print_gcs(season, numbers)
+        self._print_winner(season)
 
     def _through_workers(self, todo: list[Round], bar: tqdm, timeout: float) -> None:
         if not todo:
@@ -102,7 +106,42 @@ class Command(BaseCommand):
                 reported.add(failure)
             time.sleep(0.2)
 
-    def _print_gc(self, season: Season, number: int) -> None:
-        """The game's main table after the round: the GC, or the drivers' standings."""
-        lines = adapter_for(season.ruleset).league_standings_lines(season.event, number=number)
-        self.stdout.write("\n" + "\n".join(lines))
+    def _print_gcs(self, season: Season, numbers: list[int]) -> None:
+        """Each event's main table (the GC, or the drivers' standings) after the last of
+        ``numbers`` it holds: a race's GC after its last stage when the whole race ran."""
+        adapter = adapter_for(season.ruleset)
+        for item, within in last_rounds_by_event(season, numbers):
+            if not season.single_event:
+                self.stdout.write(f"\n{adapter.league_source(item.event)}")
+            lines = adapter.league_standings_lines(item.event, number=within)
+            self.stdout.write("\n" + "\n".join(lines))
+
+    def _print_winner(self, season: Season) -> None:
+        """Who wins the season once its every round is done, else who leads it."""
+        ranking = season_ranking(season)
+        if not ranking or ranking[0].rank is None:
+            return
+        over = not season.rounds.exclude(status__in=DONE_STATUSES).exists()
+        line = ranking[0]
+        verb = "wins" if over else "leads"
+        self.stdout.write(f"\n{line.team} ({line.player}) {verb} {season.name}.")
+
+
+def last_rounds_by_event(season: Season, numbers: list[int]) -> list[tuple[SeasonEvent, int]]:
+    """For each event of the calendar holding one of the season's round ``numbers``: the event
+    and the number, within it, of the last of them (in calendar order)."""
+    last: dict[int, tuple[SeasonEvent, int]] = {}
+    for number in sorted(numbers):
+        item, within = season.event_of_round(number)
+        if item is not None:
+            last[item.number] = (item, within)
+    return [last[key] for key in sorted(last)]
+
+
+def season_ranking(season: Season) -> list[PlayerLine]:
+    """The players' ranking of the season after its last round done: for now the ranking of
+    the race that round belongs to (season.results.players_ranking).
+
+    HOOK: the season's standings across its races replace this (one function to swap)."""
+    done = season.rounds.filter(status__in=DONE_STATUSES).order_by("-number").first()
+    return [] if done is None else players_ranking(season=season, number=done.number)

@@ -1,0 +1,175 @@
+"""Issue 30's first "Done when", as an organiser on the web, in Chromium, with a real Celery
+worker and beat on PostgreSQL and Redis: olivia creates a season on the create page from an
+imported race (the demo's four-stage Critérium) and adds two more races to its calendar (the
+demo's week-long race and the Tour, through calendar_event_add until the calendar editor page
+exists); alice, bob and charlie join and pick their squads within the budget; olivia opens
+stage 1; alice gives orders; beat resolves every stage of race 1 at its deadline (deadlines
+moved a few seconds ahead, as the beat tests do), then, alice's orders given for race 2's first
+stage, every stage of race 2. A stage of race 2 replays identically (season.replay and
+`manage.py replay_stage`). The season page at 1366 and 390 px: no sideways scroll, no console
+error, no axe-core violation; screenshots in /tmp/shots/demo/ and test-artifacts."""
+
+import os
+import uuid
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.utils import timezone
+
+from config.celery import app as celery_app
+from season.demo import DEMO_ROUTES, demo_load, demo_route_load
+from season.leagues import calendar_event_add
+from season.models import DONE_STATUSES, Job, Orders, Round
+from season.replay import stage_replay
+from tests.e2e.helpers import cheap_riders, check_widths, log_in, new_page, season_create, team_join
+from tests.integration.processes import Processes, database_url, log_trouble, wait_for
+
+ROSTER = 2
+SHOTS = Path("/tmp/shots/demo")
+FAST_CHECKS = {"STAGE_DEADLINE_CHECK_SECONDS": "1"}
+
+
+def shots(screenshot):
+    """The conftest's screenshot, also written to SHOTS."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name):
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+        return screenshot(page, name)
+
+    return take
+
+
+def deadlines_soon(season, numbers):
+    """The rounds ``numbers`` fall due a second apart from a few seconds from now."""
+    start = timezone.now() + timedelta(seconds=4)
+    for offset, number in enumerate(numbers):
+        Round.objects.filter(season=season, number=number).update(
+            orders_deadline=start + timedelta(seconds=offset)
+        )
+
+
+def orders_give(page, base, season, team):
+    """The player's orders for the open stage, one role changed from its default, saved."""
+    page.goto(base + f"/seasons/{season.slug}/teams/{team.pk}/orders/")
+    rider = team.seats.order_by("number", "pk").first().rider_id
+    field = f"#id_{rider}-role"
+    page.select_option(
+        field, "domestique" if page.input_value(field) != "domestique" else "sprinter"
+    )
+    with page.expect_navigation():
+        page.click("text=Save my orders")
+    assert "Orders saved for stage" in page.content()
+
+
+def resolved_by_beat(season, numbers, *logs):
+    wait_for(
+        lambda: (
+            not season.rounds.filter(number__in=numbers).exclude(status__in=DONE_STATUSES).exists()
+        ),
+        60 + 30 * len(numbers),
+        f"beat and the worker to resolve rounds {numbers}",
+        *logs,
+    )
+
+
+@pytest.mark.browser
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_an_organiser_runs_a_season_of_three_races_on_the_web(
+    live_server, browser, screenshot, tmp_path
+):
+    demo_load()
+    criterium, week = (demo_route_load(route, tour=_tour()) for route in DEMO_ROUTES)
+    base = live_server.url
+    errors: list[str] = []
+    take = shots(screenshot)
+    slug = "three-races"
+
+    olivia = new_page(browser, errors)
+    log_in(olivia, base, "olivia", "olivia-demo")
+    season = season_create(
+        olivia,
+        base,
+        name="Three Races",
+        slug=slug,
+        roster=ROSTER,
+        peloton="players",
+        event_slug=criterium.slug,
+    )
+    # Two more races at the end of the calendar, a few days after the last stage of each.
+    for race in (week, _tour()):
+        last = season.rounds.order_by("-number").first().orders_deadline
+        calendar_event_add(
+            season=season, event=race, first_deadline=last + timedelta(days=3), hours_between=24
+        )
+    calendar = season.calendar()
+    assert [item.rounds.count() for item in calendar] == [4, 7, 21]
+    race_1 = list(range(1, 5))
+    race_2 = list(range(5, 12))
+
+    players, taken = {}, []
+    for who in ("alice", "bob", "charlie"):
+        page = new_page(browser, errors)
+        log_in(page, base, who, f"{who}-demo")
+        riders = cheap_riders(ROSTER, exclude=taken)
+        taken += [rider.pk for rider in riders]
+        team_join(page, base, season, name=f"{who.capitalize()} Racing", riders=riders)
+        players[who] = page
+    teams = {t.owner.username: t for t in season.teams.filter(owner__isnull=False)}
+    assert {name: t.seats.count() for name, t in teams.items()} == dict.fromkeys(players, ROSTER)
+
+    olivia.goto(base + f"/seasons/{slug}/stages/1/")
+    with olivia.expect_navigation():
+        olivia.click("button:has-text('Open orders')")
+    assert Round.objects.get(season=season, number=1).status == Round.Status.OPEN
+    orders_give(players["alice"], base, season, teams["alice"])
+
+    queue = f"season-{uuid.uuid4().hex[:8]}"
+    deployment = Processes(
+        {**os.environ, "DATABASE_URL": database_url(connection), "CELERY_QUEUE": queue}, tmp_path
+    )
+    _, worker = deployment.worker("worker")
+    _, beat = deployment.celery("beat", "beat", **FAST_CHECKS)
+    try:
+        deadlines_soon(season, race_1)
+        resolved_by_beat(season, race_1, worker, beat)
+        # Race 2's first stage opened after race 1's last: alice's orders for it, then beat.
+        assert Round.objects.get(season=season, number=5).status == Round.Status.OPEN
+        orders_give(players["alice"], base, season, teams["alice"])
+        assert Orders.objects.filter(team=teams["alice"], round__number=5).exists()
+        deadlines_soon(season, race_2)
+        resolved_by_beat(season, race_2, worker, beat)
+    finally:
+        deployment.stop()
+        with celery_app.connection_for_write() as broker:
+            broker.default_channel.queue_delete(queue)
+    assert log_trouble(worker, beat) == []
+    done = season.rounds.filter(number__in=race_1 + race_2)
+    assert all(r.resolved_at >= r.orders_deadline for r in done)  # at their deadlines
+    # Each queued by beat (no person asked) and resolved by the worker, once.
+    jobs = Job.objects.filter(round__in=done)
+    assert sorted(jobs.values_list("round__number", flat=True)) == race_1 + race_2
+    assert set(jobs.values_list("status", "requested_by")) == {("done", None)}
+    assert season.rounds.get(number=12).status == Round.Status.OPEN  # the Tour's stage 1
+
+    # A stage of race 2 replays identically, by the service and by the command.
+    stage = season.rounds.get(number=8)
+    assert stage.stage.race_id == calendar[1].race_id
+    assert stage_replay(round=stage) == []
+    call_command("replay_stage", slug, "8")
+
+    olivia.goto(base + f"/seasons/{slug}/")
+    check_widths(olivia, "demo-season-page", take, errors)
+    assert not errors
+
+
+def _tour():
+    from races.models import Race
+
+    return Race.objects.get(slug="tour-de-france-2023")
