@@ -8,8 +8,8 @@ from django.utils.html import escape
 from races.models import Race
 from riders.models import Rider, Team
 from season.demo import DEMO_LOGINS, SEASON_DEMO_ROSTER, SEASON_DEMO_SLUG, season_demo_load
-from season.models import DONE_STATUSES, Round, Season, SeasonTeam, Seat
-from season.results import players_ranking
+from season.models import DONE_STATUSES, Round, Season, SeasonStanding, SeasonTeam, Seat
+from season.services.season_standings import standings_lines
 
 
 @pytest.mark.django_db
@@ -112,12 +112,16 @@ def test_simulate_season_resolves_every_round_of_the_demo_season_and_names_its_w
     assert gcs == sorted(gcs)
     for race in ("Demo Critérium 2023", "Demo Week 2023", "Tour de France 2023"):
         assert f"\n{race}\n" in out
-    winner = players_ranking(season=season, number=32)[0]
+    # The winner of the year is the first of the season standings across the three races.
+    table = standings_lines(season=season, number=32, table=SeasonStanding.Table.PLAYERS)
+    winner = table[0]
     assert winner.rank == 1
-    assert out.rstrip().endswith(f"{winner.team} ({winner.player}) wins Demo Season 2023.")
+    player = season.teams.get(pk=winner.team_id).owner.username
+    assert out.rstrip().endswith(f"{winner.name} ({player}) wins Demo Season 2023.")
     # The season's page ends with the same winner.
     page = Client().get(f"/seasons/{SEASON_DEMO_SLUG}/")
-    assert escape(f"{winner.team} wins the league") in page.content.decode()
+    shared = table[1].rank == 1  # a tie on every countback: no trophy is given
+    assert (escape(f"{winner.name} wins the season") in page.content.decode()) is not shared
 
 
 @pytest.mark.django_db
@@ -129,6 +133,7 @@ def test_simulate_season_across_two_races_prints_each_races_gc_after_its_last_st
     assert out.index("\nDemo Critérium 2023\n") < out.index("after stage 4:")
     assert out.index("\nDemo Week 2023\n") < out.index("after stage 2:")
     assert "after stage 6:" not in out
-    leader = players_ranking(season=season, number=6)[0]
-    assert out.rstrip().endswith(f"{leader.team} ({leader.player}) leads Demo Season 2023.")
+    leader = standings_lines(season=season, number=6, table=SeasonStanding.Table.PLAYERS)[0]
+    player = season.teams.get(pk=leader.team_id).owner.username
+    assert out.rstrip().endswith(f"{leader.name} ({player}) leads Demo Season 2023.")
     assert season.rounds.get(number=7).status == Round.Status.OPEN

@@ -6,10 +6,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from plugins import adapter_for
-from season.models import DONE_STATUSES, Round, Season, SeasonEvent
-from season.results import PlayerLine, players_ranking
+from season.models import DONE_STATUSES, Round, Season, SeasonEvent, SeasonStanding
+from season.results import players_ranking
 from season.services.lifecycle import RoundError, rounds_force_lock
 from season.services.resolution import round_resolve
+from season.services.season_standings import standings_lines, standings_round
 from season.tasks import round_resolve_task
 
 
@@ -119,12 +120,12 @@ class Command(BaseCommand):
     def _print_winner(self, season: Season) -> None:
         """Who wins the season once its every round is done, else who leads it."""
         ranking = season_ranking(season)
-        if not ranking or ranking[0].rank is None:
+        if not ranking or ranking[0][0] is None:
             return
         over = not season.rounds.exclude(status__in=DONE_STATUSES).exists()
-        line = ranking[0]
+        _rank, team, player = ranking[0]
         verb = "wins" if over else "leads"
-        self.stdout.write(f"\n{line.team} ({line.player}) {verb} {season.name}.")
+        self.stdout.write(f"\n{team} ({player}) {verb} {season.name}.")
 
 
 def last_rounds_by_event(season: Season, numbers: list[int]) -> list[tuple[SeasonEvent, int]]:
@@ -138,10 +139,25 @@ def last_rounds_by_event(season: Season, numbers: list[int]) -> list[tuple[Seaso
     return [last[key] for key in sorted(last)]
 
 
-def season_ranking(season: Season) -> list[PlayerLine]:
-    """The players' ranking of the season after its last round done: for now the ranking of
-    the race that round belongs to (season.results.players_ranking).
-
-    HOOK: the season's standings across its races replace this (one function to swap)."""
+def season_ranking(season: Season) -> list[tuple[int | None, str, str]]:
+    """The players' ranking of the season after its last round done, as (place, team,
+    player): the season standings across the calendar's races (a calendar of several), else
+    the players' ranking of its one race or championship."""
     done = season.rounds.filter(status__in=DONE_STATUSES).order_by("-number").first()
-    return [] if done is None else players_ranking(season=season, number=done.number)
+    if done is None:
+        return []
+    if season.single_event:
+        return [
+            (line.rank, line.team, line.player)
+            for line in players_ranking(season=season, number=done.number)
+        ]
+    number = standings_round(season=season, after=done.number)
+    if number is None:
+        return []
+    owners = dict(season.teams.values_list("pk", "owner__username"))
+    return [
+        (line.rank, line.name, owners.get(line.team_id) or "")
+        for line in standings_lines(
+            season=season, number=number, table=SeasonStanding.Table.PLAYERS
+        )
+    ]
