@@ -178,6 +178,9 @@ class Finale:
     #: A calendar of several events: the players' teams' table of the whole season after its
     #: last round (season.services.season_standings), whose first wins the year.
     season_table: list[Any] = field(default_factory=list)
+    #: A calendar of several events: the last race's name, whose own winner the players'
+    #: ranking names ("" for a calendar of one, where the race's winner wins the league).
+    race_name: str = ""
 
     @property
     def season_winner(self) -> Any:
@@ -245,10 +248,16 @@ def finale(
         ranking=ranking,
         podium_title=str(end.get("podium_title", "")),
         score_unit=str(end.get("score_unit", "")),
-        title=str(end.get("title") or _("The end of the race")),
+        title=str(
+            end.get("title")
+            or (_("The end of the race") if season.single_event else _("The end of the season"))
+        ),
         behind_label=str(columns.get("behind", "")),
         moments=[Moments(line, list(moments.get(line.team_id, ()))) for line in ranking],
         season_table=_season_table(season, last),
+        race_name=""
+        if season.single_event
+        else adapter.league_source(season.current_event().event),
     )
 
 
