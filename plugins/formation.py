@@ -177,6 +177,12 @@ class TeamFormation(Protocol):
         season's teams); [] to change none."""
         ...
 
+    def selection_order(self, pickables: Sequence[Any], roles: Sequence[str]) -> list[int]:
+        """The indexes of ``pickables`` (a squad's, each with its squad role in ``roles``) in
+        the order the default selection of an event takes them (docs/league.md "Squads and
+        selections")."""
+        ...
+
     def peloton_text(self, event: Any, *, peloton: str) -> str:
         """Who races in a league of ``event`` with ``peloton``, in a sentence the organiser's
         page shows."""

@@ -91,6 +91,10 @@ class MotorFormation:
     cars_per_team = 2
     team_words = TEAM_WORDS
 
+    def selection_order(self, pickables: Sequence[Any], roles: Sequence[str]) -> list[int]:
+        """A team's cars in their order (a championship starts both)."""
+        return list(range(len(pickables)))
+
     def pick_columns(self) -> list[PickColumn]:
         """The car's number and its engine."""
         return [

@@ -151,6 +151,14 @@ class CyclingFormation:
         number = {rider.pk: first_number + offset for offset, rider in enumerate(ranked)}
         return [{"role": roles[r.pk], "number": number[r.pk]} for r in pickables]
 
+    def selection_order(self, pickables: Sequence[Rider], roles: Sequence[str]) -> list[int]:
+        """The squad's GC leader first, then the dearest riders (rider_price, the price of his
+        ratings), the lowest bib among equals (the squad's order)."""
+        return sorted(
+            range(len(pickables)),
+            key=lambda i: (roles[i] != GC_LEADER, -rider_price(pickables[i]), i),
+        )
+
     @staticmethod
     def start_list_race_id(event: Race) -> int:
         """The race whose start list a league of ``event`` races with: a real race's own, a
