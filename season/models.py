@@ -20,9 +20,10 @@ from riders.models import Rider
 from season.rule_settings import RuleSettings, default_rule_settings
 from season.validators import validate_display_name
 
-#: The largest roster of a league team, and the largest budget: twelve of the dearest riders
-#: cost about 1,700 (season.formation.price_of), so no real league needs more.
-ROSTER_MAX = 12
+#: The largest squad of a league team (a WorldTeam's size: a season of several races starts
+#: some of them in each, SeasonEvent.starters), and the largest budget: thirty of the dearest
+#: riders cost well under it (season.formation.price_of), so no real league needs more.
+ROSTER_MAX = 30
 BUDGET_MAX = 10_000
 #: The longest pick clock of a draft: a week per pick (a league that drafts by e-mail).
 PICK_MINUTES_MAX = 7 * 24 * 60

@@ -74,7 +74,8 @@ TEAM_WORDS: Mapping[str, Any] = MappingProxyType(
 
 
 def number_block(roster_size: int) -> int:
-    """The bibs of one team: a block of ten (1-8, 11-18, ...), twenty for teams over nine."""
+    """The bibs of one team: the tens that hold it with a spare (a block of ten for up to nine
+    riders: 1-8, 11-18, ...; twenty for up to nineteen; forty for a squad of thirty)."""
     return 10 * ((roster_size + 10) // 10)
 
 

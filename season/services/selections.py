@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count, Exists, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -170,3 +171,27 @@ def selections_fill(*, item: SeasonEvent) -> list[Selection]:
             for seat in squad_default(squad=squad, count=selection_count(item, squad), game=game)
         ]
     return Selection.objects.bulk_create(rows)
+
+
+def selections_due(*, team: SeasonTeam) -> list[SeasonEvent]:
+    """The events of the team's season whose selection the team can still give (starters
+    fewer than its squad, the first round still scheduled or open), in calendar order, each
+    annotated ``given`` (the team has stored one) (one query)."""
+    squad = Seat.objects.filter(team=team).values("team").annotate(n=Count("pk")).values("n")
+    opening = Round.objects.filter(season_event=OuterRef("pk")).order_by("number")
+    return list(
+        SeasonEvent.objects.filter(season_id=team.season_id, starters__lt=Subquery(squad))
+        .annotate(
+            opening_status=Subquery(opening.values("status")[:1]),
+            given=Exists(Selection.objects.filter(season_event=OuterRef("pk"), team=team)),
+        )
+        .filter(opening_status__in=[Round.Status.SCHEDULED, Round.Status.OPEN])
+        .select_related("race__template", "championship__copied_from", "season")
+        .order_by("number")
+    )
+
+
+def event_name(item: SeasonEvent) -> str:
+    """The event as the pages name it: the race its league copy was made from."""
+    game = adapter_for(item.season.ruleset)
+    return str(game.league_source(item.event) or item.event)

@@ -2,16 +2,11 @@
 whose ``starters`` is smaller than its squad, or the documented default; nothing but his place
 in the squad carries a rider from one race to the next."""
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
 from plugins import adapter_for
 from races.models import StageResult
-from season import formation
-from season.leagues import calendar_event_add
-from season.models import Round, Season, Selection
+from season.models import Round, Selection
 from season.selectors import season_seats, team_starters
 from season.services import lifecycle
 from season.services.orders import OrdersInvalid, team_orders_check
@@ -23,53 +18,18 @@ from season.services.selections import (
     selection_save,
     selections_fill,
 )
-from tests.factories import RiderFactory, TeamFactory
-from tests.season.builders import joined, league, template_race
+from tests.season.builders import two_race_league
 
 pytestmark = pytest.mark.django_db
-
-
-def _squad_riders(year=2023):
-    """Four riders of distinct prices: a climber (the GC leader), a sprinter, a rouleur and a
-    domestique (the cheapest)."""
-    team = TeamFactory(year=year)
-    return {
-        "leader": RiderFactory(team=team, climber=4, time_trialist=3),
-        "sprinter": RiderFactory(team=team, sprinter=3),
-        "rouleur": RiderFactory(team=team, rouleur=2),
-        "domestique": RiderFactory(team=team),
-    }
 
 
 @pytest.fixture
 def two_races(alice, bob, charlie, request):
     """A budget season of two 2-stage races (``ruleset`` moreno unless the test is
     parametrised): squads of four, race 2 starts two riders a team."""
-    ruleset = getattr(request, "param", "moreno")
-    first = template_race(stages=2, real_teams=0)
-    alice_riders, bob_riders = _squad_riders(), _squad_riders()
-    season = league(
-        organiser=charlie,
-        template=first,
-        ruleset=ruleset,
-        formation_mode=Season.FormationMode.BUDGET,
-        roster_size=4,
-        budget=1000,
-        max_per_real_team=None,
-        first_deadline=timezone.now() + timedelta(days=2),
+    return two_race_league(
+        organiser=charlie, players=(alice, bob), ruleset=getattr(request, "param", "moreno")
     )
-    alice_team, bob_team = joined(season, alice, bob)
-    formation.team_select(team=alice_team, pickable_ids=[r.pk for r in alice_riders.values()])
-    formation.team_select(team=bob_team, pickable_ids=[r.pk for r in bob_riders.values()])
-    item = calendar_event_add(
-        season=season,
-        event=template_race(stages=2, real_teams=0),
-        first_deadline=timezone.now() + timedelta(days=5),
-        hours_between=24,
-        starters=2,
-    )
-    season = Season.objects.get(pk=season.pk)
-    return season, item, alice_team, bob_team, alice_riders, bob_riders
 
 
 def _seat_ids(team, *riders):
@@ -211,3 +171,70 @@ def test_a_rider_who_abandoned_race_1_starts_race_2_fresh(two_races, alice):
     assert leader.pk in mine
     assert mine[leader.pk].tour_crash_count == 0
     assert mine[leader.pk].carried == {}
+
+
+# --- the selection page ---------------------------------------------------------------------
+
+
+def _page(team, item):
+    from django.urls import reverse
+
+    return reverse(
+        "player-selection",
+        kwargs={"slug": team.season.slug, "team_id": team.pk, "number": item.number},
+    )
+
+
+def test_the_page_shows_the_count_the_deadline_and_the_default(two_races, client, alice):
+    _season, item, alice_team, _b, riders, _br = two_races
+    client.force_login(alice)
+    page = client.get(_page(alice_team, item)).content.decode()
+    assert 'id="selection-count"' in page
+    assert "Choose the 2 riders" in page
+    assert 'id="selection-deadline"' in page
+    default = page.split('id="selection-default"', 1)[1].split("</p>", 1)[0]
+    assert riders["leader"].name in default
+    assert riders["sprinter"].name in default
+    assert riders["rouleur"].name not in default
+    assert page.count('name="seat"') == 4
+    assert page.count("checked") == 2
+
+
+def test_the_owner_saves_on_the_page_and_a_refusal_names_the_rule(two_races, client, alice):
+    _season, item, alice_team, _b, riders, _br = two_races
+    client.force_login(alice)
+    url = _page(alice_team, item)
+    one = _seat_ids(alice_team, riders["rouleur"])
+    response = client.post(url, {"seat": one})
+    assert response.status_code == 200
+    assert "Choose exactly 2 riders (1 chosen)" in response.content.decode()
+    assert not Selection.objects.exists()
+    two = _seat_ids(alice_team, riders["rouleur"], riders["domestique"])
+    assert client.post(url, {"seat": two}).status_code == 302
+    assert set(Selection.objects.filter(team=alice_team).values_list("seat_id", flat=True)) == set(
+        two
+    )
+    assert "Your selection is saved." in client.get(url).content.decode()
+
+
+def test_only_the_owner_reaches_the_page(two_races, client, bob):
+    _season, item, alice_team, _b, riders, _br = two_races
+    client.force_login(bob)
+    url = _page(alice_team, item)
+    assert client.get(url).status_code == 403
+    assert client.post(url, {"seat": _seat_ids(alice_team, riders["rouleur"])}).status_code == 403
+    assert not Selection.objects.exists()
+
+
+def test_the_team_and_orders_pages_link_the_selection_due(two_races, client, alice):
+    from django.urls import reverse
+
+    season, item, alice_team, _b, _r, _br = two_races
+    client.force_login(alice)
+    for name in ("player-team", "player-orders"):
+        page = client.get(reverse(name, args=[season.slug, alice_team.pk])).content.decode()
+        assert 'id="selections-due"' in page
+        assert _page(alice_team, item) in page
+    lifecycle.rounds_force_lock(season=season, numbers=[1, 2, 3])
+    page = client.get(reverse("player-team", args=[season.slug, alice_team.pk])).content.decode()
+    assert 'id="selections-due"' not in page
