@@ -202,9 +202,12 @@ class TeamFormation(Protocol):
         peloton: str,
         roster_size: int,
         players: int,
+        calendar: Sequence[Any] = (),
     ) -> list[ComputerTeam]:
         """The teams the computer runs once the players' teams are formed: what no player took
-        (``taken_people`` race already), in the game's order; ``players``: the players' teams."""
+        (``taken_people`` race already), in the game's order; ``players``: the players' teams;
+        ``calendar``: the league copies of the season's events, whose pools the computer's
+        teams are drawn from together (empty: ``event``'s alone)."""
         ...
 
 

@@ -194,6 +194,7 @@ class MotorFormation:
         peloton: str,
         roster_size: int,
         players: int,
+        calendar: Sequence[Any] = (),
     ) -> list[ComputerTeam]:
         """The grid's empty places (up to the game's cars), filled with teams of two cars: the
         real constructors' cars that no player took, in entry order, each team named after its

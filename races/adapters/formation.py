@@ -206,20 +206,28 @@ class CyclingFormation:
         peloton: str,
         roster_size: int,
         players: int,
+        calendar: Sequence[Race] = (),
     ) -> list[ComputerTeam]:
         """Every start-list rider no player took, in a team named after his real team, with
-        default roles and bibs in blocks of ten after the players' teams. None when the
-        organiser races the players' riders only, nor without an imported start list (the
-        fallback pool, the year's real teams, may hold riders who never started the race)."""
-        if peloton == PELOTON_PLAYERS or event.template_id is None:
+        default roles and bibs in blocks of ten after the players' teams. With a calendar of
+        several races, the union of their start lists (each rider once, in the team of the
+        first race he starts in calendar order; docs/league.md "Squads and selections"). None
+        when the organiser races the players' riders only, nor without an imported start list
+        (the fallback pool, the year's real teams, may hold riders who never started the
+        race)."""
+        templates = [race.template_id for race in calendar or [event] if race.template_id]
+        if peloton == PELOTON_PLAYERS or event.template_id is None or not templates:
             return []
-        entries = [
-            entry
-            for entry in RaceEntry.objects.filter(race_id=event.template_id)
-            .select_related("rider__team", "team")
-            .order_by("bib", "pk")
-            if entry.rider_id not in taken_people
-        ]
+        place = {race_id: index for index, race_id in enumerate(templates)}
+        entries = []
+        seen = set(taken_people)
+        for entry in sorted(
+            RaceEntry.objects.filter(race_id__in=templates).select_related("rider__team", "team"),
+            key=lambda e: (place[e.race_id], e.bib or 0, e.pk),
+        ):
+            if entry.rider_id not in seen:
+                seen.add(entry.rider_id)
+                entries.append(entry)
         by_team: dict[str, list[Rider]] = defaultdict(list)
         for entry in entries:
             team = entry.team or (entry.rider.team if entry.rider.team_id else None)

@@ -2,11 +2,17 @@
 whose ``starters`` is smaller than its squad, or the documented default; nothing but his place
 in the squad carries a rider from one race to the next."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from plugins import adapter_for
-from races.models import StageResult
-from season.models import Round, Selection
+from races.models import RaceEntry, StageResult
+from season import formation
+from season.computer_teams import computer_teams_fill
+from season.leagues import calendar_event_add
+from season.models import Round, Season, Selection
 from season.selectors import season_seats, team_starters
 from season.services import lifecycle
 from season.services.orders import OrdersInvalid, team_orders_check
@@ -18,7 +24,7 @@ from season.services.selections import (
     selection_save,
     selections_fill,
 )
-from tests.season.builders import two_race_league
+from tests.season.builders import joined, league, template_race, two_race_league
 
 pytestmark = pytest.mark.django_db
 
@@ -238,3 +244,59 @@ def test_the_team_and_orders_pages_link_the_selection_due(two_races, client, ali
     lifecycle.rounds_force_lock(season=season, numbers=[1, 2, 3])
     page = client.get(reverse("player-team", args=[season.slug, alice_team.pk])).content.decode()
     assert 'id="selections-due"' not in page
+
+
+# --- the pool of a calendar: the union of its races' start lists ----------------------------
+
+
+@pytest.fixture
+def start_list_calendar(alice, charlie):
+    """A season of two races with start lists (two real teams of three each), alice's
+    squad of two from race 1; one rider of race 1 starts race 2 too, for another team."""
+    first = template_race(stages=1, real_teams=2, riders_per_team=3, start_list=True)
+    second = template_race(stages=1, real_teams=2, riders_per_team=3, start_list=True)
+    twice = RaceEntry.objects.filter(race=first).order_by("bib").last()
+    other_team = RaceEntry.objects.filter(race=second).first().team
+    RaceEntry.objects.create(race=second, rider=twice.rider, team=other_team, bib=99)
+    season = league(
+        organiser=charlie,
+        template=first,
+        formation_mode=Season.FormationMode.BUDGET,
+        roster_size=2,
+        budget=1000,
+        max_per_real_team=None,
+    )
+    calendar_event_add(
+        season=season,
+        event=second,
+        first_deadline=timezone.now() + timedelta(days=5),
+        hours_between=24,
+        starters=1,
+    )
+    season = Season.objects.get(pk=season.pk)
+    (team,) = joined(season, alice)
+    return season, first, second, twice, team
+
+
+def test_the_pool_of_a_calendar_is_the_union_of_its_start_lists(start_list_calendar):
+    season, first, second, _twice, _team = start_list_calendar
+    expected = set(
+        RaceEntry.objects.filter(race__in=[first, second]).values_list("rider_id", flat=True)
+    )
+    assert len(expected) == 12
+    assert set(formation.pool(season=season).values_list("pk", flat=True)) == expected
+    assert formation.team_capacity(season=season) == 6
+
+
+def test_computer_teams_take_every_start_list_rider_once(start_list_calendar):
+    season, first, second, twice, team = start_list_calendar
+    mine = list(RaceEntry.objects.filter(race=second).values_list("rider_id", flat=True)[:2])
+    formation.team_select(team=team, pickable_ids=mine)
+    computer_teams_fill(season=season)
+    seated = list(season.seats.filter(team__owner__isnull=True).values_list("rider_id", flat=True))
+    everyone = set(
+        RaceEntry.objects.filter(race__in=[first, second]).values_list("rider_id", flat=True)
+    )
+    assert sorted(seated) == sorted(everyone - set(mine))
+    # The rider of both start lists rides for the team of the first race he starts.
+    assert season.seats.get(rider=twice.rider).team.name == twice.team.name
