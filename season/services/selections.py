@@ -87,9 +87,12 @@ def _errors(*, team: SeasonTeam, item: SeasonEvent, seat_ids: list[int], user: A
         errors.append(_("Only the team's owner can choose who starts for it."))
     if item.season_id != team.season_id:
         errors.append(_("This event is not in the team's season."))
+    squad = squad_of(team)
+    if not selection_needed(item, len(squad)):
+        errors.append(_("Your whole squad starts this race: there is nothing to choose."))
+        return errors
     if not selection_open(item):
         errors.append(_("The selection is closed: the race's first deadline has passed."))
-    squad = squad_of(team)
     squad_ids = {seat.pk for seat in squad}
     strangers = [pk for pk in seat_ids if pk not in squad_ids]
     if strangers:
@@ -120,9 +123,9 @@ def selection_save(
     *, team: SeasonTeam, item: SeasonEvent, seat_ids: Iterable[int], user: Any
 ) -> list[Selection]:
     """Store the player's selection of ``seat_ids`` for ``item``, replacing any earlier one;
-    SelectionRefused naming each rule it breaks (not the team's owner; the event's first
-    deadline passed; not exactly as many riders as the event starts; a seat not in the
-    team), storing nothing then."""
+    SelectionRefused naming each rule it breaks (not the team's owner; an event that starts
+    the whole squad; the event's first deadline passed; not exactly as many riders as the
+    event starts; a seat not in the team), storing nothing then."""
     ids = [int(pk) for pk in seat_ids]
     with transaction.atomic():
         # The first round's row locked: its claim (selections_fill) cannot race this save.

@@ -107,6 +107,18 @@ def test_a_selection_the_rules_refuse_names_the_rule_and_stores_nothing(
     assert not Selection.objects.exists()
 
 
+def test_no_selection_for_a_race_that_starts_the_whole_squad(two_races, alice):
+    season, _item, alice_team, _b, riders, _br = two_races
+    with pytest.raises(SelectionRefused, match="whole squad starts this race"):
+        selection_save(
+            team=alice_team,
+            item=season.calendar()[0],
+            seat_ids=_seat_ids(alice_team, riders["rouleur"], riders["domestique"]),
+            user=alice,
+        )
+    assert not Selection.objects.exists()
+
+
 def test_no_selection_after_the_events_first_deadline(two_races, alice):
     season, item, alice_team, _b, riders, _br = two_races
     lifecycle.rounds_force_lock(season=season, numbers=[1, 2, 3])
