@@ -211,9 +211,7 @@ def test_the_page_shows_the_count_the_deadline_and_the_default(two_races, client
     assert "Choose the 2 riders" in page
     assert 'id="selection-deadline"' in page
     default = page.split('id="selection-default"', 1)[1].split("</p>", 1)[0]
-    assert riders["leader"].name in default
-    assert riders["sprinter"].name in default
-    assert riders["rouleur"].name not in default
+    assert default.rstrip().endswith(f"{riders['leader'].name}, {riders['sprinter'].name}.")
     assert page.count('name="seat"') == 4
     assert page.count("checked") == 2
 
@@ -312,3 +310,42 @@ def test_computer_teams_take_every_start_list_rider_once(start_list_calendar):
     assert sorted(seated) == sorted(everyone - set(mine))
     # The rider of both start lists rides for the team of the first race he starts.
     assert season.seats.get(rider=twice.rider).team.name == twice.team.name
+
+
+# --- a real squad: up to thirty riders --------------------------------------------------------
+
+
+def test_a_squad_holds_up_to_thirty_riders(two_races):
+    from django.db import IntegrityError, transaction
+
+    from races.adapters.formation import number_block
+    from season.models import ROSTER_MAX
+
+    season, item, *_ = two_races
+    assert ROSTER_MAX == 30
+    Season.objects.filter(pk=season.pk).update(roster_size=30)
+    type(item).objects.filter(pk=item.pk).update(starters=30)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Season.objects.filter(pk=season.pk).update(roster_size=31)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        type(item).objects.filter(pk=item.pk).update(starters=31)
+    # Thirty bibs and a spare in each team's block: the blocks never overlap.
+    assert number_block(30) == 40
+
+
+def test_the_orders_page_of_race_2_lists_the_selection_only(two_races, client, alice):
+    from django.urls import reverse
+
+    season, item, alice_team, _b, riders, _br = two_races
+    chosen = _seat_ids(alice_team, riders["rouleur"], riders["domestique"])
+    selection_save(team=alice_team, item=item, seat_ids=chosen, user=alice)
+    _resolve(season, 1, 2)
+    assert Round.objects.get(season=season, number=3).status == Round.Status.OPEN
+    client.force_login(alice)
+    page = client.get(reverse("player-orders", args=[season.slug, alice_team.pk])).content
+    page = page.decode()
+    # The form's fields are named after each starter's rider id: "<id>-<field>".
+    assert f'name="{riders["rouleur"].pk}-' in page
+    assert f'name="{riders["domestique"].pk}-' in page
+    assert f'name="{riders["leader"].pk}-' not in page
+    assert f'name="{riders["sprinter"].pk}-' not in page
