@@ -114,6 +114,9 @@ class TeamFormation(Protocol):
     seat_roles: bool
     #: The order of a round's starters (a queryset order of season.models.Seat).
     seat_order: tuple[str, ...]
+    #: The default selection of an event that starts part of a squad, in a few words for the
+    #: selection page (docs/league.md "Squads and selections").
+    selection_rule: Any
     #: The pages' words for one pickable and several ("rider"/"riders", "car"/"cars").
     pickable_noun: Any
     pickables_noun: Any

@@ -85,6 +85,7 @@ class MotorFormation:
     seat_field = "entry"
     seat_order = ("team__draft_position", "team_id", "slot")
     seat_roles = False
+    selection_rule = gettext_lazy("your cars in their order")
     pickable_noun = gettext_lazy("car")
     pickables_noun = gettext_lazy("cars")
     #: The cars of one team (the motor specs: two).

@@ -83,6 +83,7 @@ class CyclingFormation:
     seat_field = "rider"
     seat_order = ("number", "pk")
     seat_roles = True
+    selection_rule = gettext_lazy("your GC leader, then your dearest riders")
     pickable_noun = gettext_lazy("rider")
     pickables_noun = gettext_lazy("riders")
     team_words = TEAM_WORDS

@@ -943,5 +943,6 @@ def selection(request: HttpRequest, slug: str, team_id: int, number: int) -> Htt
                 else "",
                 "errors": errors,
                 "default_names": [seat.name for seat in squad if seat.pk in default],
+                "default_rule": game.selection_rule,
             },
         )
