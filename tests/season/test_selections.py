@@ -349,3 +349,24 @@ def test_the_orders_page_of_race_2_lists_the_selection_only(two_races, client, a
     assert f'name="{riders["domestique"].pk}-' in page
     assert f'name="{riders["leader"].pk}-' not in page
     assert f'name="{riders["sprinter"].pk}-' not in page
+
+
+def test_computer_teams_start_their_default_selection(start_list_calendar):
+    season, _first, _second, _twice, team = start_list_calendar
+    formation.team_select(
+        team=team, pickable_ids=list(formation.pool(season=season).values_list("pk", flat=True)[:2])
+    )
+    computer_teams_fill(season=season)
+    second_race = season.calendar()[1]
+    rows = selections_fill(item=second_race)
+    computer = list(season.teams.filter(owner__isnull=True))
+    assert computer
+    assert {row.source for row in rows if row.team.owner_id is None} == {"computer"}
+    larger = [squad for squad in computer if squad.seats.count() > 1]
+    assert larger
+    for squad in larger:
+        chosen = [row.seat_id for row in rows if row.team_id == squad.pk]
+        assert chosen == [seat.pk for seat in default_selection(team=squad, item=second_race)]
+        assert len(chosen) == 1
+    # A squad no larger than the race's starters needs no selection: none is written.
+    assert not any(row.team.seats.count() <= 1 for row in rows)
