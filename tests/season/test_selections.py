@@ -370,3 +370,15 @@ def test_computer_teams_start_their_default_selection(start_list_calendar):
         assert len(chosen) == 1
     # A squad no larger than the race's starters needs no selection: none is written.
     assert not any(row.team.seats.count() <= 1 for row in rows)
+
+
+def test_the_admin_lists_the_selections_read_only(two_races, client, admin_user):
+    from django.urls import reverse
+
+    _season, item, alice_team, *_ = two_races
+    selections_fill(item=item)
+    client.force_login(admin_user)
+    page = client.get(reverse("admin:season_selection_changelist"))
+    assert page.status_code == 200
+    assert alice_team.name in page.content.decode()
+    assert client.get(reverse("admin:season_selection_add")).status_code == 403
