@@ -114,6 +114,9 @@ class TeamFormation(Protocol):
     seat_roles: bool
     #: The order of a round's starters (a queryset order of season.models.Seat).
     seat_order: tuple[str, ...]
+    #: The default selection of an event that starts part of a squad, in a few words for the
+    #: selection page (docs/league.md "Squads and selections").
+    selection_rule: Any
     #: The pages' words for one pickable and several ("rider"/"riders", "car"/"cars").
     pickable_noun: Any
     pickables_noun: Any
@@ -177,6 +180,12 @@ class TeamFormation(Protocol):
         season's teams); [] to change none."""
         ...
 
+    def selection_order(self, pickables: Sequence[Any], roles: Sequence[str]) -> list[int]:
+        """The indexes of ``pickables`` (a squad's, each with its squad role in ``roles``) in
+        the order the default selection of an event takes them (docs/league.md "Squads and
+        selections")."""
+        ...
+
     def peloton_text(self, event: Any, *, peloton: str) -> str:
         """Who races in a league of ``event`` with ``peloton``, in a sentence the organiser's
         page shows."""
@@ -196,9 +205,12 @@ class TeamFormation(Protocol):
         peloton: str,
         roster_size: int,
         players: int,
+        calendar: Sequence[Any] = (),
     ) -> list[ComputerTeam]:
         """The teams the computer runs once the players' teams are formed: what no player took
-        (``taken_people`` race already), in the game's order; ``players``: the players' teams."""
+        (``taken_people`` race already), in the game's order; ``players``: the players' teams;
+        ``calendar``: the league copies of the season's events, whose pools the computer's
+        teams are drawn from together (empty: ``event``'s alone)."""
         ...
 
 

@@ -16,6 +16,7 @@ from season.models import (
     SeasonEvent,
     SeasonTeam,
     Seat,
+    Selection,
 )
 from season.services import jobs, lifecycle
 
@@ -210,6 +211,17 @@ class OrdersAdmin(admin.ModelAdmin):
     @admin.display(description=_("nonce"))
     def nonce_shown(self, obj: Orders) -> object:
         return obj.nonce if _round_done(obj.round) else HIDDEN
+
+
+@admin.register(Selection)
+class SelectionAdmin(ReadOnlyAdmin):
+    """Read only: selections are given through season.services.selections.selection_save
+    (the owner, before the race's first deadline) or written at its first claim."""
+
+    list_display = ["team", "season_event", "seat", "source", "chosen_at"]
+    list_filter = ["season_event__season", "source"]
+    search_fields = ["team__name"]
+    list_select_related = ["team", "season_event__season", "seat__rider", "seat__entry__driver"]
 
 
 @admin.register(DiceLog)

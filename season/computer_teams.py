@@ -40,6 +40,7 @@ def computer_teams_fill(*, season: Season) -> list[SeasonTeam]:
             peloton=locked.peloton,
             roster_size=locked.roster_size,
             players=locked.teams.count(),
+            calendar=[item.event for item in locked.calendar()],
         )
         computer = [team for team in computer if team.seats]
         if not computer:

@@ -5,11 +5,13 @@ the services below apply them to the database under a lock on the season row, so
 players acting at once are served one after the other.
 """
 
+import operator
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import reduce
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -223,8 +225,21 @@ def game_of(season: Season) -> GameAdapter:
 
 def pool(*, season: Season) -> Any:
     """What the season's teams are formed from (the game's: a stage race's riders, a
-    championship's cars), a queryset in the pool's order."""
-    return game_of(season).pool(season.event, peloton=season.peloton)
+    championship's cars), a queryset in the pool's order: with a calendar of several events,
+    what any of them holds (the union of the races' start lists, docs/league.md "Squads and
+    selections")."""
+    game = game_of(season)
+    pools = [game.pool(item.event, peloton=season.peloton) for item in season.calendar()]
+    return reduce(operator.or_, pools[1:], pools[0])
+
+
+def pool_size(*, season: Season) -> int:
+    """How many the season's teams can seat from the pool (the game's count for one event;
+    the union's for several)."""
+    calendar = season.calendar()
+    if len(calendar) == 1:
+        return int(game_of(season).pool_size(calendar[0].event))
+    return int(pool(season=season).count())
 
 
 def candidate_of(pickable: Any, *, season: Season) -> Candidate:
@@ -280,7 +295,7 @@ def free_pickables(*, season: Season, exclude_team: SeasonTeam | None = None) ->
 
 def team_capacity(*, season: Season) -> int:
     """How many teams the pool can fill (a championship: the game's grid)."""
-    return game_of(season).pool_size(season.event) // season.roster_size
+    return pool_size(season=season) // season.roster_size
 
 
 def race_started(season: Season) -> bool:
@@ -446,7 +461,7 @@ def draft_start_refusal(season: Season) -> str | None:
         return _("Some teams already have riders: there is nothing to draft.")
     game = game_of(season)
     needed = teams * season.roster_size
-    size = game.pool_size(season.event)
+    size = pool_size(season=season)
     if size < needed:
         return _("The pool has %(pool)d %(noun)s; %(teams)d teams of %(size)d need %(needed)d.") % {
             "pool": size,

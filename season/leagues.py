@@ -639,7 +639,7 @@ def orders_window(*, season: Season, now: datetime | None = None) -> OrdersWindo
     now = now or timezone.now()
     stage = (
         season.rounds.exclude(status__in=DONE_STATUSES)
-        .select_related("stage")
+        .select_related("stage", "season_event")
         .order_by("number")
         .first()
     )

@@ -20,9 +20,10 @@ from riders.models import Rider
 from season.rule_settings import RuleSettings, default_rule_settings
 from season.validators import validate_display_name
 
-#: The largest roster of a league team, and the largest budget: twelve of the dearest riders
-#: cost about 1,700 (season.formation.price_of), so no real league needs more.
-ROSTER_MAX = 12
+#: The largest squad of a league team (a WorldTeam's size: a season of several races starts
+#: some of them in each, SeasonEvent.starters), and the largest budget: thirty of the dearest
+#: riders cost well under it (season.formation.price_of), so no real league needs more.
+ROSTER_MAX = 30
 BUDGET_MAX = 10_000
 #: The longest pick clock of a draft: a week per pick (a league that drafts by e-mail).
 PICK_MINUTES_MAX = 7 * 24 * 60
@@ -871,6 +872,62 @@ class Seat(models.Model):
         if self.rider is not None:
             return self.rider.name
         return self.entry.driver.name if self.entry is not None else ""
+
+
+class SelectionSource(models.TextChoices):
+    """Who chose a rider's start in an event."""
+
+    #: Chosen by the player on the selection page.
+    PLAYER = "player", _("the player")
+    #: The default selection, written for a team that chose none by the event's first deadline.
+    DEFAULT = "default", _("the default selection")
+    #: The default selection of a computer team.
+    COMPUTER = "computer", _("the computer")
+
+
+class Selection(models.Model):
+    """One seat of a team's squad that starts an event of the calendar whose ``starters`` is
+    smaller than the squad (docs/league.md "Squads and selections"). The seat's team is the
+    team (season.services.selections checks it)."""
+
+    Source = SelectionSource
+
+    team = models.ForeignKey(
+        SeasonTeam, on_delete=models.CASCADE, related_name="selections", verbose_name=_("team")
+    )
+    season_event = models.ForeignKey(
+        SeasonEvent,
+        on_delete=models.CASCADE,
+        related_name="selections",
+        verbose_name=_("event of the calendar"),
+    )
+    seat = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, related_name="selections", verbose_name=_("seat")
+    )
+    source = models.CharField(
+        _("chosen by"),
+        max_length=8,
+        choices=SelectionSource.choices,
+        default=SelectionSource.PLAYER,
+    )
+    chosen_at = models.DateTimeField(_("chosen at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("selection")
+        verbose_name_plural = _("selections")
+        ordering = ["season_event", "team", "seat"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season_event", "seat"], name="selection_seat_once_per_event"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(source__in=[c.value for c in SelectionSource]),
+                name="selection_source_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat} – {self.season_event}"
 
 
 class OrdersSource(models.TextChoices):

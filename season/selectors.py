@@ -13,7 +13,7 @@ from races.league.jerseys import Jersey as Jersey
 from races.league.jerseys import jersey_holders as race_jersey_holders
 from races.models import Classification, RaceEvent, StageResult, Standing
 from riders.models import Rider
-from season.models import DONE_STATUSES, Round, Season, SeasonTeam, Seat
+from season.models import DONE_STATUSES, Round, Season, SeasonEvent, SeasonTeam, Seat, Selection
 
 
 def season_list_public() -> QuerySet[Season]:
@@ -226,27 +226,75 @@ def _starter(seat: Seat, game: Any) -> Starter:
     )
 
 
-def season_seats(*, season: Season, team: SeasonTeam | None = None) -> list[Starter]:
+def squad_default(*, squad: list[Seat], count: int, game: Any) -> list[Seat]:
+    """The default selection of ``count`` seats of one team's ``squad`` (in the game's start
+    order): the game's selection order (docs/league.md "Squads and selections"), returned in
+    the squad's order."""
+    order = game.selection_order(
+        [getattr(seat, game.seat_field) for seat in squad], [seat.role for seat in squad]
+    )
+    chosen = {squad[i].pk for i in order[:count]}
+    return [seat for seat in squad if seat.pk in chosen]
+
+
+def seats_starting(*, item: SeasonEvent, seats: list[Seat], game: Any) -> list[Seat]:
+    """Those of ``seats`` (one team's or several teams', in the game's start order) that start
+    the event ``item``: every seat when the event starts whole squads (``starters`` None, or
+    a squad no larger); else each team's stored selection, or its default selection when it
+    has none yet (one query). The one filter of who starts an event's rounds."""
+    limit = item.starters
+    squads: dict[int, list[Seat]] = {}
+    for seat in seats:
+        squads.setdefault(seat.team_id, []).append(seat)
+    if limit is None or all(len(squad) <= limit for squad in squads.values()):
+        return seats
+    stored: dict[int, set[int]] = {}
+    for team_id, seat_id in Selection.objects.filter(
+        season_event=item, team_id__in=list(squads)
+    ).values_list("team_id", "seat_id"):
+        stored.setdefault(team_id, set()).add(seat_id)
+    keep: set[int] = set()
+    for team_id, squad in squads.items():
+        if len(squad) <= limit:
+            keep.update(seat.pk for seat in squad)
+        elif team_id in stored:
+            keep.update(stored[team_id])
+        else:
+            keep.update(seat.pk for seat in squad_default(squad=squad, count=limit, game=game))
+    return [seat for seat in seats if seat.pk in keep]
+
+
+def season_seats(
+    *, season: Season, team: SeasonTeam | None = None, round: Round | None = None
+) -> list[Starter]:
     """Every seat of the season's teams (of ``team`` only, when given) as plain starters
     without orders, in the game's start order (riders by bib; cars team by team in draft
-    order, car 1 then car 2). The one read of the squads that the rounds make (resolution,
-    orders, odds)."""
+    order, car 1 then car 2); for a ``round``, those that start its event (seats_starting).
+    The one read of the squads that the rounds make (resolution, orders, odds)."""
     game = adapter_for(season.ruleset)
-    seats = Seat.objects.filter(season=season).select_related("team", "rider", "entry__driver")
+    query = Seat.objects.filter(season=season).select_related("team", "rider", "entry__driver")
     if team is not None:
-        seats = seats.filter(team=team)
-    return [_starter(seat, game) for seat in seats.order_by(*game.seat_order)]
+        query = query.filter(team=team)
+    seats = list(query.order_by(*game.seat_order))
+    if round is not None:
+        seats = seats_starting(item=round.season_event, seats=seats, game=game)
+    return [_starter(seat, game) for seat in seats]
 
 
 def team_starters(*, team: SeasonTeam, round: Round) -> list[Seat]:
-    """A team's seats still racing in ``round`` (the game says which: a cycling abandon is out
-    for good, a car races again), in the game's start order, with what the orders page shows
+    """A team's seats still racing in ``round``: those starting its event (seats_starting)
+    that the game says still race (a cycling abandon is out for the rest of his race, a car
+    races again), in the game's start order, with what the orders page shows
     of them (the rider; the car's driver and constructor)."""
     game = adapter_for(team.season.ruleset)
-    seats = list(
-        team.seats.select_related("team", "rider", "entry__driver", "entry__constructor").order_by(
-            *game.seat_order
-        )
+    seats = seats_starting(
+        item=round.season_event,
+        seats=list(
+            team.seats.select_related(
+                "team", "rider", "entry__driver", "entry__constructor"
+            ).order_by(*game.seat_order)
+        ),
+        game=game,
     )
     racing = {
         s.key

@@ -206,6 +206,11 @@ urlpatterns = [
     ),
     path("seasons/<slug:slug>/teams/<int:team_id>/orders/", player.orders, name="player-orders"),
     path(
+        "seasons/<slug:slug>/teams/<int:team_id>/selection/<int:number>/",
+        player.selection,
+        name="player-selection",
+    ),
+    path(
         "seasons/<slug:slug>/teams/<int:team_id>/orders/odds/",
         odds.orders_odds,
         name="player-orders-odds",

@@ -85,11 +85,16 @@ class MotorFormation:
     seat_field = "entry"
     seat_order = ("team__draft_position", "team_id", "slot")
     seat_roles = False
+    selection_rule = gettext_lazy("your cars in their order")
     pickable_noun = gettext_lazy("car")
     pickables_noun = gettext_lazy("cars")
     #: The cars of one team (the motor specs: two).
     cars_per_team = 2
     team_words = TEAM_WORDS
+
+    def selection_order(self, pickables: Sequence[Any], roles: Sequence[str]) -> list[int]:
+        """A team's cars in their order (a championship starts both)."""
+        return list(range(len(pickables)))
 
     def pick_columns(self) -> list[PickColumn]:
         """The car's number and its engine."""
@@ -190,6 +195,7 @@ class MotorFormation:
         peloton: str,
         roster_size: int,
         players: int,
+        calendar: Sequence[Any] = (),
     ) -> list[ComputerTeam]:
         """The grid's empty places (up to the game's cars), filled with teams of two cars: the
         real constructors' cars that no player took, in entry order, each team named after its

@@ -74,7 +74,8 @@ TEAM_WORDS: Mapping[str, Any] = MappingProxyType(
 
 
 def number_block(roster_size: int) -> int:
-    """The bibs of one team: a block of ten (1-8, 11-18, ...), twenty for teams over nine."""
+    """The bibs of one team: the tens that hold it with a spare (a block of ten for up to nine
+    riders: 1-8, 11-18, ...; twenty for up to nineteen; forty for a squad of thirty)."""
     return 10 * ((roster_size + 10) // 10)
 
 
@@ -82,6 +83,7 @@ class CyclingFormation:
     seat_field = "rider"
     seat_order = ("number", "pk")
     seat_roles = True
+    selection_rule = gettext_lazy("your GC leader, then your dearest riders")
     pickable_noun = gettext_lazy("rider")
     pickables_noun = gettext_lazy("riders")
     team_words = TEAM_WORDS
@@ -151,6 +153,14 @@ class CyclingFormation:
         number = {rider.pk: first_number + offset for offset, rider in enumerate(ranked)}
         return [{"role": roles[r.pk], "number": number[r.pk]} for r in pickables]
 
+    def selection_order(self, pickables: Sequence[Rider], roles: Sequence[str]) -> list[int]:
+        """The squad's GC leader first, then the dearest riders (rider_price, the price of his
+        ratings), the lowest bib among equals (the squad's order)."""
+        return sorted(
+            range(len(pickables)),
+            key=lambda i: (roles[i] != GC_LEADER, -rider_price(pickables[i]), i),
+        )
+
     @staticmethod
     def start_list_race_id(event: Race) -> int:
         """The race whose start list a league of ``event`` races with: a real race's own, a
@@ -197,20 +207,28 @@ class CyclingFormation:
         peloton: str,
         roster_size: int,
         players: int,
+        calendar: Sequence[Race] = (),
     ) -> list[ComputerTeam]:
         """Every start-list rider no player took, in a team named after his real team, with
-        default roles and bibs in blocks of ten after the players' teams. None when the
-        organiser races the players' riders only, nor without an imported start list (the
-        fallback pool, the year's real teams, may hold riders who never started the race)."""
-        if peloton == PELOTON_PLAYERS or event.template_id is None:
+        default roles and bibs in blocks of ten after the players' teams. With a calendar of
+        several races, the union of their start lists (each rider once, in the team of the
+        first race he starts in calendar order; docs/league.md "Squads and selections"). None
+        when the organiser races the players' riders only, nor without an imported start list
+        (the fallback pool, the year's real teams, may hold riders who never started the
+        race)."""
+        templates = [race.template_id for race in calendar or [event] if race.template_id]
+        if peloton == PELOTON_PLAYERS or event.template_id is None or not templates:
             return []
-        entries = [
-            entry
-            for entry in RaceEntry.objects.filter(race_id=event.template_id)
-            .select_related("rider__team", "team")
-            .order_by("bib", "pk")
-            if entry.rider_id not in taken_people
-        ]
+        place = {race_id: index for index, race_id in enumerate(templates)}
+        entries = []
+        seen = set(taken_people)
+        for entry in sorted(
+            RaceEntry.objects.filter(race_id__in=templates).select_related("rider__team", "team"),
+            key=lambda e: (place[e.race_id], e.bib or 0, e.pk),
+        ):
+            if entry.rider_id not in seen:
+                seen.add(entry.rider_id)
+                entries.append(entry)
         by_team: dict[str, list[Rider]] = defaultdict(list)
         for entry in entries:
             team = entry.team or (entry.rider.team if entry.rider.team_id else None)

@@ -61,7 +61,7 @@ def orders_carried(*, team: SeasonTeam, round: Round) -> Carry | None:
         return None
     adapter = adapter_for(team.season.ruleset)
     data, dropped = adapter.orders_carry(
-        previous.data, round, starters=season_seats(season=team.season, team=team)
+        previous.data, round, starters=season_seats(season=team.season, team=team, round=round)
     )
     return Carry(
         number=previous.round.number, standing=previous.standing, data=data, dropped=dropped
@@ -126,7 +126,7 @@ def standing_orders_write(*, round: Round) -> list[Orders]:
         if carry is None:
             continue
         seats = adapter.starters_racing(
-            event=event, starters=season_seats(season=team.season, team=team)
+            event=event, starters=season_seats(season=team.season, team=team, round=round)
         )
         # Every starter's orders, the seats that carried nothing at their defaults (a rider
         # at his squad role), so that the round's checks see a whole team.

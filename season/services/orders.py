@@ -45,7 +45,7 @@ def team_orders_check(
     adapter = adapter_for(team.season.ruleset)
     event = adapter.round_event(round)
     seats = adapter.starters_racing(
-        event=event, starters=season_seats(season=team.season, team=team)
+        event=event, starters=season_seats(season=team.season, team=team, round=round)
     )
     given = {str(seat): dict(order) for seat, order in orders.items()}
     unknown = sorted(set(given) - {s.key for s in seats}, key=_seat_order)

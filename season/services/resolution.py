@@ -37,6 +37,7 @@ from season.services.jobs import (
 )
 from season.services.lifecycle import RoundError, previous_resolved_check
 from season.services.season_standings import season_standings_write
+from season.services.selections import selections_fill
 
 logger = logging.getLogger(__name__)
 
@@ -67,10 +68,13 @@ def round_starters(*, round: Round) -> list[Starter]:
     season = round.season
     if round.number == 1 and round.status not in DONE_STATUSES:
         computer_teams_fill(season=season)
+    if round.status == Round.Status.RESOLVING:
+        # Computer teams seated only now get their stored selection as the others did.
+        selections_fill(item=round.season_event)
     orders = {o.team_id: o.data for o in Orders.objects.filter(round=round)}
     return [
         replace(seat, orders=orders.get(seat.team_id, {}).get(seat.key, {}))
-        for seat in season_seats(season=season)
+        for seat in season_seats(season=season, round=round)
     ]
 
 
@@ -138,6 +142,8 @@ def round_resolve(
             round_seed_commit(round=stage)
             # Standing orders are copied for the round now, under its lock and before its
             # dice seed is derived from the nonces: the copies' nonces count like any other.
+            # The event's selections are written first: the standing orders copy its starters.
+            selections_fill(item=stage.season_event)
             standing_orders_write(round=stage)
             stage.status = Round.Status.RESOLVING
             stage.attempts += 1

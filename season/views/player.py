@@ -40,6 +40,7 @@ from season.models import (
     RiderRole,
     Round,
     Season,
+    SeasonEvent,
     SeasonTeam,
     Seat,
 )
@@ -49,6 +50,18 @@ from season.services import draft_clock
 from season.services.carry import orders_carried, orders_source
 from season.services.invitations import invitations_pending
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
+from season.services.selections import (
+    SelectionRefused,
+    default_selection,
+    event_name,
+    first_round,
+    selection_count,
+    selection_open,
+    selection_save,
+    selection_stored,
+    selections_due,
+    squad_of,
+)
 from season.tables import DraftBoardTable, DraftHistoryTable, TeamRosterTable, table_configure
 from season.views.rules import adapter_or_404, rules_url
 
@@ -364,6 +377,7 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     seat_count = len(seats)
     if seat_count >= season.roster_size:
         context["orders_link"] = _orders_link(season, game)
+        context["selections_due"] = _selection_links(team)
     if season.max_per_real_team:
         context["per_real_team"] = words["per_real_team"] % {"limit": season.max_per_real_team}
     if season.formation_mode == Season.FormationMode.DRAFT:
@@ -807,6 +821,7 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
         {
             "season": season,
             "team": team,
+            "selections_due": _selection_links(team),
             "window": window,
             "round": round,
             "round_title": adapter.orders_title(round) if round is not None else "",
@@ -828,3 +843,106 @@ def _orders(request: HttpRequest, season: Season, team: SeasonTeam, now: datetim
             **(adapter.orders_context(round, starters=starters, form=form) if round else {}),
         },
     )
+
+
+# --- selections -----------------------------------------------------------------------------
+
+
+def _selection_links(team: SeasonTeam) -> list[dict[str, object]]:
+    """The events whose selection the team can still give, each with its page's address and
+    whether the team gave one (linked from the team and orders pages)."""
+    return [
+        {
+            "label": _("Riders who start %(race)s") % {"race": event_name(item)},
+            "url": reverse(
+                "player-selection",
+                kwargs={"slug": team.season.slug, "team_id": team.pk, "number": item.number},
+            ),
+            "given": item.given,  # type: ignore[attr-defined]
+        }
+        for item in selections_due(team=team)
+    ]
+
+
+def _selection_rows(
+    game: GameAdapter, squad: list[Seat], ticked: set[int], default: set[int]
+) -> list[dict[str, object]]:
+    columns = game.pick_columns()
+    rows = []
+    for seat in squad:
+        pickable = getattr(seat, game.seat_field)
+        rows.append(
+            {
+                "seat": seat,
+                "name": game.candidate(pickable).name,
+                "price": game.candidate(pickable).price,
+                "role": seat.get_role_display() if game.seat_roles else "",
+                "ratings": [
+                    {"label": column.label, **cell}
+                    for column, cell in zip(
+                        columns, _cells(columns, game.pick_values(pickable)), strict=True
+                    )
+                ],
+                "ticked": seat.pk in ticked,
+                "default": seat.pk in default,
+            }
+        )
+    return rows
+
+
+@login_required
+def selection(request: HttpRequest, slug: str, team_id: int, number: int) -> HttpResponse:
+    """The riders of the squad who start event ``number`` of the calendar: a box per rider,
+    the count the event starts, its first deadline and the default selection that applies
+    if the player chooses none; saved through selection_save, which checks it all again."""
+    team = own_team(request, slug, team_id)
+    season = team.season
+    item = get_object_or_404(SeasonEvent, season=season, number=number)
+    here = reverse(
+        "player-selection", kwargs={"slug": season.slug, "team_id": team.pk, "number": number}
+    )
+    game = adapter_for(season.ruleset)
+    squad = squad_of(team)
+    default = {seat.pk for seat in default_selection(team=team, item=item)}
+    stored = {row.seat_id for row in selection_stored(team=team, item=item)}
+    errors: list[str] = []
+    ticked = stored or default
+    if request.method == "POST":
+        given = [value for value in request.POST.getlist("seat") if value.isdigit()]
+        try:
+            selection_save(
+                team=team, item=item, seat_ids=[int(v) for v in given], user=request.user
+            )
+        except SelectionRefused as error:
+            errors.append(str(error))
+            ticked = {int(v) for v in given}
+        else:
+            messages.success(
+                request, _("Your riders for %(race)s are saved.") % {"race": event_name(item)}
+            )
+            return redirect(here)
+    opening = first_round(item)
+    deadline = opening.orders_deadline if opening else None
+    with timezone.override(season.tz):
+        return render(
+            request,
+            "season/player/selection.html",
+            {
+                "season": season,
+                "team": team,
+                "item": item,
+                "race_name": event_name(item),
+                "rows": _selection_rows(game, squad, ticked, default),
+                "count": selection_count(item, squad),
+                "needed": item.starters is not None and len(squad) > item.starters,
+                "is_open": selection_open(item),
+                "stored": bool(stored),
+                "deadline": deadline,
+                "time_left": time_left(deadline - timezone.now())
+                if deadline and deadline > timezone.now()
+                else "",
+                "errors": errors,
+                "default_names": [seat.name for seat in squad if seat.pk in default],
+                "default_rule": game.selection_rule,
+            },
+        )

@@ -103,3 +103,48 @@ def only_results_due(season: Season, *, at: datetime) -> None:
         ],
         ignore_conflicts=True,
     )
+
+
+def squad_riders(year: int = 2023) -> dict[str, Rider]:
+    """Four riders of one real team at distinct prices: a climber (the GC leader), a sprinter,
+    a rouleur and a domestique (the cheapest)."""
+    team = TeamFactory(year=year)
+    return {
+        "leader": RiderFactory(team=team, climber=4, time_trialist=3),
+        "sprinter": RiderFactory(team=team, sprinter=3),
+        "rouleur": RiderFactory(team=team, rouleur=2),
+        "domestique": RiderFactory(team=team),
+    }
+
+
+def two_race_league(*, organiser: Any, players: tuple[Any, Any], ruleset: str = "moreno") -> tuple:
+    """A budget season of two 2-stage races, two players with squads of four (squad_riders),
+    race 2 starting two riders a team: (season, race 2's event, team 1, team 2, team 1's
+    riders, team 2's riders)."""
+    from season import formation
+    from season.leagues import calendar_event_add
+
+    first = template_race(stages=2, real_teams=0)
+    riders_1, riders_2 = squad_riders(), squad_riders()
+    season = league(
+        organiser=organiser,
+        template=first,
+        ruleset=ruleset,
+        formation_mode=Season.FormationMode.BUDGET,
+        roster_size=4,
+        budget=1000,
+        max_per_real_team=None,
+        first_deadline=timezone.now() + timedelta(days=2),
+    )
+    team_1, team_2 = joined(season, *players)
+    formation.team_select(team=team_1, pickable_ids=[r.pk for r in riders_1.values()])
+    formation.team_select(team=team_2, pickable_ids=[r.pk for r in riders_2.values()])
+    item = calendar_event_add(
+        season=season,
+        event=template_race(stages=2, real_teams=0),
+        first_deadline=timezone.now() + timedelta(days=5),
+        hours_between=24,
+        starters=2,
+    )
+    season = Season.objects.get(pk=season.pk)
+    return season, item, team_1, team_2, riders_1, riders_2

@@ -46,8 +46,8 @@ def errors_of(response, field):
     ("field", "value", "message"),
     [
         ("budget", "99999999999", "less than or equal to 10000"),
-        ("max_per_real_team", "40000", "less than or equal to 12"),
-        ("roster_size", "40000", "less than or equal to 12"),
+        ("max_per_real_team", "40000", "less than or equal to 30"),
+        ("roster_size", "40000", "less than or equal to 30"),
     ],
 )
 def test_a_huge_number_on_the_new_season_form_is_refused_by_its_field(
