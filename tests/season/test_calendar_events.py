@@ -89,7 +89,7 @@ def test_each_race_keeps_its_own_standings_and_the_current_event_moves_on(two_ra
 
 
 def test_abandons_are_listed_by_the_seasons_round_numbers(two_races):
-    season, item = two_races
+    season, _item = two_races
     _resolve(season, [1, 2, 3, 4])
     out = results.abandons(season=season, numbers=[1, 2, 3, 4])
     expected = {
@@ -105,7 +105,7 @@ def test_abandons_are_listed_by_the_seasons_round_numbers(two_races):
 
 
 def test_the_season_page_shows_the_current_race_and_round_pages_name_its_stages(client, two_races):
-    season, item = two_races
+    season, _item = two_races
     _resolve(season, [1, 2, 3])
     Season.objects.filter(pk=season.pk).update(auto_publish=True)
     cache.clear()

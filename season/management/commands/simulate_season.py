@@ -156,7 +156,7 @@ def season_ranking(season: Season) -> list[tuple[int | None, str, str]]:
         return []
     owners = dict(season.teams.values_list("pk", "owner__username"))
     return [
-        (line.rank, line.name, owners.get(line.team_id) or "")
+        (line.rank, line.name, owners.get(line.team_id or 0) or "")
         for line in standings_lines(
             season=season, number=number, table=SeasonStanding.Table.PLAYERS
         )
