@@ -317,7 +317,9 @@ def motor_demo_load(*, today: date | None = None) -> Season:
 SEASON_DEMO_SLUG = "demo-season"
 SEASON_DEMO_NAME = "Demo Season 2023"
 SEASON_DEMO_RULESET = "moreno"
-SEASON_DEMO_ROSTER = 8
+SEASON_DEMO_ROSTER = 10
+#: How many of his squad each player starts in each race: the critérium, the week, the Tour.
+SEASON_DEMO_STARTERS = (6, 7, 8)
 #: How many riders of one real team a player's squad may hold: the draft spreads the stars.
 SEASON_DEMO_MAX_PER_TEAM = 2
 #: Days between the last stage of a race and the first of the next.
@@ -417,11 +419,16 @@ def season_demo_load(*, today: date | None = None) -> Season:
     on the 2023 riders — the Demo Critérium (4 stages), the Demo Week (7 stages) and the Tour
     de France 2023 (21) — run by olivia with the Moréno ruleset, built as an organiser builds
     one (season_create, calendar_event_add, season_join, the draft). alice, bob and charlie
-    draft squads of eight that start every race; computer teams ride the rest of the start
-    list. A stage a day from tomorrow, orders due at 20:00, SEASON_DEMO_GAP_DAYS between two
-    races; round 1 is open."""
+    draft squads of ten and start six, seven and eight of them (SEASON_DEMO_STARTERS);
+    computer teams ride the rest of the start list. A stage a day from tomorrow, orders due
+    at 20:00, SEASON_DEMO_GAP_DAYS between two races; round 1 is open."""
     from season.computer_teams import computer_teams_fill
-    from season.leagues import calendar_event_add, season_create, season_join
+    from season.leagues import (
+        calendar_event_add,
+        calendar_event_starters,
+        season_create,
+        season_join,
+    )
 
     with transaction.atomic():
         tour = Race.objects.filter(slug=TEMPLATE_SLUG).first()
@@ -442,7 +449,8 @@ def season_demo_load(*, today: date | None = None) -> Season:
             first_deadline=datetime.combine(first_day, DEADLINE_TIME, tzinfo=tz),
             hours_between=24,
         )
-        for race in [*routes[1:], tour]:
+        calendar_event_starters(season=season, number=1, starters=SEASON_DEMO_STARTERS[0])
+        for race, starters in zip([*routes[1:], tour], SEASON_DEMO_STARTERS[1:], strict=True):
             last = season.rounds.order_by("-number").values_list("orders_deadline", flat=True)[0]
             assert last is not None, "season_create gives every round a deadline"
             calendar_event_add(
@@ -450,6 +458,7 @@ def season_demo_load(*, today: date | None = None) -> Season:
                 event=race,
                 first_deadline=last + timedelta(days=SEASON_DEMO_GAP_DAYS),
                 hours_between=24,
+                starters=starters,
             )
         for login in DEMO_LOGINS:
             if login.role == "player":

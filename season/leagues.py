@@ -314,6 +314,33 @@ def calendar_event_add(
     return item
 
 
+def calendar_event_starters(*, season: Season, number: int, starters: int | None) -> SeasonEvent:
+    """Set how many of its squad each team starts in event ``number`` (None: the whole
+    squad), until the event begins.
+
+    Refused, naming the rule: an event not in the calendar, an event that has begun (its
+    teams' selections were written when its first round was claimed), a count outside 1 and
+    the squad's size."""
+    if starters is not None and not 1 <= starters <= season.roster_size:
+        raise LeagueError(
+            _("Starters per team: between 1 and the squad's %(size)d riders.")
+            % {"size": season.roster_size}
+        )
+    with transaction.atomic():
+        locked = Season.objects.select_for_update().get(pk=season.pk)
+        item = locked.events.filter(number=number).first()
+        if item is None:
+            raise LeagueError(_("The calendar has no race number %(number)d.") % {"number": number})
+        if event_started(item):
+            raise LeagueError(_("This race has started: who starts it can no longer change."))
+        item.starters = starters
+        item.full_clean()
+        item.save(update_fields=["starters"])
+        season.calendar_forget()
+        season_changed(locked)
+    return item
+
+
 def calendar_event_remove(*, season: Season, number: int) -> None:
     """Take event ``number`` off the season's calendar with its rounds and its league copy;
     the events and rounds after it move up one place so that the numbers stay contiguous

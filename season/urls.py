@@ -154,6 +154,11 @@ urlpatterns = [
         name="organiser-race-remove",
     ),
     path(
+        "seasons/<slug:slug>/organise/races/<int:number>/starters/",
+        organiser.race_starters,
+        name="organiser-race-starters",
+    ),
+    path(
         "seasons/<slug:slug>/organise/calendar/",
         organiser.calendar_edit,
         name="organiser-calendar",

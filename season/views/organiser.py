@@ -310,6 +310,24 @@ def race_remove_confirm(request: HttpRequest, slug: str, number: int) -> HttpRes
 
 @login_required
 @require_POST
+def race_starters(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """How many of its squad each team starts in a race not begun (empty: the whole squad)."""
+    season = managed_season(request, slug)
+    raw = request.POST.get("starters", "").strip()
+    try:
+        starters = int(raw) if raw else None
+        leagues.calendar_event_starters(season=season, number=number, starters=starters)
+    except ValueError:
+        messages.error(request, _("Starters per team: a whole number, or empty for the squad."))
+    except leagues.LeagueError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Who starts the race is saved."))
+    return redirect("organiser-races", slug=season.slug)
+
+
+@login_required
+@require_POST
 def race_remove(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season = managed_season(request, slug)
     try:

@@ -335,3 +335,22 @@ def test_an_event_page_hides_results_not_published(client, charlie):
     assert client.get(url).context["last"] is None
     client.force_login(charlie)
     assert client.get(url).context["last"] == 1
+
+
+def test_the_organiser_sets_who_starts_a_race_until_it_begins(client, alice):
+    from season.leagues import calendar_event_starters
+    from season.services.lifecycle import round_open
+
+    season = league(organiser=alice, roster_size=4)
+    client.force_login(alice)
+    url = reverse("organiser-race-starters", args=[season.slug, 1])
+    client.post(url, {"starters": "3"})
+    assert season.events.get(number=1).starters == 3
+    client.post(url, {"starters": "5"})  # more than the squad: refused, nothing changes
+    assert season.events.get(number=1).starters == 3
+    client.post(url, {"starters": ""})
+    assert season.events.get(number=1).starters is None
+    round_open(round=season.rounds.get(number=1))
+    with pytest.raises(LeagueError, match="This race has started"):
+        calendar_event_starters(season=season, number=1, starters=2)
+    assert season.events.get(number=1).starters is None

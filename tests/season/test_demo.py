@@ -5,9 +5,15 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils.html import escape
 
-from races.models import Race
+from races.models import Race, StageResult
 from riders.models import Rider, Team
-from season.demo import DEMO_LOGINS, SEASON_DEMO_ROSTER, SEASON_DEMO_SLUG, season_demo_load
+from season.demo import (
+    DEMO_LOGINS,
+    SEASON_DEMO_ROSTER,
+    SEASON_DEMO_SLUG,
+    SEASON_DEMO_STARTERS,
+    season_demo_load,
+)
 from season.models import DONE_STATUSES, Round, Season, SeasonStanding, SeasonTeam, Seat
 from season.services.season_standings import standings_lines
 
@@ -85,7 +91,8 @@ def test_load_demo_builds_a_season_of_three_races_played_by_the_same_three_playe
     days = [(b.orders_deadline - a.orders_deadline).days for a, b in pairwise(rounds)]
     assert days == [1] * 3 + [3] + [1] * 6 + [3] + [1] * 20
     assert [r.status for r in rounds[:2]] == [Round.Status.OPEN, Round.Status.SCHEDULED]
-    assert all(item.starters is None for item in calendar)  # the whole squad starts
+    # Squads of ten, of whom six, seven and eight start the three races.
+    assert [item.starters for item in calendar] == list(SEASON_DEMO_STARTERS)
     players = {login.username for login in DEMO_LOGINS if login.role == "player"}
     squads = {
         team.owner.username: team.seats.count()
@@ -107,6 +114,13 @@ def test_simulate_season_resolves_every_round_of_the_demo_season_and_names_its_w
     assert not season.rounds.exclude(status__in=DONE_STATUSES).exists()
     out = capsys.readouterr().out
     assert "Resolved 32 stages of demo-season" in out
+    # Each race was started by the selected riders only: the default where nobody chose.
+    for item in season.calendar():
+        for team in season.teams.filter(owner__isnull=False):
+            raced = StageResult.objects.filter(
+                stage__race=item.race, stage__number=1, rider__in=team.seats.values("rider")
+            ).count()
+            assert raced == item.starters
     # Each race's GC after its own last stage, in calendar order.
     gcs = [out.index(f"General classification after stage {n}:") for n in (4, 7, 21)]
     assert gcs == sorted(gcs)
