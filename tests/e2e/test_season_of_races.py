@@ -1,13 +1,15 @@
 """Issue 30's first "Done when", as an organiser on the web, in Chromium, with a real Celery
 worker and beat on PostgreSQL and Redis: olivia creates a season on the create page from an
-imported race (the demo's four-stage Critérium) and adds two more races to its calendar (the
-demo's week-long race and the Tour, through calendar_event_add until the calendar editor page
-exists); alice, bob and charlie join and pick their squads within the budget; olivia opens
-stage 1; alice gives orders; beat resolves every stage of race 1 at its deadline (deadlines
-moved a few seconds ahead, as the beat tests do), then, alice's orders given for race 2's first
-stage, every stage of race 2. A stage of race 2 replays identically (season.replay and
-`manage.py replay_stage`). The season page at 1366 and 390 px: no sideways scroll, no console
-error, no axe-core violation; screenshots in /tmp/shots/demo/ and test-artifacts."""
+imported race (the demo's four-stage Critérium) and adds two more races to its calendar on
+the calendar page (the demo's week-long race, where each team starts two of its three riders,
+and the Tour); alice, bob and charlie join and pick their squads of three within the budget;
+alice chooses who starts race 2 on her selection page; olivia opens stage 1; alice gives
+orders; beat resolves every stage of race 1 at its deadline (deadlines moved a few seconds
+ahead, as the beat tests do), then, alice's orders given for race 2's first stage, every stage
+of race 2, raced by her selection and the others' default selections. A stage of race 2
+replays identically (season.replay and `manage.py replay_stage`). The season page at 1366 and
+390 px: no sideways scroll, no console error, no axe-core violation; screenshots in
+/tmp/shots/demo/ and test-artifacts."""
 
 import os
 import uuid
@@ -20,14 +22,16 @@ from django.db import connection
 from django.utils import timezone
 
 from config.celery import app as celery_app
+from races.models import StageResult
 from season.demo import DEMO_ROUTES, demo_load, demo_route_load
-from season.leagues import calendar_event_add
-from season.models import DONE_STATUSES, Job, Orders, Round
+from season.models import DONE_STATUSES, Job, Orders, Round, Selection
 from season.replay import stage_replay
 from tests.e2e.helpers import cheap_riders, check_widths, log_in, new_page, season_create, team_join
 from tests.integration.processes import Processes, database_url, log_trouble, wait_for
 
-ROSTER = 2
+ROSTER = 3
+#: How many of its squad each team starts in race 2 (the week).
+WEEK_STARTERS = 2
 SHOTS = Path("/tmp/shots/demo")
 FAST_CHECKS = {"STAGE_DEADLINE_CHECK_SECONDS": "1"}
 
@@ -55,14 +59,42 @@ def deadlines_soon(season, numbers):
 def orders_give(page, base, season, team):
     """The player's orders for the open stage, one role changed from its default, saved."""
     page.goto(base + f"/seasons/{season.slug}/teams/{team.pk}/orders/")
-    rider = team.seats.order_by("number", "pk").first().rider_id
-    field = f"#id_{rider}-role"
-    page.select_option(
-        field, "domestique" if page.input_value(field) != "domestique" else "sprinter"
-    )
+    # The first rider the page lists: the round's starters only (race 2: the selection).
+    field = page.locator("select[id$='-role']").first
+    field.select_option("domestique" if field.input_value() != "domestique" else "sprinter")
     with page.expect_navigation():
         page.click("text=Save my orders")
     assert "Orders saved for stage" in page.content()
+
+
+def race_add(page, base, season, race, starters):
+    """The organiser adds ``race`` at the end of the calendar on the calendar's page, its first
+    deadline three days after the calendar's last one."""
+    page.goto(base + f"/seasons/{season.slug}/organise/races/")
+    last = season.rounds.order_by("-number").first().orders_deadline
+    first = timezone.localtime(last + timedelta(days=3), season.tz)
+    page.select_option("#id_event", f"race-{race.pk}")
+    page.fill("#id_first_deadline", first.strftime("%Y-%m-%dT20:00"))
+    if starters:
+        page.fill("#id_starters", str(starters))
+    with page.expect_navigation():
+        page.click("#race-add button[type=submit]")
+    assert "is added to the calendar" in page.content()
+
+
+def selection_give(page, base, season, team, item):
+    """The player's selection for the event ``item`` on its page: the last riders of his squad
+    (by bib), not the default's first ones; the riders chosen."""
+    page.goto(base + f"/seasons/{season.slug}/teams/{team.pk}/selection/{item.number}/")
+    page.wait_for_selector("#selection-form")
+    seats = list(team.seats.order_by("number", "pk"))
+    wanted = seats[-item.starters :]
+    for seat in seats:
+        box = page.locator(f'input[name=seat][value="{seat.pk}"]')
+        box.check() if seat in wanted else box.uncheck()
+    page.get_by_role("button", name="Save my selection").click()
+    page.wait_for_selector("text=Your selection is saved.")
+    return {seat.rider_id for seat in wanted}
 
 
 def resolved_by_beat(season, numbers, *logs):
@@ -102,13 +134,12 @@ def test_an_organiser_runs_a_season_of_three_races_on_the_web(
         peloton="players",
         event_slug=criterium.slug,
     )
-    # Two more races at the end of the calendar, a few days after the last stage of each.
-    for race in (week, _tour()):
-        last = season.rounds.order_by("-number").first().orders_deadline
-        calendar_event_add(
-            season=season, event=race, first_deadline=last + timedelta(days=3), hours_between=24
-        )
+    # Two more races at the end of the calendar, on its page, a few days after the last stage.
+    for race, starters in ((week, WEEK_STARTERS), (_tour(), None)):
+        race_add(olivia, base, season, race, starters)
+    season.calendar_forget()
     calendar = season.calendar()
+    assert [item.starters for item in calendar] == [None, WEEK_STARTERS, None]
     assert [item.rounds.count() for item in calendar] == [4, 7, 21]
     race_1 = list(range(1, 5))
     race_2 = list(range(5, 12))
@@ -123,6 +154,9 @@ def test_an_organiser_runs_a_season_of_three_races_on_the_web(
         players[who] = page
     teams = {t.owner.username: t for t in season.teams.filter(owner__isnull=False)}
     assert {name: t.seats.count() for name, t in teams.items()} == dict.fromkeys(players, ROSTER)
+
+    # alice chooses who starts the week: her last two riders (the default would be the first).
+    chosen = selection_give(players["alice"], base, season, teams["alice"], calendar[1])
 
     olivia.goto(base + f"/seasons/{slug}/stages/1/")
     with olivia.expect_navigation():
@@ -145,6 +179,22 @@ def test_an_organiser_runs_a_season_of_three_races_on_the_web(
         assert Orders.objects.filter(team=teams["alice"], round__number=5).exists()
         deadlines_soon(season, race_2)
         resolved_by_beat(season, race_2, worker, beat)
+        # The week was raced by alice's selection, and by the others' default selections.
+        raced = set(
+            StageResult.objects.filter(
+                stage__race=calendar[1].race,
+                stage__number=1,
+                rider__in=teams["alice"].seats.values("rider"),
+            ).values_list("rider_id", flat=True)
+        )
+        assert raced == chosen
+        for who in ("bob", "charlie"):
+            sources = set(
+                Selection.objects.filter(team=teams[who], season_event=calendar[1]).values_list(
+                    "source", flat=True
+                )
+            )
+            assert sources == {"default"}
     finally:
         deployment.stop()
         with celery_app.connection_for_write() as broker:
