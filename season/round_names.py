@@ -66,3 +66,9 @@ def team_size_text(season: Season) -> str:
         "size": size,
         "noun": game.pickable_noun if size == 1 else game.pickables_noun,
     }
+
+
+def round_choices(season: Season, last: int) -> list[tuple[int, str]]:
+    """Rounds 1 to ``last`` as a picker lists them: (number, "Stage 3"), "Stage 1 (Tour de
+    France 2023)" in a calendar of several races, "Round 2" in a championship."""
+    return [(number, round_name_start(season, number)) for number in range(1, last + 1)]

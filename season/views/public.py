@@ -25,7 +25,7 @@ from season import results, selectors
 from season.calendar import next_deadline, season_calendar
 from season.models import DONE_STATUSES, DiceLog, Round, Season, SeasonTeam
 from season.permissions import results_view, round_results_visible, status_visible, visible_upto
-from season.round_names import round_name, round_name_start
+from season.round_names import round_choices, round_name
 from season.services import lifecycle
 from season.services.orders_status import orders_count, orders_status
 from season.tables import (
@@ -265,7 +265,7 @@ def _standings_page(
             "classification": classification,
             "classifications": Classification.choices,
             "number": number,
-            "numbers": [(n, round_name_start(season, n)) for n in range(1, last + 1)],
+            "numbers": round_choices(season, last),
             "round_label": round_name(season, number) if number else "",
             "jerseys": selectors.jersey_holders(season=season, number=number, team_names=team_names)
             if number

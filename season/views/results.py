@@ -14,6 +14,7 @@ from season import results
 from season.models import Season, SeasonStanding
 from season.permissions import status_visible
 from season.result_tables import AbandonTable, PlayersRankingTable, SeasonStandingsTable
+from season.round_names import round_choices
 from season.services import season_standings
 from tableexport import table_configure
 
@@ -54,7 +55,7 @@ def _players_page(
             "season": season,
             "table": table,
             "number": number,
-            "numbers": range(1, last + 1),
+            "numbers": round_choices(season, last),
             "final": final,
             "scoring": season.player_ranking,
         },
@@ -160,7 +161,7 @@ def _season_table_page(
             "table": standings,
             "table_kind": table,
             "number": number,
-            "numbers": range(1, last + 1),
+            "numbers": round_choices(season, last),
             "final": bool(number) and number == results.last_round_number(season=season),
             "chart": chart,
         },
