@@ -160,5 +160,5 @@ def demo_event_key(discipline: str) -> str:
 
     if discipline == "cycling":
         return f"race-{Race.objects.get(slug='tour-de-france-2023').pk}"
-    demo = Season.objects.select_related("championship").get(slug=MOTOR_DEMO_SLUG)
+    demo = Season.objects.get(slug=MOTOR_DEMO_SLUG)
     return f"championship-{demo.championship.copied_from_id}"
