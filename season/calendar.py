@@ -13,9 +13,8 @@ from datetime import datetime, timedelta
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from plugins import adapter_for
 from season.models import DONE_STATUSES, Round, Season, SeasonEvent
-from season.round_names import round_name_start
+from season.round_names import event_name, round_name_start
 
 TAKING_ORDERS = (Round.Status.SCHEDULED, Round.Status.OPEN)
 
@@ -91,7 +90,6 @@ def season_calendar(season: Season, rounds: Sequence[Round] | None = None) -> li
         rounds = list(
             season.rounds.select_related("stage", "grand_prix").order_by("number")  # type: ignore[misc]
         )
-    game = adapter_for(season.ruleset)
     by_event: dict[int, list[Round]] = {}
     for round_ in rounds:
         by_event.setdefault(round_.season_event_id, []).append(round_)
@@ -104,7 +102,7 @@ def season_calendar(season: Season, rounds: Sequence[Round] | None = None) -> li
         events.append(
             CalendarEvent(
                 item=item,
-                name=game.league_source(item.event) or str(item.event),
+                name=event_name(season, item),
                 rounds=[
                     CalendarRound(
                         round=r,

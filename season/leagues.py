@@ -273,11 +273,8 @@ def calendar_event_add(
                 % {"count": CALENDAR_MAX}
             )
         last = locked.rounds.order_by("-number").first()
-        if (
-            last is not None
-            and last.status in DONE_STATUSES
-            and not locked.rounds.exclude(status__in=DONE_STATUSES).exists()
-        ):
+        # Rounds are resolved in order: the last one done, every one is.
+        if last is not None and last.status in DONE_STATUSES:
             raise LeagueError(_("The season is over: its last round is resolved."))
         if last is not None and last.orders_deadline and first_deadline <= last.orders_deadline:
             raise LeagueError(

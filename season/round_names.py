@@ -14,7 +14,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from plugins import GameAdapter, adapter_for
-from season.models import Round, Season
+from season.models import Round, Season, SeasonEvent
+
+
+def event_name(season: Season, item: SeasonEvent) -> str:
+    """An event of the calendar as the pages name it: the real race (or championship) its
+    league copy was made from, "Tour de France 2023"."""
+    return adapter_for(season.ruleset).league_source(item.event) or str(item.event)
 
 
 def round_name(season: Season, number: int) -> str:
@@ -29,7 +35,7 @@ def round_name(season: Season, number: int) -> str:
         return game.round_label(number)
     return _("%(round)s of %(event)s") % {
         "round": game.round_label(within),
-        "event": game.league_source(item.event) or str(item.event),
+        "event": event_name(season, item),
     }
 
 

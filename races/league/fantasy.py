@@ -174,24 +174,27 @@ class RaceRows:
         ]
 
 
-def race_rows(stage: Stage, *, players: Iterable[int]) -> RaceRows:
-    teams = list(players)
+def race_rows(stage: Stage, *, players: Iterable[int] | None) -> RaceRows:
+    """The race's stored rows up to ``stage`` for the players' teams ``players`` (their ids),
+    or for every rider of every team (None: the standings across the season count them all)."""
+    teams = None if players is None else list(players)
     every = list(Stage.objects.filter(race_id=stage.race_id).order_by("number"))
     stages = [each for each in every if each.number <= stage.number]
+    ridden = StageResult.objects.filter(stage__in=stages)
+    if teams is not None:
+        ridden = ridden.filter(entry_team_id__in=teams)
     results = [
         (number, rider_id, team_id, rank, name or "")
-        for number, rider_id, team_id, rank, name in StageResult.objects.filter(
-            stage__in=stages, entry_team_id__in=teams
-        )
-        .order_by("stage__number", "rank")
-        .values_list("stage__number", "rider_id", "entry_team_id", "rank", "rider__name")
+        for number, rider_id, team_id, rank, name in ridden.order_by(
+            "stage__number", "rank"
+        ).values_list("stage__number", "rider_id", "entry_team_id", "rank", "rider__name")
         if team_id is not None
     ]
-    wanted = (
-        Q(stage__in=stages, classification__in=list(JERSEY_POINTS), rank__lte=DEEPEST)
-        | Q(stage=stage, entry_team_id__in=teams)
-        | Q(stage=stage, rank=1)
+    wanted = Q(stage__in=stages, classification__in=list(JERSEY_POINTS), rank__lte=DEEPEST) | Q(
+        stage=stage, rank=1
     )
+    if teams is not None:
+        wanted |= Q(stage=stage, entry_team_id__in=teams)
     standings = [
         StandingRow(number, classification, rank or 0, rider_id, name or "", team_id, value, gap)
         for number, classification, rank, rider_id, name, team_id, value, gap in (
@@ -229,34 +232,45 @@ def team_scores(stage: Stage, *, players: Iterable[int]) -> dict[int, TeamScore]
     return scores_of(race_rows(stage, players=teams), players=teams)
 
 
+def stage_facts_of(rows: RaceRows) -> list[StageFacts]:
+    """Each stage of ``rows`` as fantasy points read it: the places of the riders read, the
+    jerseys' classifications' first DEEPEST, its sprints and summits (no query)."""
+    finish: dict[int, dict[int, int]] = {each.number: {} for each in rows.stages}
+    for number, rider_id, _team_id, rank, _name in rows.results:
+        if rank is not None:
+            finish[number][rider_id] = rank
+    standings: dict[int, dict[str, list[int]]] = {each.number: {} for each in rows.stages}
+    for row in rows.standings:
+        if row.classification in JERSEY_POINTS and row.rank <= DEEPEST and row.rider_id:
+            standings[row.number].setdefault(row.classification, []).append(row.rider_id)
+    return [
+        StageFacts(
+            number=each.number,
+            finish=finish[each.number],
+            standings=standings[each.number],
+            sprints=rows.sprints.get(each.number, ()),
+            climbs=rows.climbs.get(each.number, ()),
+            last=each.number == rows.last,
+        )
+        for each in rows.stages
+    ]
+
+
 def scores_of(rows: RaceRows, *, players: Iterable[int]) -> dict[int, TeamScore]:
     """The players' teams' fantasy points from ``rows`` (no query)."""
     scores = {team_id: TeamScore(team_id) for team_id in players}
     team_of: dict[int, int] = {}
-    finish: dict[int, dict[int, int]] = {each.number: {} for each in rows.stages}
     for number, rider_id, team_id, rank, name in rows.results:
         team_of[rider_id] = team_id
         if rank is None or team_id not in scores:
             continue
-        finish[number][rider_id] = rank
         score = scores[team_id]
         if score.best_stage is None or rank < score.best_stage[0]:
             score.best_stage = (rank, number, name)
         if rank == 1:
             score.stage_wins += 1
-    standings: dict[int, dict[str, list[int]]] = {each.number: {} for each in rows.stages}
-    for row in rows.standings:
-        if row.classification in JERSEY_POINTS and row.rank <= DEEPEST and row.rider_id:
-            standings[row.number].setdefault(row.classification, []).append(row.rider_id)
-    for number in standings:
-        facts = StageFacts(
-            number=number,
-            finish=finish[number],
-            standings=standings[number],
-            sprints=rows.sprints.get(number, ()),
-            climbs=rows.climbs.get(number, ()),
-            last=number == rows.last,
-        )
+    for facts in stage_facts_of(rows):
+        number = facts.number
         for rider, kinds in stage_points(facts).items():
             owner = team_of.get(rider)
             if owner is None or owner not in scores:
@@ -266,7 +280,7 @@ def scores_of(rows: RaceRows, *, players: Iterable[int]) -> dict[int, TeamScore]
             score.points += total
             score.by_stage[number] = score.by_stage.get(number, 0) + total
         for classification in JERSEY_POINTS:
-            leaders = standings[number].get(classification, ())
+            leaders = facts.standings.get(classification, ())
             if leaders and team_of.get(leaders[0]) in scores:
                 scores[team_of[leaders[0]]].jersey_days += 1
     for team_id, rank, name in best_gc_of(rows, players=scores):

@@ -23,9 +23,8 @@ from django.utils.translation import gettext_lazy as _
 
 from plugins.countback import Line, place_count, ranked
 from plugins.protocol import SeasonTables, StandingLine
-from races.league.fantasy import DEEPEST, JERSEY_POINTS, StageFacts, stage_points
-from races.models import Classification, Stage, StageResult, Standing
-from races.standings import stage_climbs_and_sprints
+from races.league.fantasy import StageFacts, race_rows, stage_facts_of, stage_points
+from races.models import Classification, Stage
 from riders.models import Rider
 
 
@@ -188,46 +187,12 @@ def season_tables(
 def race_facts(stage: Stage, *, event: int) -> RaceFacts:
     """What ``stage``'s race stored up to it (``event``: the race's number in the calendar):
     every rider's stage places, the jerseys' classifications' first DEEPEST after each stage,
-    the sprints and summits, each rider's league team (four queries)."""
-    every = list(Stage.objects.filter(race_id=stage.race_id).order_by("number"))
-    stages = [each for each in every if each.number <= stage.number]
-    finish: dict[int, dict[int, int]] = {each.number: {} for each in stages}
-    team_of: dict[int, int] = {}
-    for number, rider_id, team_id, rank in StageResult.objects.filter(stage__in=stages).values_list(
-        "stage__number", "rider_id", "entry_team_id", "rank"
-    ):
-        if team_id is not None:
-            team_of[rider_id] = team_id
-        if rank is not None:
-            finish[number][rider_id] = rank
-    standings: dict[int, dict[str, list[int]]] = {each.number: {} for each in stages}
-    for number, classification, rider_id in (
-        Standing.objects.filter(
-            stage__in=stages,
-            classification__in=list(JERSEY_POINTS),
-            rank__lte=DEEPEST,
-            rider_id__isnull=False,
-        )
-        .order_by("stage__number", "classification", "rank")
-        .values_list("stage__number", "classification", "rider_id")
-    ):
-        standings[number].setdefault(classification, []).append(rider_id)
-    climbs, sprints = stage_climbs_and_sprints(stages)
-    last = every[-1].number if every else stage.number
+    the sprints and summits (fantasy.race_rows, for every rider), each rider's league team."""
+    rows = race_rows(stage, players=None)
     return RaceFacts(
         event=event,
-        stages=[
-            StageFacts(
-                number=each.number,
-                finish=finish[each.number],
-                standings=standings[each.number],
-                sprints=sprints.get(each.pk, ()),
-                climbs=climbs.get(each.pk, ()),
-                last=each.number == last,
-            )
-            for each in stages
-        ],
-        team_of=team_of,
+        stages=stage_facts_of(rows),
+        team_of={rider_id: team_id for _n, rider_id, team_id, _rank, _name in rows.results},
     )
 
 

@@ -155,20 +155,25 @@ def selections_fill(*, item: SeasonEvent) -> list[Selection]:
     if item.starters is None:
         return []
     chosen = Selection.objects.filter(season_event=item).values("team_id")
-    teams = (
-        SeasonTeam.objects.filter(season_id=item.season_id)
-        .exclude(pk__in=chosen)
-        .select_related("season")
-        .order_by("pk")
+    teams = list(
+        SeasonTeam.objects.filter(season_id=item.season_id).exclude(pk__in=chosen).order_by("pk")
     )
     now = timezone.now()
+    game = adapter_for(item.season.ruleset)
+    # Every squad of those teams in one read, each in the game's start order.
+    squads: dict[int, list[Seat]] = {}
+    for seat in (
+        Seat.objects.filter(team__in=teams)
+        .select_related("team", "rider", "entry__driver")
+        .order_by(*game.seat_order)
+    ):
+        squads.setdefault(seat.team_id, []).append(seat)
     rows = []
     for team in teams:
-        squad = squad_of(team)
+        squad = squads.get(team.pk, [])
         if not selection_needed(item, len(squad)):
             continue
         source = Selection.Source.DEFAULT if team.owner_id else Selection.Source.COMPUTER
-        game = adapter_for(team.season.ruleset)
         rows += [
             Selection(team=team, season_event=item, seat=seat, source=source, chosen_at=now)
             for seat in squad_default(squad=squad, count=selection_count(item, squad), game=game)
@@ -192,9 +197,3 @@ def selections_due(*, team: SeasonTeam) -> list[SeasonEvent]:
         .select_related("race__template", "championship__copied_from", "season")
         .order_by("number")
     )
-
-
-def event_name(item: SeasonEvent) -> str:
-    """The event as the pages name it: the race its league copy was made from."""
-    game = adapter_for(item.season.ruleset)
-    return str(game.league_source(item.event) or item.event)

@@ -45,7 +45,7 @@ from season.models import (
     Seat,
 )
 from season.orders import ROLE_LIMITS, role_count_text
-from season.round_names import round_name, round_title, team_size_text
+from season.round_names import event_name, round_name, round_title, team_size_text
 from season.services import draft_clock
 from season.services.carry import orders_carried, orders_source
 from season.services.invitations import invitations_pending
@@ -53,7 +53,6 @@ from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
 from season.services.selections import (
     SelectionRefused,
     default_selection,
-    event_name,
     first_round,
     selection_count,
     selection_open,
@@ -853,7 +852,7 @@ def _selection_links(team: SeasonTeam) -> list[dict[str, object]]:
     whether the team gave one (linked from the team and orders pages)."""
     return [
         {
-            "label": _("Riders who start %(race)s") % {"race": event_name(item)},
+            "label": _("Riders who start %(race)s") % {"race": event_name(team.season, item)},
             "url": reverse(
                 "player-selection",
                 kwargs={"slug": team.season.slug, "team_id": team.pk, "number": item.number},
@@ -918,7 +917,8 @@ def selection(request: HttpRequest, slug: str, team_id: int, number: int) -> Htt
             ticked = {int(v) for v in given}
         else:
             messages.success(
-                request, _("Your riders for %(race)s are saved.") % {"race": event_name(item)}
+                request,
+                _("Your riders for %(race)s are saved.") % {"race": event_name(season, item)},
             )
             return redirect(here)
     opening = first_round(item)
@@ -931,7 +931,7 @@ def selection(request: HttpRequest, slug: str, team_id: int, number: int) -> Htt
                 "season": season,
                 "team": team,
                 "item": item,
-                "race_name": event_name(item),
+                "race_name": event_name(season, item),
                 "rows": _selection_rows(game, squad, ticked, default),
                 "count": selection_count(item, squad),
                 "needed": item.starters is not None and len(squad) > item.starters,

@@ -14,7 +14,7 @@ from season import results
 from season.models import Season, SeasonStanding
 from season.permissions import status_visible
 from season.result_tables import AbandonTable, PlayersRankingTable, SeasonStandingsTable
-from season.round_names import round_choices
+from season.round_names import event_name, round_choices
 from season.services import season_standings
 from tableexport import table_configure
 
@@ -136,10 +136,9 @@ def _season_table_page(
         else []
     )
     raced = {n for line in lines for n in line.detail.get("races", {})}
-    game = adapter_for(season.ruleset)
     # Each event's column is named after the real race (its league copy's source).
     events = [
-        (item.number, game.league_source(item.event) or str(item.event))
+        (item.number, event_name(season, item))
         for item in season.calendar()
         if str(item.number) in raced
     ]

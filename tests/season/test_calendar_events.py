@@ -8,6 +8,7 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
+from races.league.ranking import OUT_OF_RACE
 from races.models import Classification, StageResult, Standing
 from season import results, selectors
 from season.demo import demo_load
@@ -89,19 +90,28 @@ def test_each_race_keeps_its_own_standings_and_the_current_event_moves_on(two_ra
 
 
 def test_abandons_are_listed_by_the_seasons_round_numbers(two_races):
-    season, _item = two_races
+    season, item = two_races
     _resolve(season, [1, 2, 3, 4])
+    # One rider out on each race's first stage, whatever the dice did.
+    first, second = (
+        StageResult.objects.filter(stage__race=race, stage__number=1, rank=1).get()
+        for race in (season.calendar()[0].race, item.race)
+    )
+    StageResult.objects.filter(pk__in=[first.pk, second.pk]).update(
+        status=StageResult.Status.ABANDONED
+    )
     out = results.abandons(season=season, numbers=[1, 2, 3, 4])
-    expected = {
-        (r.stage.race.season_event.number, r.stage.number, r.rider_id)
+    stored = {
+        (r.stage.round.number, r.rider_id)
         for r in StageResult.objects.filter(
-            stage__race__season_event__season=season,
-            status__in=["crashed_out", "abandoned", "outside_time_limit"],
-        ).select_related("stage__race__season_event")
+            stage__round__season=season, status__in=OUT_OF_RACE
+        ).select_related("stage__round")
     }
-    assert {
-        (1 if a.stage <= 2 else 2, a.stage - (0 if a.stage <= 2 else 2), a.rider_id) for a in out
-    } == expected
+    assert {(a.stage, a.rider_id) for a in out} == stored
+    # Race 2's stage 1 is the season's round 3, not round 1.
+    assert (1, first.rider_id) in stored
+    assert (3, second.rider_id) in stored
+    assert results.abandons(season=season, numbers=[3]) == [a for a in out if a.stage == 3]
 
 
 def test_the_season_page_shows_the_current_race_and_round_pages_name_its_stages(client, two_races):
