@@ -123,6 +123,19 @@ class TeamFormation(Protocol):
     #: The team page's words (every key of TEAM_WORDS), the game's nouns in them.
     team_words: Mapping[str, Any]
 
+    def rated_for(self, event: Any) -> Any:
+        """This formation reading what a team picks as the league copy ``event`` rates it
+        (its own TeamFormation): a season keeps the ratings and prices its riders had when
+        its formation started (docs/league.md "A season keeps its ratings"); a game whose
+        pickables have no ratings of their own returns itself."""
+        ...
+
+    def ratings_freeze(self, events: Sequence[Any], pickables: Any) -> int:
+        """Keep the ratings of ``pickables`` (the season's pool) for each of ``events`` (its
+        league copies) that keeps none yet; the number of rows written (0 for a game without
+        ratings)."""
+        ...
+
     def pick_columns(self) -> list[PickColumn]:
         """The game's own columns of what a team picks from, after its name, price and real
         team (a rider's ratings; a car's number and engine)."""

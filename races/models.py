@@ -3,7 +3,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from races.course_validation import course_errors
-from riders.models import Rider, Team
+from riders.models import RATING_AXES, RATING_MESSAGE, Rider, Team
 
 
 class RaceKind(models.TextChoices):
@@ -381,3 +381,49 @@ class RaceEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.race}: {self.bib or '-'} {self.rider}"
+
+
+class LeagueRating(models.Model):
+    """A rider's eight ratings and his price as a league copy races him: taken from his
+    ratings when the season's team formation starts, so that an admin's later edit of the
+    rider changes no running season unless applied to it (docs/league.md "A season keeps its
+    ratings"). Every reader of a league's riders asks races.ratings, never the Rider."""
+
+    race = models.ForeignKey(
+        Race, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("race")
+    )
+    rider = models.ForeignKey(
+        Rider, on_delete=models.PROTECT, related_name="league_ratings", verbose_name=_("rider")
+    )
+    rouleur = models.SmallIntegerField(_("rouleur"))
+    sprinter = models.SmallIntegerField(_("sprinter"))
+    baroudeur = models.SmallIntegerField(_("baroudeur"))
+    finisseur = models.SmallIntegerField(_("finisseur"))
+    descender = models.SmallIntegerField(_("descender"))
+    time_trialist = models.SmallIntegerField(_("time trialist"))
+    puncheur = models.SmallIntegerField(_("puncheur"))
+    climber = models.SmallIntegerField(_("climber"))
+    price = models.PositiveSmallIntegerField(_("price"))
+
+    class Meta:
+        verbose_name = _("rider's rating in a league")
+        verbose_name_plural = _("riders' ratings in leagues")
+        constraints = [
+            # Also the index of the readers' query: LeagueRating.objects.filter(race=...).
+            models.UniqueConstraint(fields=["race", "rider"], name="league_rating_one_per_rider"),
+            *(
+                models.CheckConstraint(
+                    condition=models.Q(**{f"{axis}__gte": -1, f"{axis}__lte": 4}),
+                    name=f"league_rating_{axis}_in_range",
+                    violation_error_message=f"{axis}: {RATING_MESSAGE}",
+                )
+                for axis in RATING_AXES
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.race}: {self.rider}"
+
+    @property
+    def ratings(self) -> dict[str, int]:
+        return {axis: getattr(self, axis) for axis in RATING_AXES}

@@ -5,7 +5,7 @@ Plain functions of a rider's eight ratings, asked by the cycling adapter's team 
 (races.adapters.formation) and shown by the league's pages.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from riders.models import RATING_AXES, Rider
 
@@ -45,24 +45,35 @@ def price_of(ratings: Mapping[str, int]) -> int:
 
 
 def rider_price(rider: Rider) -> int:
-    return price_of({axis: getattr(rider, axis) for axis in RATING_AXES})
+    """A rider's price from his live ratings (a league's riders: races.ratings.RatingsBook)."""
+    return price_of(_live(rider))
 
 
-def default_roles(riders: Iterable[Rider]) -> dict[int, str]:
+def _live(rider: Rider) -> Mapping[str, int]:
+    return {axis: getattr(rider, axis) for axis in RATING_AXES}
+
+
+def default_roles(
+    riders: Iterable[Rider], *, ratings: Callable[[Rider], Mapping[str, int]] = _live
+) -> dict[int, str]:
     """The default roles of a cycling team (docs/league.md "Roles"): the best climber (time
     trial breaks ties) leads; the best sprinter if rated 2 or more sprints; up to two riders of
-    baroudeur 1 or more go in breakaways."""
+    baroudeur 1 or more go in breakaways. ``ratings``: a rider's ratings as his league rates
+    him (races.ratings), his live ones by default."""
     riders = sorted(riders, key=lambda rider: rider.pk)
     roles = {rider.pk: DOMESTIQUE for rider in riders}
     if not riders:
         return roles
-    leader = max(riders, key=lambda r: (r.climber, r.time_trialist, -r.pk))
+    rated = {rider.pk: ratings(rider) for rider in riders}
+    leader = max(
+        riders, key=lambda r: (rated[r.pk]["climber"], rated[r.pk]["time_trialist"], -r.pk)
+    )
     roles[leader.pk] = GC_LEADER
     others = [r for r in riders if r.pk != leader.pk]
-    sprinter = max(others, key=lambda r: (r.sprinter, -r.pk), default=None)
-    if sprinter is not None and sprinter.sprinter >= 2:
+    sprinter = max(others, key=lambda r: (rated[r.pk]["sprinter"], -r.pk), default=None)
+    if sprinter is not None and rated[sprinter.pk]["sprinter"] >= 2:
         roles[sprinter.pk] = SPRINTER
-    free = [r for r in others if roles[r.pk] == DOMESTIQUE and r.baroudeur >= 1]
-    for rider in sorted(free, key=lambda r: (-r.baroudeur, r.pk))[:2]:
+    free = [r for r in others if roles[r.pk] == DOMESTIQUE and rated[r.pk]["baroudeur"] >= 1]
+    for rider in sorted(free, key=lambda r: (-rated[r.pk]["baroudeur"], r.pk))[:2]:
         roles[rider.pk] = BREAKAWAY
     return roles

@@ -4,6 +4,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from riders.readonly_admin import ReadOnlyAdmin
+from season.admin_ratings import rider_actions_register
 from season.models import (
     DONE_STATUSES,
     Comment,
@@ -265,3 +266,6 @@ class NotificationAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+rider_actions_register(admin.site)

@@ -12,9 +12,9 @@ being once the teams are formed, and formation counts the players' teams only.
 
 from django.db import transaction
 
-from plugins import adapter_for
 from plugins.formation import seat_places
 from season.models import Season, SeasonTeam, Seat
+from season.rated import rated_game, ratings_freeze
 
 #: The name of a computer team whose real team's name a player already took.
 TAKEN_NAME = "{name} (computer)"
@@ -23,10 +23,12 @@ TAKEN_NAME = "{name} (computer)"
 def computer_teams_fill(*, season: Season) -> list[SeasonTeam]:
     """Seat what no player took in computer teams, as the game's adapter groups them; return
     the teams created. Idempotent: a second call finds nothing left."""
-    game = adapter_for(season.ruleset)
     with transaction.atomic():
         # The same lock as every formation step: a late pick cannot race this.
         locked = Season.objects.select_for_update().get(pk=season.pk)
+        # Teams are formed: the season keeps its ratings from here on, however they formed.
+        ratings_freeze(locked)
+        game = rated_game(locked)
         seats = list(Seat.objects.filter(season=locked).select_related(game.seat_field))
         computer = game.computer_teams(
             locked.event,

@@ -5,13 +5,11 @@ the services below apply them to the database under a lock on the season row, so
 players acting at once are served one after the other.
 """
 
-import operator
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import reduce
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -20,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from plugins import GameAdapter, adapter_for
+from plugins import GameAdapter
 from plugins.formation import Candidate, seat_places
 from season.computer_teams import computer_teams_fill
 from season.models import (
@@ -32,9 +30,10 @@ from season.models import (
     Seat,
     WishListEntry,
 )
+from season.rated import pool, rated_game, ratings_freeze
 from season.services.lifecycle import round_open
 
-__all__ = ["Candidate"]
+__all__ = ["Candidate", "pool", "ratings_freeze"]
 
 
 # --- the rules of a roster --------------------------------------------------------------
@@ -220,17 +219,8 @@ class FormationError(Exception):
 
 
 def game_of(season: Season) -> GameAdapter:
-    return adapter_for(season.ruleset)
-
-
-def pool(*, season: Season) -> Any:
-    """What the season's teams are formed from (the game's: a stage race's riders, a
-    championship's cars), a queryset in the pool's order: with a calendar of several events,
-    what any of them holds (the union of the races' start lists, docs/league.md "Squads and
-    selections")."""
-    game = game_of(season)
-    pools = [game.pool(item.event, peloton=season.peloton) for item in season.calendar()]
-    return reduce(operator.or_, pools[1:], pools[0])
+    """The season's game, its riders as the season rates them (season.rated)."""
+    return rated_game(season)
 
 
 def pool_size(*, season: Season) -> int:
@@ -481,6 +471,7 @@ def draft_start(*, season: Season, rng: random.Random | None = None) -> list[Sea
         refusal = draft_start_refusal(locked)
         if refusal is not None:
             raise FormationError(refusal)
+        ratings_freeze(locked)
         teams = list(locked.teams.order_by("pk"))
         rng.shuffle(teams)
         for position, team in enumerate(teams, start=1):
@@ -777,6 +768,7 @@ def team_select(*, team: SeasonTeam, pickable_ids: Iterable[int]) -> list[Seat]:
             raise FormationError(_("This season drafts its teams in turns."))
         if race_started(season):
             raise FormationError(_("The race has started: teams are final."))
+        ratings_freeze(season)
         game = game_of(season)
         chosen = list(pool(season=season).filter(pk__in=pickable_ids).order_by("pk"))
         unknown = set(pickable_ids) - {p.pk for p in chosen}
@@ -822,6 +814,7 @@ def budget_pick(*, team: SeasonTeam, pickable: Any) -> Seat:
             raise FormationError(_("The race has started: teams are final."))
         if team.season_id != season.pk or team.owner_id is None:
             raise FormationError(_("This team does not pick in this season."))
+        ratings_freeze(season)
         _in_pool_check(season=season, pickable=pickable)
         game = game_of(season)
         roster = team_candidates(team=team)

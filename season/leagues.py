@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from plugins import adapter_for
 from season.cache import season_changed
-from season.formation import formation_started, race_started, team_capacity
+from season.formation import formation_started, race_started, ratings_freeze, team_capacity
 from season.models import (
     CALENDAR_MAX,
     DONE_STATUSES,
@@ -307,6 +307,11 @@ def calendar_event_add(
             starters=starters,
         )
         season.calendar_forget()
+        if formation_started(locked):
+            # The new race races with the season's ratings (docs/league.md "A season keeps
+            # its ratings").
+            locked.calendar_forget()
+            ratings_freeze(locked)
         season_changed(locked)
     return item
 

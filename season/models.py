@@ -274,8 +274,10 @@ class Season(models.Model):
         return held, number - held.first_round + 1
 
     def calendar_forget(self) -> None:
-        """Forget the calendar read by :meth:`calendar` (after adding or moving an event)."""
+        """Forget the calendar read by :meth:`calendar` (after adding or moving an event), and
+        the game bound to its current event (season.rated)."""
         self.__dict__.pop("_calendar", None)
+        self.__dict__.pop("_rated_game", None)
 
     @property
     def championship(self) -> Championship | None:
@@ -1456,3 +1458,54 @@ class WishListEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} {self.position}: {self.rider or self.entry}"
+
+
+class HistoryKind(models.TextChoices):
+    RATINGS = "ratings", _("ratings applied")
+
+
+class HistoryEntry(models.Model):
+    """What happened to a season outside its rounds, for its players to read on its page: an
+    admin's edit of riders' ratings applied to it while it runs (docs/league.md "A season
+    keeps its ratings"). ``params`` holds what the text says, built in the reader's language
+    (season.services.ratings.history_rows)."""
+
+    Kind = HistoryKind
+
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="history"
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    #: The season's first round it applies to (the rounds before keep what they raced with).
+    from_round = models.PositiveSmallIntegerField(_("from round"))
+    #: ratings: {"riders": [{"name", "old_price", "new_price", "axes": [[axis, old, new]]}]}.
+    params = models.JSONField(_("details"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("at"), auto_now_add=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+
+    class Meta:
+        verbose_name = _("season history entry")
+        verbose_name_plural = _("season history")
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(kind__in=HistoryKind.values), name="history_entry_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(from_round__gte=1), name="history_entry_from_round_positive"
+            ),
+        ]
+        indexes = [
+            # The season page's list: HistoryEntry.objects.filter(season=).order_by("-created_at").
+            models.Index(fields=["season", "-created_at"], name="history_entry_list"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.get_kind_display()} from round {self.from_round}"

@@ -254,6 +254,7 @@ def seats_starting(*, item: SeasonEvent, seats: list[Seat], game: Any) -> list[S
     ).values_list("team_id", "seat_id"):
         stored.setdefault(team_id, set()).add(seat_id)
     keep: set[int] = set()
+    game = game.rated_for(item.event)
     for team_id, squad in squads.items():
         if len(squad) <= limit:
             keep.update(seat.pk for seat in squad)

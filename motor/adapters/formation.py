@@ -92,6 +92,15 @@ class MotorFormation:
     cars_per_team = 2
     team_words = TEAM_WORDS
 
+    def rated_for(self, event: Championship) -> "MotorFormation":
+        """A car has no ratings an admin edits: its price is its driver's real points
+        (car_price), the engine's inputs the track and the orders (docs/league.md "A season
+        keeps its ratings")."""
+        return self
+
+    def ratings_freeze(self, events: Sequence[Any], pickables: Any) -> int:
+        return 0
+
     def selection_order(self, pickables: Sequence[Any], roles: Sequence[str]) -> list[int]:
         """A team's cars in their order (a championship starts both)."""
         return list(range(len(pickables)))

@@ -57,6 +57,7 @@ from races.models import (
     StageResult,
     Standing,
 )
+from races.ratings import ratings_of
 from races.services import league_race_slug, race_copy_for_league, template_races
 from races.standings import standings_update
 from races.timing import (
@@ -113,9 +114,10 @@ def course_from_stage(stage: Stage) -> Course:
     )
 
 
-def profile_of(rider: Rider) -> Profile:
-    """The engine's profile of a rider: his eight ratings."""
-    return Profile(**{axis: getattr(rider, axis) for axis in RATING_AXES})
+def profile_of(ratings: Mapping[str, int]) -> Profile:
+    """The engine's profile of a rider: his eight ratings, as his race rates him
+    (races.ratings: a league's snapshot)."""
+    return Profile(**{axis: int(ratings[axis]) for axis in RATING_AXES})
 
 
 def dice_rows(outcome: Outcome) -> list[list[Any]]:
@@ -447,7 +449,8 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         order). Each rider's ruleset part is built by the ruleset from his orders and carried
         state."""
         hooks = self.hooks
-        riders = Rider.objects.in_bulk([spec.rider_id for spec in entrants])
+        # As the league rates them: its snapshot, taken when its team formation started.
+        ratings = ratings_of(race_id=stage.race_id, rider_ids=[spec.rider_id for spec in entrants])
         course = course_from_stage(stage)
         extras = {}
         for spec in entrants:
@@ -461,7 +464,7 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
                     rider_id=spec.rider_id,
                     team_id=spec.team_id,
                     bib=spec.bib,
-                    profile=profile_of(riders[spec.rider_id]),
+                    profile=profile_of(ratings[spec.rider_id]),
                     role=spec.role,
                     tour_crash_count=spec.tour_crash_count,
                     gc_rank_before=spec.gc_rank_before,

@@ -64,7 +64,12 @@ class CyclosimAdapter(CyclingAdapter):
         return {}
 
     def team_energy(
-        self, *, rules: Any, starters: Sequence[Any], carried: Mapping[int, Mapping[str, Any]]
+        self,
+        *,
+        rules: Any,
+        starters: Sequence[Any],
+        carried: Mapping[int, Mapping[str, Any]],
+        ratings: Mapping[int, Mapping[str, int]],
     ) -> dict[int, tuple[int, int]]:
         """A rider's energy at the start of a stage, ``(pe, pe_max)`` (cyclosim.md §2.3), from
         the points he had consumed at the previous finish, as the engine counts it."""
@@ -72,7 +77,7 @@ class CyclosimAdapter(CyclingAdapter):
         energy = {}
         for member in starters:
             pe_max = pe_max_of(
-                profile_of(member.rider),
+                profile_of(ratings[member.rider_pk]),
                 profiles=settings.profiles,
                 base=settings.pe_base,
                 per_rouleur=settings.pe_per_rouleur,

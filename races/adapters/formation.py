@@ -3,6 +3,7 @@ race's start list, priced from their ratings, numbered in blocks of ten once a t
 (its GC leader first), and the start list's other riders racing for computer teams named after
 their real teams (docs/league.md "Team formation", "Computer teams")."""
 
+import copy
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -13,7 +14,8 @@ from django.utils.translation import gettext, gettext_lazy, ngettext, ngettext_l
 
 from plugins.formation import Candidate, ComputerTeam, PickColumn, SeatPlace
 from races.models import Race, RaceEntry
-from races.team_rules import GC_LEADER, default_roles, rider_price
+from races.ratings import LIVE, RatingsBook, ratings_freeze
+from races.team_rules import GC_LEADER, default_roles
 from riders.charts import radar_labels
 from riders.models import RATING_AXES, Rider
 
@@ -87,6 +89,21 @@ class CyclingFormation:
     pickable_noun = gettext_lazy("rider")
     pickables_noun = gettext_lazy("riders")
     team_words = TEAM_WORDS
+    #: Where its riders' ratings and prices come from: the live ratings, until rated_for
+    #: binds it to a league copy's snapshot (races.ratings).
+    ratings: RatingsBook = LIVE
+
+    def rated_for(self, event: Race) -> "CyclingFormation":
+        """This formation reading the riders as ``event`` (a league copy) rates them: its
+        snapshot once its season's formation started, the live ratings before
+        (docs/league.md "A season keeps its ratings")."""
+        bound = copy.copy(self)
+        bound.ratings = RatingsBook(event.pk)
+        return bound
+
+    def ratings_freeze(self, events: Sequence[Race], pickables: Any) -> int:
+        """Snapshot the pool's ratings for the season's events that hold none yet."""
+        return ratings_freeze(races=list(events), riders=pickables)
 
     def pick_columns(self) -> list[PickColumn]:
         """The eight ratings, each named in the reader's language."""
@@ -94,14 +111,14 @@ class CyclingFormation:
         return [PickColumn(key=axis, label=labels[axis], rating=True) for axis in RATING_AXES]
 
     def pick_values(self, pickable: Rider) -> dict[str, Any]:
-        return {axis: getattr(pickable, axis) for axis in RATING_AXES}
+        return dict(self.ratings.of(pickable))
 
     def pick_specialities(self) -> list[tuple[str, str]]:
         labels = radar_labels()
         return [(axis, labels[axis]) for axis in RATING_AXES]
 
     def pick_speciality(self, pickable: Rider, key: str) -> bool:
-        return key in RATING_AXES and getattr(pickable, key) >= SPECIALITY_RATING
+        return key in RATING_AXES and self.ratings.of(pickable)[key] >= SPECIALITY_RATING
 
     def team_note(self, event: Race) -> str:
         return ""
@@ -123,7 +140,7 @@ class CyclingFormation:
             name=pickable.name,
             real_team_id=pickable.team_id,
             real_team_name=pickable.team.name if pickable.team_id else "",  # type: ignore[union-attr]
-            price=rider_price(pickable),
+            price=self.ratings.price(pickable),
             person_id=pickable.pk,
         )
 
@@ -148,17 +165,19 @@ class CyclingFormation:
         """Default roles (races.team_rules) and the team's block of bibs (the ``team_index``-th
         block of ten), the GC leader first, then the dearest (the lowest id among equals)."""
         first_number = team_index * number_block(roster_size) + 1
-        roles = default_roles(pickables)
-        ranked = sorted(pickables, key=lambda r: (roles[r.pk] != GC_LEADER, -rider_price(r), r.pk))
+        roles = default_roles(pickables, ratings=self.ratings.of)
+        price = self.ratings.price
+        ranked = sorted(pickables, key=lambda r: (roles[r.pk] != GC_LEADER, -price(r), r.pk))
         number = {rider.pk: first_number + offset for offset, rider in enumerate(ranked)}
         return [{"role": roles[r.pk], "number": number[r.pk]} for r in pickables]
 
     def selection_order(self, pickables: Sequence[Rider], roles: Sequence[str]) -> list[int]:
-        """The squad's GC leader first, then the dearest riders (rider_price, the price of his
-        ratings), the lowest bib among equals (the squad's order)."""
+        """The squad's GC leader first, then the dearest riders (the price of his ratings in
+        the league), the lowest bib among equals (the squad's order)."""
+        price = self.ratings.price
         return sorted(
             range(len(pickables)),
-            key=lambda i: (roles[i] != GC_LEADER, -rider_price(pickables[i]), i),
+            key=lambda i: (roles[i] != GC_LEADER, -price(pickables[i]), i),
         )
 
     @staticmethod
@@ -239,7 +258,7 @@ class CyclingFormation:
         first_block = (max(used, default=0) + block - 1) // block
         teams = []
         for index, (name, riders) in enumerate(by_team.items()):
-            roles = default_roles(riders)
+            roles = default_roles(riders, ratings=self.ratings.of)
             ordered = sorted(riders, key=lambda r: roles[r.pk] != GC_LEADER)
             first = (first_block + index) * block + 1
             teams.append(

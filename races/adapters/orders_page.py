@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy
 
 from races.charts.profile import profile_texts, stage_profile_pair
 from races.models import Stage, StageResult
+from races.ratings import ratings_of
 from riders.charts import radar_labels
 from riders.models import RATING_AXES
 
@@ -43,10 +44,15 @@ class CyclingOrdersPage:
         return {}
 
     def team_energy(
-        self, *, rules: Any, starters: Sequence[Any], carried: Mapping[int, Mapping[str, Any]]
+        self,
+        *,
+        rules: Any,
+        starters: Sequence[Any],
+        carried: Mapping[int, Mapping[str, Any]],
+        ratings: Mapping[int, Mapping[str, int]],
     ) -> dict[int, tuple[int, int]]:
         """Each starter's energy at the start of the stage, ``(left, max)``, for a ruleset
-        that counts one (empty otherwise)."""
+        that counts one (empty otherwise); ``ratings`` as the league rates the starters."""
         return {}
 
     def orders_context(
@@ -55,12 +61,17 @@ class CyclingOrdersPage:
         stage: Stage | None = round.stage
         if form is None or stage is None:
             return {"stage": stage}
+        # As the league rates them: its snapshot, taken when its team formation started.
+        rated = ratings_of(race_id=stage.race_id, rider_ids=[m.rider_pk for m in starters])
         energy = self.team_energy(
-            rules=round.season.rules, starters=starters, carried=carried_states(stage)
+            rules=round.season.rules,
+            starters=starters,
+            carried=carried_states(stage),
+            ratings=rated,
         )
         labels = radar_labels()
         ratings = {
-            member.rider_pk: [RATING_LABELS[getattr(member.rider, axis)] for axis in RATING_AXES]
+            member.rider_pk: [RATING_LABELS[rated[member.rider_pk][axis]] for axis in RATING_AXES]
             for member in starters
         }
         return {

@@ -64,7 +64,7 @@ def default_selection(*, team: SeasonTeam, item: SeasonEvent) -> list[Seat]:
     squad = squad_of(team)
     if not selection_needed(item, len(squad)):
         return squad
-    game = adapter_for(team.season.ruleset)
+    game = adapter_for(team.season.ruleset).rated_for(item.event)
     return squad_default(squad=squad, count=selection_count(item, squad), game=game)
 
 
@@ -169,6 +169,7 @@ def selections_fill(*, item: SeasonEvent) -> list[Selection]:
     ):
         squads.setdefault(seat.team_id, []).append(seat)
     rows = []
+    game = game.rated_for(item.event)
     for team in teams:
         squad = squads.get(team.pk, [])
         if not selection_needed(item, len(squad)):

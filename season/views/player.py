@@ -900,7 +900,7 @@ def selection(request: HttpRequest, slug: str, team_id: int, number: int) -> Htt
     here = reverse(
         "player-selection", kwargs={"slug": season.slug, "team_id": team.pk, "number": number}
     )
-    game = adapter_for(season.ruleset)
+    game = adapter_for(season.ruleset).rated_for(item.event)
     squad = squad_of(team)
     default = {seat.pk for seat in default_selection(team=team, item=item)}
     stored = {row.seat_id for row in selection_stored(team=team, item=item)}

@@ -19,15 +19,16 @@ from plugins import adapter_for, adapter_names
 from races.charts.gc import gc_gaps_svg, gc_texts
 from races.models import Classification, Standing
 from riders.charts import radar_labels, radar_svg, radar_texts
-from riders.models import RATING_AXES
 from season import cache as page_cache
 from season import results, selectors
 from season.calendar import next_deadline, season_calendar
 from season.models import DONE_STATUSES, DiceLog, Round, Season, SeasonTeam
 from season.permissions import results_view, round_results_visible, status_visible, visible_upto
+from season.rated import rated_game
 from season.round_names import round_choices, round_name
 from season.services import lifecycle
 from season.services.orders_status import orders_count, orders_status
+from season.services.ratings import history_rows
 from season.tables import (
     RiderResultTable,
     StandingTable,
@@ -119,6 +120,8 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 "teams": teams,
                 "calendar_rounds": rounds,
                 "seats": seats,
+                # What changed outside the rounds (an admin's ratings applied to the season).
+                "history": history_rows(season=season),
                 "member_links": mark_safe(page_cache.live_mark("member_links")),
                 # The season's comments (season/views/community.py), rendered per request.
                 "comments": mark_safe(page_cache.live_mark("comments")),
@@ -438,7 +441,8 @@ def rider_detail(request: HttpRequest, slug: str, rider_id: int) -> HttpResponse
             "member": member,
             "rider": rider,
             "radar": radar_svg(
-                {axis: getattr(rider, axis) for axis in RATING_AXES},
+                # As the season rates him (its snapshot since its formation started).
+                rated_game(season).pick_values(rider),
                 title=rider.name,
                 labels=radar_labels(),
                 texts=radar_texts(),

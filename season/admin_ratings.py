@@ -1,0 +1,88 @@
+"""The riders' admin action "Apply to running seasons…" (docs/league.md "A season keeps its
+ratings"): a confirmation that names each running season whose ratings of the selected riders
+differ from their live ones (each rider, his price old → new), then applies them to the
+seasons ticked (season.services.ratings). Registered on the riders' admin from here, since the
+riders app knows no season."""
+
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from riders.charts import radar_labels
+from riders.models import Rating, Rider
+from season.services.ratings import ratings_apply_running, running_changes
+
+
+def _label(value: int) -> str:
+    return str(Rating(int(value)).label)
+
+
+@admin.action(description=gettext_lazy("Apply to running seasons…"), permissions=["change"])
+def apply_to_running_seasons(
+    modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Rider]
+) -> TemplateResponse | None:
+    riders = list(queryset)
+    found = running_changes(riders=riders)
+    if "apply" in request.POST:
+        ticked = {int(v) for v in request.POST.getlist("season") if v.isdigit()}
+        entries = ratings_apply_running(riders=riders, season_ids=ticked, by=request.user)
+        if entries:
+            modeladmin.message_user(
+                request,
+                _("Applied the riders' ratings to %(seasons)s from their next round on.")
+                % {"seasons": ", ".join(entry.season.name for entry in entries)},
+                messages.SUCCESS,
+            )
+        else:
+            modeladmin.message_user(request, _("No season ticked: nothing applied."), messages.INFO)
+        return None
+    if not found:
+        modeladmin.message_user(
+            request,
+            _(
+                "No running season rates the selected riders otherwise: the seasons whose team "
+                "formation starts from now on take their ratings as they are."
+            ),
+            messages.INFO,
+        )
+        return None
+    labels = radar_labels()
+    seasons = [
+        {
+            "season": item.season,
+            "from_round": item.from_round,
+            "changes": [
+                {
+                    "name": change.name,
+                    "old_price": change.old_price,
+                    "new_price": change.new_price,
+                    "axes": ", ".join(
+                        f"{labels[axis]} {_label(old)} → {_label(new)}"
+                        for axis, old, new in change.axes
+                    ),
+                }
+                for change in item.changes
+            ],
+        }
+        for item in found
+    ]
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": _("Apply the riders' ratings to running seasons"),
+        "opts": modeladmin.model._meta,
+        "seasons": seasons,
+        "selected": [rider.pk for rider in riders],
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+    }
+    return TemplateResponse(request, "admin/riders/rider/apply_to_running_seasons.html", context)
+
+
+def rider_actions_register(site: admin.AdminSite) -> None:
+    """Add the action to the riders' admin (registered by the riders app, loaded before)."""
+    model_admin = site.get_model_admin(Rider)
+    if apply_to_running_seasons not in (model_admin.actions or []):
+        model_admin.actions = [*(model_admin.actions or []), apply_to_running_seasons]
