@@ -184,9 +184,7 @@ def test_a_finished_season_is_never_offered_the_change(alice, bob, charlie):
     formation.draft_start(season=season, rng=random.Random(1))
     rider = formation.pool(season=season).first()
     edit(rider, climber=4 if rider.climber != 4 else 3)
-    assert [f.season for f in running_changes(riders=[Rider.objects.get(pk=rider.pk)])] == [
-        season
-    ]
+    assert [f.season for f in running_changes(riders=[Rider.objects.get(pk=rider.pk)])] == [season]
     Round.objects.filter(season=season).update(status=Round.Status.PUBLISHED)
     assert running_changes(riders=[Rider.objects.get(pk=rider.pk)]) == []
 
