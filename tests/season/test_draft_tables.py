@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from plugins.formation import PickColumn
 from races.adapters.formation import CyclingFormation
+from races.ratings import ratings_apply
 from races.team_rules import rider_price
 from riders.models import Rider
 from season import formation
@@ -67,6 +68,8 @@ def test_the_board_sorts_by_price_both_ways(client, drafted):
     season, team, _teams = drafted
     client.force_login(team.owner)
     Rider.objects.filter(pk=free_riders(season)[-1].pk).update(climber=4)
+    # The season keeps its ratings (docs/league.md): the edit applied to it.
+    ratings_apply(race_ids=[season.event.pk], riders=Rider.objects.all())
     prices = sorted({rider_price(r) for r in free_riders(season)})
     assert len(prices) == 2
     cheap = client.get(team_url(team), {"board-sort": "price"}).content.decode()
@@ -83,6 +86,7 @@ def test_the_roster_sorts_by_price(client, drafted):
     client.force_login(team.owner)
     cheap, dear = (m.rider for m in team.seats.order_by("rider__name"))
     Rider.objects.filter(pk=dear.pk).update(climber=4)
+    ratings_apply(race_ids=[_season.event.pk], riders=Rider.objects.all())
     for sort, first, last in (("-price", dear, cheap), ("price", cheap, dear)):
         page = client.get(team_url(team), {"roster-sort": sort}).content.decode()
         roster = page[page.index('id="roster"') : page.index('id="draft"')]

@@ -420,10 +420,11 @@ def test_a_form_left_open_on_a_closed_stage_does_not_land_on_the_next_one(client
 def test_the_big_pages_cost_a_fixed_number_of_queries(client, demo, django_assert_max_num_queries):
     team = alice_team(demo)
     client.force_login(team.owner)
-    # Each reads the selections the team can still give (one query, season.services.selections).
-    with django_assert_max_num_queries(13):
+    # Each reads the selections the team can still give (one query, season.services.selections)
+    # and the riders' ratings as the season keeps them (one query, races.ratings).
+    with django_assert_max_num_queries(14):
         assert client.get(orders_url(team)).status_code == 200
-    with django_assert_max_num_queries(13):
+    with django_assert_max_num_queries(14):
         assert client.get(team_url(team)).status_code == 200
     with django_assert_max_num_queries(10):
         assert client.get(reverse("my-seasons")).status_code == 200
