@@ -21,20 +21,29 @@ from races.team_rules import price_of
 from riders.models import RATING_AXES, Rider
 
 Ratings = Mapping[str, int]
+#: A snapshot as read: {rider id: (ratings, price)}.
+Kept = dict[int, tuple[Ratings, int]]
 
 
 def live_ratings(rider: Rider) -> dict[str, int]:
-    return {axis: int(getattr(rider, axis)) for axis in RATING_AXES}
+    return rider.ratings
 
 
-def snapshot_of(*, race_id: int, rider_ids: Collection[int] | None = None) -> dict[int, Ratings]:
-    """The race's snapshot, {rider id: ratings}; empty when it holds none."""
+def _kept(*, race_id: int, rider_ids: Collection[int] | None = None) -> Kept:
+    """The race's snapshot, {rider id: (ratings, price)}, in one query; empty when none."""
     rows = LeagueRating.objects.filter(race_id=race_id)
     if rider_ids is not None:
         rows = rows.filter(rider_id__in=list(rider_ids))
     return {
-        row["rider_id"]: {axis: row[axis] for axis in RATING_AXES}
-        for row in rows.values("rider_id", *RATING_AXES)
+        row["rider_id"]: ({axis: row[axis] for axis in RATING_AXES}, row["price"])
+        for row in rows.values("rider_id", "price", *RATING_AXES)
+    }
+
+
+def snapshot_of(*, race_id: int, rider_ids: Collection[int] | None = None) -> dict[int, Ratings]:
+    """The race's snapshot, {rider id: ratings}; empty when it holds none."""
+    return {
+        pk: ratings for pk, (ratings, _price) in _kept(race_id=race_id, rider_ids=rider_ids).items()
     }
 
 
@@ -55,15 +64,11 @@ class RatingsBook:
 
     def __init__(self, race_id: int | None) -> None:
         self.race_id = race_id
-        self._held: dict[int, tuple[Ratings, int]] | None = None
+        self._held: Kept | None = None
 
     def _row(self, rider: Rider) -> tuple[Ratings, int] | None:
         if self._held is None:
-            rows = LeagueRating.objects.filter(race_id=self.race_id) if self.race_id else None
-            self._held = {
-                row["rider_id"]: ({axis: row[axis] for axis in RATING_AXES}, row["price"])
-                for row in (rows.values("rider_id", "price", *RATING_AXES) if rows else ())
-            }
+            self._held = _kept(race_id=self.race_id) if self.race_id is not None else {}
         return self._held.get(rider.pk)
 
     def of(self, rider: Rider) -> Ratings:
@@ -92,7 +97,9 @@ def ratings_freeze(*, races: Sequence[Race], riders: Iterable[Rider]) -> int:
     pool; the number of rows written."""
     race_ids = [race.pk for race in races]
     held_by = set(
-        LeagueRating.objects.filter(race_id__in=race_ids).values_list("race_id", flat=True)
+        LeagueRating.objects.filter(race_id__in=race_ids)
+        .values_list("race_id", flat=True)
+        .distinct()
     )
     bare = [pk for pk in race_ids if pk not in held_by]
     if not bare:

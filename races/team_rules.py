@@ -7,7 +7,7 @@ Plain functions of a rider's eight ratings, asked by the cycling adapter's team 
 
 from collections.abc import Callable, Iterable, Mapping
 
-from riders.models import RATING_AXES, Rider
+from riders.models import Rider
 
 PRICE_BASE = 5
 # What one axis rated H, 0, 1, 2, 3, 4 adds before its weight: each step up costs more than
@@ -46,11 +46,11 @@ def price_of(ratings: Mapping[str, int]) -> int:
 
 def rider_price(rider: Rider) -> int:
     """A rider's price from his live ratings (a league's riders: races.ratings.RatingsBook)."""
-    return price_of(_live(rider))
+    return price_of(rider.ratings)
 
 
 def _live(rider: Rider) -> Mapping[str, int]:
-    return {axis: getattr(rider, axis) for axis in RATING_AXES}
+    return rider.ratings
 
 
 def default_roles(

@@ -41,12 +41,12 @@ def running_changes(*, riders: Iterable[Rider]) -> list[SeasonRatingsChange]:
     of ``riders`` differ from the riders' live ones, by season name; a finished season keeps
     its ratings for good."""
     riders = list(riders)
-    race_ids = set(LeagueRating.objects.filter(rider__in=riders).values_list("race_id", flat=True))
-    season_ids = set(
-        SeasonEvent.objects.filter(race_id__in=race_ids).values_list("season_id", flat=True)
+    race_ids = LeagueRating.objects.filter(rider__in=riders).values("race_id")
+    seasons = Season.objects.filter(
+        pk__in=SeasonEvent.objects.filter(race_id__in=race_ids).values("season_id")
     )
     found = []
-    for season in Season.objects.filter(pk__in=season_ids).order_by("name", "pk"):
+    for season in seasons.order_by("name", "pk"):
         pending = [item for item in season.calendar() if item.first_pending is not None]
         if not pending:
             continue
@@ -66,17 +66,24 @@ def running_changes(*, riders: Iterable[Rider]) -> list[SeasonRatingsChange]:
 def ratings_apply_running(
     *, riders: Iterable[Rider], season_ids: Iterable[int], by: Any = None
 ) -> list[HistoryEntry]:
-    """Apply the riders' live ratings to these running seasons (as running_changes finds
-    them, read again under each season's lock): their snapshots of the events still to race
+    """Apply the riders' live ratings to these running seasons (what running_changes
+    finds, read under the seasons' locks): their snapshots of the events still to race
     change, and each season's history says so. All or nothing."""
     riders = list(riders)
-    chosen = set(season_ids)
     entries = []
     with transaction.atomic():
+        # The seasons' locks first (those of every formation step and round transition), in
+        # one order; then what differs, read under them.
+        chosen = set(
+            Season.objects.select_for_update()
+            .filter(pk__in=list(season_ids))
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
         for found in running_changes(riders=riders):
             if found.season.pk not in chosen:
                 continue
-            season = Season.objects.select_for_update().get(pk=found.season.pk)
+            season = found.season
             ratings_apply(
                 race_ids=[item.event.pk for item in found.events],
                 riders=[r for r in riders if r.pk in {c.rider_id for c in found.changes}],
