@@ -18,7 +18,7 @@ from season.leagues import calendar_event_add
 from season.models import HistoryEntry, Round, Season
 from season.rated import rated_game
 from season.replay import stage_replay
-from season.services import resolution
+from season.services import lifecycle, resolution
 from season.services.ratings import ratings_apply_running, running_changes
 from tests.season.builders import joined, league, squad_riders, template_race
 
@@ -173,9 +173,15 @@ def test_an_admin_edit_changes_no_running_season_until_applied_to_it(demo, clien
     assert "from round 2 on" in page
     assert "Tadej Pogačar: price 87 → 91 (Descender 3 → 4)" in page
 
-    # Stage 1 raced with the ratings it was given: its replay is still identical.
+    # Stage 1 raced with the ratings it was given: its replay is still identical; stage 2
+    # races with the new ones, and replays identically too.
     assert stage_replay(round=Round.objects.get(pk=first.pk)) == []
     assert running_changes(riders=[pogacar]) == []
+    lifecycle.rounds_force_lock(season=demo, numbers=[2])
+    resolved = resolution.round_resolve(round_id=second.pk)
+    stored = next(e for e in resolved.engine_inputs["entrants"] if e["rider_id"] == pogacar.pk)
+    assert stored["profile"]["descender"] == 4
+    assert stage_replay(round=resolved) == []
 
 
 def test_a_finished_season_is_never_offered_the_change(alice, bob, charlie):
