@@ -4,6 +4,8 @@ differ from their live ones (each rider, his price old → new), then applies th
 seasons ticked (season.services.ratings). Registered on the riders' admin from here, since the
 riders app knows no season."""
 
+from typing import Any
+
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import QuerySet
@@ -13,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from riders.charts import radar_labels
-from riders.models import Rating, Rider
+from riders.models import RATING_AXES, Rating, Rider
 from season.services.ratings import ratings_apply_running, running_changes
 
 
@@ -81,8 +83,32 @@ def apply_to_running_seasons(
     return TemplateResponse(request, "admin/riders/rider/apply_to_running_seasons.html", context)
 
 
+def kept_ratings_notice(request: HttpRequest, rider: Rider) -> str:
+    """What the rider's page says once his ratings are saved: the running seasons that keep
+    his former ones ("" for none)."""
+    seasons = [found.season.name for found in running_changes(riders=[rider])]
+    if not seasons:
+        return ""
+    return _(
+        "These running seasons keep %(rider)s's former ratings: %(seasons)s. To change them "
+        "too, select him in the list and choose “Apply to running seasons…”."
+    ) % {"rider": rider.name, "seasons": ", ".join(seasons)}
+
+
 def rider_actions_register(site: admin.AdminSite) -> None:
-    """Add the action to the riders' admin (registered by the riders app, loaded before)."""
+    """Add the action to the riders' admin (registered by the riders app, loaded before), and
+    the notice of the running seasons that keep a saved rider's former ratings."""
     model_admin = site.get_model_admin(Rider)
-    if apply_to_running_seasons not in (model_admin.actions or []):
-        model_admin.actions = [*(model_admin.actions or []), apply_to_running_seasons]
+    if apply_to_running_seasons in (model_admin.actions or []):
+        return
+    model_admin.actions = [*(model_admin.actions or []), apply_to_running_seasons]
+    save_model = model_admin.save_model
+
+    def save_and_tell(request: HttpRequest, obj: Rider, form: Any, change: bool) -> None:
+        save_model(request, obj, form, change)
+        if change and set(form.changed_data) & set(RATING_AXES):
+            notice = kept_ratings_notice(request, obj)
+            if notice:
+                model_admin.message_user(request, notice, messages.WARNING)
+
+    model_admin.save_model = save_and_tell  # type: ignore[method-assign]

@@ -52,6 +52,9 @@ def test_an_admin_applies_a_rating_edit_to_the_running_season(live_server, page,
     page.click("input[name=_save]")
     page.wait_for_url(re.compile(r".*/admin/riders/rider/$"))
     assert Rider.objects.get(pk=pogacar.pk).descender == 4
+    assert "keep Tadej Pogačar's former ratings: Demo Tour 2023" in page.inner_text(
+        "ul.messagelist"
+    )
     assert _price(pogacar) == 87
 
     page.goto(base + "/admin/riders/rider/?q=Poga")

@@ -224,3 +224,16 @@ def test_the_admin_applies_to_none_when_no_season_is_ticked(demo, admin_client):
     admin_client.post(changelist, form)
     assert price_in(demo, pogacar) == 87
     assert not HistoryEntry.objects.exists()
+
+
+def test_the_riders_page_names_the_running_seasons_that_keep_his_former_ratings(demo, admin_client):
+    pogacar = Rider.objects.get(name="Tadej Pogačar")
+    url = reverse("admin:riders_rider_change", args=[pogacar.pk])
+    form = admin_client.get(url).context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    data["descender"] = 4
+    done = admin_client.post(url, data, follow=True)
+    assert Rider.objects.get(pk=pogacar.pk).descender == 4
+    notices = [str(m) for m in done.context["messages"]]
+    assert any(demo.name in m and "Apply to running seasons" in m for m in notices), notices
+    assert price_in(demo, pogacar) == 87
