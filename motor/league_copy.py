@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from motor.models import Championship, ChampionshipKind, Entry, GrandPrix, PointsSystem, Track
+from motor.track_files import circuit_track_slugs, track_latest
 
 
 def league_championship_slug(*, slug: str, championship: Championship) -> str:
@@ -23,12 +24,18 @@ def real_championships() -> QuerySet[Championship]:
 
 
 def track_for(grand_prix: GrandPrix, *, game: str) -> Track | None:
-    """The Grand Prix's own track if it is of the game, else the latest version of a track of
-    the game for its circuit (the track's slug is the circuit id)."""
-    if grand_prix.track is not None and grand_prix.track.game == game:
-        return grand_prix.track
-    slugs = [s for s in (grand_prix.circuit_slug, grand_prix.track and grand_prix.track.slug) if s]
-    return Track.objects.filter(game=game, slug__in=slugs).order_by("-version").first()
+    """The track a new league of ``game`` races this Grand Prix on: the latest version of the
+    Grand Prix's own track if it is of the game (an admin's edit reaches new leagues), else
+    the latest version of the game's track for its circuit (the circuit id, or the shipped
+    approximation of it: an imported real season finds the 1981 tracks).
+
+    A league's copy keeps the version it was made with (docs/grandprix.md "Editing a track")."""
+    own = grand_prix.track
+    slugs = [own.slug] if own is not None and own.game == game else []
+    slugs += circuit_track_slugs(grand_prix.circuit_slug)
+    if own is not None and own.game != game:
+        slugs.append(own.slug)
+    return track_latest(slugs=list(dict.fromkeys(slugs)), game=game)
 
 
 def championship_problems(championship: Championship, *, game: str) -> list[str]:

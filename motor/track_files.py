@@ -16,6 +16,8 @@ from motor.models import Track
 
 MAX_TRACK_BYTES = 1024 * 1024  # a track file is a few KB; a larger one is refused unread
 SHIPPED = Path(__file__).resolve().parent / "tracks"
+#: Circuits (the ``circuit_id`` of races.csv) whose shipped track is named otherwise.
+CIRCUIT_TRACKS = {"montreal": "gilles-villeneuve"}
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,24 @@ def _track_write(
             summary=summary[:300],
         )
     return stored, True
+
+
+def circuit_track_slugs(circuit_slug: str) -> list[str]:
+    """The track slugs that stand for a circuit, best first: the circuit's id itself, then the
+    shipped approximation of it (``monaco`` -> ``monaco-approx``; ``montreal`` ->
+    ``gilles-villeneuve-approx``)."""
+    if not circuit_slug:
+        return []
+    base = CIRCUIT_TRACKS.get(circuit_slug, circuit_slug)
+    return list(dict.fromkeys([circuit_slug, base, f"{base}-approx"]))
+
+
+def track_latest(*, slugs: list[str], game: str) -> Track | None:
+    """The latest version of the first of ``slugs`` with a track of ``game``."""
+    latest: dict[str, Track] = {}
+    for track in Track.objects.filter(slug__in=slugs, game=game).order_by("-version"):
+        latest.setdefault(track.slug, track)
+    return next((latest[s] for s in slugs if s in latest), None)
 
 
 def shipped_tracks_load() -> list[tuple[Track, bool]]:
