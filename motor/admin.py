@@ -4,17 +4,18 @@ edited in forms (motor.track_editing) whose save is a new version the engine val
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from motor.league.pages import content_svg
+from motor.league_copy import track_unraced_elsewhere, track_version_apply
 from motor.models import (
     Championship,
     Constructor,
@@ -149,10 +150,42 @@ class TrackAdmin(admin.ModelAdmin):
 
     def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view(self.preview_view)
+        apply = self.admin_site.admin_view(self.apply_view)
         return [
             path("<int:pk>/preview/", view, name="motor_track_preview"),
+            path("<int:pk>/apply/", apply, name="motor_track_apply"),
             *super().get_urls(),
         ]
+
+    def apply_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Move the leagues' unraced Grands Prix to this version: a page naming each of them,
+        then, once confirmed, the move (docs/grandprix.md "Editing a track")."""
+        track = self.get_object(request, str(pk))
+        if track is None or not self.has_change_permission(request, track):
+            raise PermissionDenied
+        grands_prix = list(track_unraced_elsewhere(track))
+        if request.method == "POST":
+            ids = [int(i) for i in request.POST.getlist("grand_prix") if i.isdigit()]
+            moved = track_version_apply(track=track, grand_prix_ids=ids)
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)d Grand Prix now races on %(track)s.",
+                    "%(count)d Grands Prix now race on %(track)s.",
+                    moved,
+                )
+                % {"count": moved, "track": track},
+                messages.SUCCESS,
+            )
+            return HttpResponseRedirect(reverse("admin:motor_track_change", args=[track.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": track,
+            "grands_prix": grands_prix,
+            "title": gettext("Apply %(track)s to unraced Grands Prix") % {"track": track},
+        }
+        return TemplateResponse(request, "admin/motor/track/apply_confirm.html", context)
 
     def preview_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         """The map and the engine's faults of the forms as typed (htmx, POST; nothing saved)."""
@@ -178,7 +211,12 @@ class TrackAdmin(admin.ModelAdmin):
                 if form.is_bound
                 else {"svg": mark_safe(content_svg(obj.content)), "faults": []}
             )
-            context.update(editor=form.editor, versions=versions, preview=preview)
+            context.update(
+                editor=form.editor,
+                versions=versions,
+                preview=preview,
+                elsewhere=track_unraced_elsewhere(obj),
+            )
         return super().render_change_form(request, context, *args, **kwargs)
 
     def save_model(self, request, obj, form, change):

@@ -7,6 +7,7 @@ members (motor.adapters.base.MotorAdapter.league_*) call these for the season la
 
 from collections.abc import Callable, Iterable
 
+from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
@@ -105,6 +106,37 @@ def championship_copy_for_league(
         )
     GrandPrix.objects.bulk_create(grands_prix)
     return copy
+
+
+def track_unraced_elsewhere(track: Track) -> QuerySet[GrandPrix]:
+    """The leagues' Grands Prix not raced yet (no result) on another version of ``track``:
+    those an admin may move to it (docs/grandprix.md "Editing a track")."""
+    return (
+        GrandPrix.objects.filter(
+            championship__kind=ChampionshipKind.LEAGUE,
+            track__slug=track.slug,
+            track__game=track.game,
+            results__isnull=True,
+        )
+        .exclude(track=track)
+        .select_related("championship", "track")
+        .order_by("championship__name", "round")
+    )
+
+
+def track_version_apply(*, track: Track, grand_prix_ids: Iterable[int]) -> int:
+    """Move the Grands Prix the admin confirmed to ``track`` (a version of theirs), those
+    still unraced; the number moved. A Grand Prix raced since the confirmation stays."""
+    with transaction.atomic():
+        # Lock the rows, then ask again which are unraced: one raced since the admin's
+        # confirmation has results now and stays on its version.
+        locked = list(
+            GrandPrix.objects.select_for_update()
+            .filter(pk__in=list(grand_prix_ids))
+            .values_list("pk", flat=True)
+        )
+        ids = track_unraced_elsewhere(track).filter(pk__in=locked).values_list("pk", flat=True)
+        return GrandPrix.objects.filter(pk__in=list(ids)).update(track=track)
 
 
 def grand_prix_laps_update(
