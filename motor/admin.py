@@ -225,6 +225,13 @@ class TrackAdmin(admin.ModelAdmin):
     def save_related(self, request, form, formsets, change):
         pass  # a track has no relations to save
 
+    def response_change(self, request: HttpRequest, obj: Track) -> HttpResponse:
+        response = super().response_change(request, obj)
+        if "_continue" in request.POST and isinstance(response, HttpResponseRedirect):
+            # The saved version's page (the admin's own redirect is the page posted from).
+            return HttpResponseRedirect(reverse("admin:motor_track_change", args=[obj.pk]))
+        return response
+
 
 @admin.register(PointsSystem)
 class PointsSystemAdmin(admin.ModelAdmin):

@@ -47,7 +47,9 @@ class GrandPrixTrackForm(forms.Form):
     open_rounds = _number(gettext_lazy("Start lanes: open rounds"))
     pit_gate = _number(gettext_lazy("Pit gate (index)"))
     pit_exit = forms.CharField(
-        label=gettext_lazy("Pit exit (square)"), max_length=8, help_text="B12"
+        label=gettext_lazy("Pit exit (square)"),
+        max_length=8,
+        help_text=gettext_lazy("A square of lane A or B, such as B12."),
     )
 
     #: The field of each engine path it edits (a fault on that path goes next to the field).
@@ -143,7 +145,9 @@ class RacingLineForm(forms.Form):
     corner = forms.CharField(label=gettext_lazy("Corner"), max_length=40)
     bonus = _number(gettext_lazy("Bonus"))
     squares = forms.CharField(
-        label=gettext_lazy("Squares"), max_length=400, help_text="B6 B7 A8 A9"
+        label=gettext_lazy("Squares"),
+        max_length=400,
+        help_text=gettext_lazy("In order, such as B6 B7 A8 A9."),
     )
 
     @staticmethod
