@@ -129,6 +129,24 @@ def test_bad_rows_named_and_nothing_written(db):
     assert not Championship.objects.exists()
 
 
+def test_an_entry_list_alone_names_its_bad_rows_and_writes_nothing(db):
+    entries = (
+        b"season,number,driver_id,constructor_id,engine\n"
+        b"1981,1,alan-jones,williams,ford\n"
+        b"1981,two,carlos-reutemann,williams,ford\n"
+        b"1981,3,nobody,williams,ford\n"
+        b"1981,1,alan-jones,williams,ford\n"
+    )
+    files = [f for f in f1_files() if f.name in ("drivers.csv", "constructors.csv")]
+    report = results_import(files=[*files, ImportFile("entries.csv", entries)])
+    assert not report.ok
+    texts = [str(error) for error in report.errors]
+    assert any(t.startswith("entries.csv:3 [number]") for t in texts), texts
+    assert any(t.startswith("entries.csv:4 [driver_id]: unknown driver 'nobody'") for t in texts)
+    assert any(t.startswith("entries.csv:5 [driver_id]: alan-jones in this car") for t in texts)
+    assert not Championship.objects.exists()
+
+
 def test_doubtful_driver_match_listed(season_1981):
     drivers = (DATA / "drivers.csv").read_bytes().replace(b"alan-jones,", b"alan-jones-2,", 1)
     results = (DATA / "results.csv").read_bytes().replace(b",alan-jones,", b",alan-jones-2,")

@@ -3,6 +3,8 @@ results of 1981) seeds a championship league whose cars are the real entry list 
 item 5): real drivers in their real constructors' cars with their real numbers, each Grand Prix
 on the shipped track of its circuit."""
 
+import csv
+import io
 from pathlib import Path
 
 import pytest
@@ -10,12 +12,13 @@ import pytest
 from motor.league_copy import championship_problems
 from motor.models import Championship, GrandPrix, Result
 from motor.track_files import shipped_tracks_load
-from races.importing import import_files_read, results_import
+from races.importing import ImportFile, import_files_read, results_import
 from tests.season.motor_builders import joined, motor_league, round_resolved, two_cars_each
 
 pytestmark = pytest.mark.django_db
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "f1"
+CALENDAR_FILES = {"drivers.csv", "constructors.csv", "races.csv"}
 
 
 def imported_1981() -> Championship:
@@ -66,3 +69,38 @@ def test_a_circuit_without_a_track_is_named(alice):
     assert championship_problems(real, game="grandprix") == [
         "Round 6, Monaco: no grandprix track for Circuit de Monaco."
     ]
+
+
+def round_one_entry_list() -> bytes:
+    """The entry list of the 1981 season's first Grand Prix (Long Beach), as an admin would
+    upload it before the race: season, number, driver, constructor, engine."""
+    with (DATA / "results.csv").open(encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["round"] == "1"]
+    out = io.StringIO()
+    writer = csv.writer(out)
+    columns = ("season", "number", "driver_id", "constructor_id", "engine")
+    writer.writerow(columns)
+    for r in rows:
+        writer.writerow([r[column] for column in columns])
+    return out.getvalue().encode()
+
+
+def test_a_season_without_results_seeds_a_league_on_its_entry_list(alice):
+    """Drivers, constructors, the calendar and the entry list, no result: the league's cars
+    are the entry list's, with their real numbers."""
+    files = [f for f in import_files_read(paths=[DATA]) if f.name in CALENDAR_FILES]
+    files.append(ImportFile("entries.csv", round_one_entry_list()))
+    report = results_import(files=files)
+    assert report.ok, report.lines()
+    real = Championship.objects.get(slug="formula-1-1981")
+    assert not Result.objects.filter(grand_prix__championship=real).exists()
+    shipped_tracks_load()
+    season = motor_league(organiser=alice, championship=real, points_system="f1-1981")
+    cars = entry_list(season.championship)
+    assert len(cars) == 29  # everyone entered at Long Beach, the non-qualifiers too
+    assert ("nelson-piquet", "brabham", "ford", 5) in cars
+    assert ("gilles-villeneuve", "ferrari", "ferrari", 27) in cars
+    # Importing the same entry list again changes nothing.
+    again = results_import(files=files)
+    assert again.ok
+    assert real.entries.count() == 29
