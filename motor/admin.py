@@ -212,6 +212,7 @@ class TrackAdmin(admin.ModelAdmin):
                 else {"svg": mark_safe(content_svg(obj.content)), "faults": []}
             )
             context.update(
+                show_save_and_add_another=False,  # an edit is a version, not a new track
                 editor=form.editor,
                 versions=versions,
                 preview=preview,

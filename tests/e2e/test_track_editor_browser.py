@@ -6,22 +6,17 @@ import pytest
 
 from motor.models import Track
 from motor.track_files import SHIPPED, track_store
+from tests.e2e.helpers import admin_log_in, check_widths, close_ups
 from tests.factories import UserFactory
 
-WIDTHS = {"desktop": 1366, "phone": 390}
 FIRST = 'g.corner-label[data-corner="T1"]'
+PARTS = ("#track-map-part", "#track-corners")
 
 
-def _shots(page, screenshot, name, *, parts=("#track-map-part", "#track-corners")):
-    """The whole page at each width, and close-ups of `parts` (CSS selectors) on the phone."""
-    for label, width in WIDTHS.items():
-        page.set_viewport_size({"width": width, "height": 900})
-        path = screenshot(page, f"track-editor-{name}-{label}")
-    for index, selector in enumerate(parts):
-        page.locator(selector).first.screenshot(
-            path=str(path.with_name(f"{path.stem}-{index}.png"))
-        )
-    page.set_viewport_size({"width": WIDTHS["desktop"], "height": 900})
+def _shots(page, screenshot, name, *, parts=PARTS):
+    """The page at 1366 and 390 px (no sideways scroll), close-ups of ``parts`` at 390."""
+    check_widths(page, f"track-editor-{name}", screenshot, page.console_errors)
+    close_ups(page, f"track-editor-{name}", screenshot, parts)
 
 
 @pytest.mark.browser
@@ -35,12 +30,7 @@ def test_an_admin_edits_a_corners_max_gear_and_the_map_changes(live_server, page
         content=(SHIPPED / "grandprix" / "monaco.yaml").read_bytes(), file_name="monaco.yaml"
     )
 
-    page.set_viewport_size({"width": WIDTHS["desktop"], "height": 900})
-    page.goto(base + "/admin/login/")
-    page.fill("#id_username", "ada")
-    page.fill("#id_password", "ada-secret")
-    page.click("input[type=submit]")
-    page.wait_for_url(base + "/admin/")
+    admin_log_in(page, base, "ada", "ada-secret")
     page.goto(f"{base}/admin/motor/track/{monaco.pk}/change/")
     assert page.locator(f"#track-map {FIRST}").get_attribute("data-max-gear") == "2"
     _shots(page, screenshot, "monaco-v1")
