@@ -64,6 +64,20 @@ def test_the_change_page_draws_the_map_lists_the_versions_and_the_corners(admin_
     assert "<script>" not in page  # CSP: no inline script
 
 
+def test_a_staff_member_who_may_only_view_sees_the_map_not_the_editor(client, monaco):
+    from django.contrib.auth.models import Permission
+
+    viewer = get_user_model().objects.create_user("vic", "v@example.org", "pw", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_track"))
+    client.force_login(viewer)
+    page = client.get(f"/admin/motor/track/{monaco.pk}/change/").content.decode()
+    assert "<svg" in page
+    assert 'name="corners-0-max_gear"' not in page
+    assert (
+        client.post(f"/admin/motor/track/{monaco.pk}/change/", form_data(monaco)).status_code == 403
+    )
+
+
 def test_a_corner_edit_saves_a_new_version_of_the_same_slug(admin_client, monaco):
     response = change(admin_client, monaco, **{"corners-0-max_gear": "3"})
     assert response.status_code == 302, errors_of(response)
