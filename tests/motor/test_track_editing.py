@@ -87,6 +87,8 @@ def test_a_corner_edit_saves_a_new_version_of_the_same_slug(admin_client, monaco
     assert new.content["green"] == monaco.content["green"]  # what the forms do not show is kept
     monaco.refresh_from_db()
     assert monaco.content["corners"][0]["max_gear"] == 2  # the old version is untouched
+    old_page = admin_client.get(f"/admin/motor/track/{monaco.pk}/change/").content.decode()
+    assert "This is version 1; the latest is version 2." in old_page
 
 
 def test_an_unchanged_save_changes_nothing(admin_client, monaco):
