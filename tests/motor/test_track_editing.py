@@ -175,12 +175,23 @@ def test_a_form_error_is_named_by_its_row(admin_client, monaco):
     assert Track.objects.filter(slug=monaco.slug).count() == 1
 
 
-def test_a_ludicitude_card_edit_and_its_rules(admin_client, lacets):
-    faults = faults_of(change(admin_client, lacets, **{"cards-3-tokens": "MAX9"}))
-    assert any(f.startswith("SCHEMA card 3") for f in faults), faults
-    faults = faults_of(change(admin_client, lacets, **{"cards-3-DELETE": "on"}))
-    assert any(f.startswith("V-1") for f in faults), faults
+@pytest.mark.parametrize(
+    ("cells", "rule"),
+    [
+        ({"cards-3-tokens": "MAX9"}, "SCHEMA card 3"),  # no such token
+        ({"cards-3-DELETE": "on"}, "V-1"),  # 23 cards
+        ({"cards-3-tokens": "START"}, "V-1 card 3"),  # START only at 0
+        ({"cards-3-tokens": "MIN4 MAX2"}, "V-3 card 3"),  # min above max
+        ({"cards-3-tokens": "MAX1", "cards-4-tokens": "MIN5"}, "V-2 card 4"),  # no overlap
+    ],
+)
+def test_a_broken_ludicitude_edit_is_refused_by_its_rule(admin_client, lacets, cells, rule):
+    faults = faults_of(change(admin_client, lacets, **cells))
+    assert any(f.startswith(rule) for f in faults), faults
     assert Track.objects.filter(slug=lacets.slug).count() == 1
+
+
+def test_a_ludicitude_card_edit_saves_a_new_version(admin_client, lacets):
     old = lacets.content["cards"][5]
     new_card = "MAX2" if old != "MAX2" else "MAX3"
     response = change(admin_client, lacets, **{"cards-5-tokens": new_card})
