@@ -29,7 +29,7 @@ from motor.models import (
     Track,
 )
 from motor.points_presets import presets_ensure
-from motor.track_files import SHIPPED, TrackFaults, track_store
+from motor.track_files import CIRCUIT_TRACKS, SHIPPED, TrackFaults, track_store
 
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures" / "f1_1981"
 TRACKS_DIR = SHIPPED / "grandprix"
@@ -39,7 +39,7 @@ DEMO_YEAR = 1981
 #: The 9-6-4-3-2-1 era (motor/points_presets.py), without the 1981 best-11 rule.
 DEMO_POINTS_SYSTEM = "f1-1961-1990"
 #: Circuits whose track file is not named after the ``circuit_id`` of races.csv.
-TRACK_FILES = {"montreal": "gilles-villeneuve.yaml"}
+TRACK_FILES = {circuit: f"{track}.yaml" for circuit, track in CIRCUIT_TRACKS.items()}
 
 
 class DemoChampionshipError(Exception):

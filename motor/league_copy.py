@@ -7,10 +7,12 @@ members (motor.adapters.base.MotorAdapter.league_*) call these for the season la
 
 from collections.abc import Callable, Iterable
 
+from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from motor.models import Championship, ChampionshipKind, Entry, GrandPrix, PointsSystem, Track
+from motor.track_files import circuit_track_slugs, track_latest
 
 
 def league_championship_slug(*, slug: str, championship: Championship) -> str:
@@ -23,12 +25,18 @@ def real_championships() -> QuerySet[Championship]:
 
 
 def track_for(grand_prix: GrandPrix, *, game: str) -> Track | None:
-    """The Grand Prix's own track if it is of the game, else the latest version of a track of
-    the game for its circuit (the track's slug is the circuit id)."""
-    if grand_prix.track is not None and grand_prix.track.game == game:
-        return grand_prix.track
-    slugs = [s for s in (grand_prix.circuit_slug, grand_prix.track and grand_prix.track.slug) if s]
-    return Track.objects.filter(game=game, slug__in=slugs).order_by("-version").first()
+    """The track a new league of ``game`` races this Grand Prix on: the latest version of the
+    Grand Prix's own track if it is of the game (an admin's edit reaches new leagues), else
+    the latest version of the game's track for its circuit (the circuit id, or the shipped
+    approximation of it: an imported real season finds the 1981 tracks).
+
+    A league's copy keeps the version it was made with (docs/grandprix.md "Editing a track")."""
+    own = grand_prix.track
+    slugs = [own.slug] if own is not None and own.game == game else []
+    slugs += circuit_track_slugs(grand_prix.circuit_slug)
+    if own is not None and own.game != game:
+        slugs.append(own.slug)
+    return track_latest(slugs=list(dict.fromkeys(slugs)), game=game)
 
 
 def championship_problems(championship: Championship, *, game: str) -> list[str]:
@@ -98,6 +106,37 @@ def championship_copy_for_league(
         )
     GrandPrix.objects.bulk_create(grands_prix)
     return copy
+
+
+def track_unraced_elsewhere(track: Track) -> QuerySet[GrandPrix]:
+    """The leagues' Grands Prix not raced yet (no result) on another version of ``track``:
+    those an admin may move to it (docs/grandprix.md "Editing a track")."""
+    return (
+        GrandPrix.objects.filter(
+            championship__kind=ChampionshipKind.LEAGUE,
+            track__slug=track.slug,
+            track__game=track.game,
+            results__isnull=True,
+        )
+        .exclude(track=track)
+        .select_related("championship", "track")
+        .order_by("championship__name", "round")
+    )
+
+
+def track_version_apply(*, track: Track, grand_prix_ids: Iterable[int]) -> int:
+    """Move the Grands Prix the admin confirmed to ``track`` (a version of theirs), those
+    still unraced; the number moved. A Grand Prix raced since the confirmation stays."""
+    with transaction.atomic():
+        # Lock the rows, then ask again which are unraced: one raced since the admin's
+        # confirmation has results now and stays on its version.
+        locked = list(
+            GrandPrix.objects.select_for_update()
+            .filter(pk__in=list(grand_prix_ids))
+            .values_list("pk", flat=True)
+        )
+        ids = track_unraced_elsewhere(track).filter(pk__in=locked).values_list("pk", flat=True)
+        return GrandPrix.objects.filter(pk__in=list(ids)).update(track=track)
 
 
 def grand_prix_laps_update(

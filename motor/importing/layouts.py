@@ -41,12 +41,17 @@ LAYOUTS = (
     ),
     _layout("f1 driver standings", "season position driver_id points"),
     _layout("f1 constructor standings", "season position constructor_id points", "engine"),
+    # The entry list of a season (who drives which car with which number), for a season whose
+    # results are not published yet: a league on it fields the real cars.
+    _layout("f1 entries", "season driver_id constructor_id number", "engine rounds"),
 )
 
 
 def layout_for(header: Sequence[str]) -> Layout | None:
     """The motor layout of a header, or None (a table for another importer)."""
     columns = set(header)
+    if LAYOUTS[6].required <= columns and not ({"round", "position"} & columns):
+        return LAYOUTS[6]
     if "round" in columns and "position" in columns:
         return LAYOUTS[3] if LAYOUTS[3].required <= columns else None
     if "grand_prix" in columns:

@@ -145,6 +145,7 @@ class _Plan:
     constructors: dict[str, dict[str, Any]] = field(default_factory=dict)
     races: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
     results: dict[tuple[int, int], list[dict[str, Any]]] = field(default_factory=dict)
+    entries: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     official: dict[tuple[int, str], list[tuple[int, str, Decimal, str, int]]] = field(
         default_factory=lambda: defaultdict(list)
     )
@@ -252,15 +253,7 @@ def _parse(tables: Sequence[TableLike], outcome: MotorOutcome) -> _Plan:
             }
             if season is None or number is None or not driver or not constructor:
                 continue
-            if driver not in plan.drivers and not Driver.objects.filter(slug=driver).exists():
-                row.error("driver_id", f"unknown driver {driver!r}: not in the drivers file")
-            if constructor not in plan.constructors and not (
-                Constructor.objects.filter(slug=constructor).exists()
-            ):
-                row.error(
-                    "constructor_id",
-                    f"unknown constructor {constructor!r}: not in the constructors file",
-                )
+            _known(row, plan, driver, constructor)
             if (season, number) not in plan.races:
                 row.error("round", f"round {number} of {season} is not in the races file")
             if position is not None:
@@ -271,6 +264,7 @@ def _parse(tables: Sequence[TableLike], outcome: MotorOutcome) -> _Plan:
             if first != line:
                 row.error("driver_id", f"{driver} already has a result on line {first}")
             plan.results.setdefault((season, number), []).append(fields)
+    _entries_parse(by_layout["f1 entries"], plan, errors)
     for kind, column in (("drivers", "driver_id"), ("constructors", "constructor_id")):
         for table in by_layout[f"f1 {kind[:-1]} standings"]:
             for line, cells in table.rows:
@@ -283,6 +277,43 @@ def _parse(tables: Sequence[TableLike], outcome: MotorOutcome) -> _Plan:
                         (position, key, points, row.text("engine", max_length=60), line)
                     )
     return plan
+
+
+def _known(row: _Row, plan: _Plan, driver: str, constructor: str) -> None:
+    """A row error for a driver or constructor neither in the upload nor stored."""
+    if driver not in plan.drivers and not Driver.objects.filter(slug=driver).exists():
+        row.error("driver_id", f"unknown driver {driver!r}: not in the drivers file")
+    if constructor not in plan.constructors and not (
+        Constructor.objects.filter(slug=constructor).exists()
+    ):
+        row.error(
+            "constructor_id", f"unknown constructor {constructor!r}: not in the constructors file"
+        )
+
+
+def _entries_parse(tables: Sequence[TableLike], plan: _Plan, errors: list[Error]) -> None:
+    """The entry list of a season: each car (driver, constructor, engine) once, with its
+    number; several drivers may share a number over a season (a replacement)."""
+    seen: dict[tuple[int, str, str, str], int] = {}
+    for table in tables:
+        for line, cells in table.rows:
+            row = _Row(table, line, cells, errors)
+            season = row.integer("season", minimum=1950)
+            driver, constructor = row.slug("driver_id"), row.slug("constructor_id")
+            engine = row.text("engine", max_length=60)
+            fields = {
+                "driver": driver,
+                "constructor": constructor,
+                "engine": engine,
+                "number": row.integer("number", minimum=1),
+            }
+            if season is None or not driver or not constructor:
+                continue
+            _known(row, plan, driver, constructor)
+            first = seen.setdefault((season, driver, constructor, engine), line)
+            if first != line:
+                row.error("driver_id", f"{driver} in this car already on line {first}")
+            plan.entries.setdefault(season, []).append(fields)
 
 
 def _doubts(plan: _Plan, outcome: MotorOutcome) -> None:
@@ -338,7 +369,9 @@ def _write(plan: _Plan, outcome: MotorOutcome) -> None:
         slug: _upsert(Constructor, outcome, "constructors", {"slug": slug}, fields)
         for slug, fields in plan.constructors.items()
     }
-    seasons = sorted({season for season, _ in plan.races} | {s for s, _ in plan.results})
+    seasons = sorted(
+        {season for season, _ in plan.races} | {s for s, _ in plan.results} | set(plan.entries)
+    )
     presets_ensure()
     for season in seasons:
         system = PointsSystem.objects.get(slug=system_for_year(season))
@@ -354,6 +387,20 @@ def _write(plan: _Plan, outcome: MotorOutcome) -> None:
                 "points_system": system,
             },
         )
+        for car in plan.entries.get(season, []):
+            _upsert(
+                Entry,
+                outcome,
+                "entries",
+                {
+                    "championship": championship,
+                    "driver": drivers.get(car["driver"]) or Driver.objects.get(slug=car["driver"]),
+                    "constructor": constructors.get(car["constructor"])
+                    or Constructor.objects.get(slug=car["constructor"]),
+                    "engine": car["engine"],
+                },
+                {"number": car["number"]},
+            )
         for (year, number), fields in sorted(plan.races.items()):
             if year != season:
                 continue

@@ -64,7 +64,13 @@ def season_part(
 def track_svg(grand_prix: GrandPrix | None) -> str:
     """The track map of a Grand Prix ("" when its track is not drawn)."""
     track = grand_prix.track if grand_prix else None
-    drawn = track_map_for(content_in_words(track.content) if track else None, texts=map_texts())
+    return content_svg(track.content if track else None)
+
+
+def content_svg(content: Mapping[str, Any] | None) -> str:
+    """The map of a track's content in the active language ("" when it is not drawn): the
+    league pages and the admin's track editor draw the same map."""
+    drawn = track_map_for(content_in_words(content), texts=map_texts())
     return drawn.svg() if drawn is not None else ""
 
 

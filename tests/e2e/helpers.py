@@ -35,6 +35,14 @@ def log_in(page, base, username, password):
     page.wait_for_url(re.compile(r".*/$"))
 
 
+def admin_log_in(page, base, username, password):
+    page.goto(base + "/admin/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("input[type=submit]")
+    page.wait_for_url(base + "/admin/")
+
+
 def cheap_riders(count, *, exclude=()):
     """`count` riders of distinct real teams, cheap enough for any budget."""
     chosen, teams = [], set()
@@ -122,6 +130,17 @@ def check_widths(page, name, screenshot, errors):
         screenshot(page, f"{name}-{width}")
     page.set_viewport_size({"width": 1366, "height": 900})
     assert not errors, f"{name}: {errors}"
+
+
+def close_ups(page, name, screenshot, selectors, *, width=390):
+    """Screenshots of the first element of each selector at ``width`` (``name``-part-N)."""
+    page.set_viewport_size({"width": width, "height": 900})
+    for index, selector in enumerate(selectors):
+        path = screenshot(page, f"{name}-{width}")
+        page.locator(selector).first.screenshot(
+            path=str(path.with_name(f"{name}-part-{index}.png"))
+        )
+    page.set_viewport_size({"width": 1366, "height": 900})
 
 
 def new_page(browser, errors):

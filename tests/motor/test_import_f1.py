@@ -129,6 +129,24 @@ def test_bad_rows_named_and_nothing_written(db):
     assert not Championship.objects.exists()
 
 
+def test_an_entry_list_alone_names_its_bad_rows_and_writes_nothing(db):
+    entries = (
+        b"season,number,driver_id,constructor_id,engine\n"
+        b"1981,1,alan-jones,williams,ford\n"
+        b"1981,two,carlos-reutemann,williams,ford\n"
+        b"1981,3,nobody,williams,ford\n"
+        b"1981,1,alan-jones,williams,ford\n"
+    )
+    files = [f for f in f1_files() if f.name in ("drivers.csv", "constructors.csv")]
+    report = results_import(files=[*files, ImportFile("entries.csv", entries)])
+    assert not report.ok
+    texts = [str(error) for error in report.errors]
+    assert any(t.startswith("entries.csv:3 [number]") for t in texts), texts
+    assert any(t.startswith("entries.csv:4 [driver_id]: unknown driver 'nobody'") for t in texts)
+    assert any(t.startswith("entries.csv:5 [driver_id]: alan-jones in this car") for t in texts)
+    assert not Championship.objects.exists()
+
+
 def test_doubtful_driver_match_listed(season_1981):
     drivers = (DATA / "drivers.csv").read_bytes().replace(b"alan-jones,", b"alan-jones-2,", 1)
     results = (DATA / "results.csv").read_bytes().replace(b",alan-jones,", b",alan-jones-2,")
@@ -211,3 +229,30 @@ def test_the_command_names_a_superscript_digit_without_a_traceback(db, tmp_path)
         call_command("import_results", str(tmp_path), stdout=out, stderr=err)
     assert "results.csv:2 [position]: '²'" in out.getvalue() + err.getvalue()
     assert not Championship.objects.exists()
+
+
+def test_an_admin_imports_a_season_before_its_results_preview_then_confirm(client, db):
+    """Drivers, constructors, the calendar and the entry list, in the admin's import: the
+    preview counts the entries, the confirmation writes them (docs/import.md)."""
+    from django.contrib.auth import get_user_model
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    client.force_login(get_user_model().objects.create_superuser("root", "r@example.org", "pw"))
+    url = reverse("admin:races_race_import_results")
+    uploads = [
+        SimpleUploadedFile(name, (DATA / name).read_bytes())
+        for name in ("drivers.csv", "constructors.csv", "races.csv")
+    ]
+    entries = b"season,number,driver_id,constructor_id,engine\n1981,1,alan-jones,williams,ford\n"
+    uploads.append(SimpleUploadedFile("entries.csv", entries))
+    preview = client.post(url, {"uploads": uploads})
+    html = preview.content.decode()
+    assert "<td>entries.csv</td><td>f1 entries</td><td>1</td><td>0</td>" in html
+    assert "1 championships, 17 constructors, 39 drivers, 1 entries, 15 grands prix" in html
+    assert not Championship.objects.exists()
+    response = client.post(url, {"stored": preview.context["stored"], "confirm": "1"})
+    assert response.status_code == 302
+    entry = Championship.objects.get(slug="formula-1-1981").entries.get()
+    assert (entry.driver.slug, entry.constructor.slug) == ("alan-jones", "williams")
+    assert entry.number == 1
