@@ -13,6 +13,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext, ngettext_l
 
 from plugins.formation import Candidate, ComputerTeam, PickColumn, SeatPlace
 from races.models import Race, RaceEntry
+from races.services import start_list_review_counts
 from races.team_rules import GC_LEADER, default_roles, rider_price
 from riders.charts import radar_labels
 from riders.models import RATING_AXES, Rider
@@ -181,6 +182,15 @@ class CyclingFormation:
             % {"race": event.template.name if event.template_id else event.name}  # type: ignore[union-attr]
         ]
 
+    def ratings_warning(self, event: Race) -> str:
+        """What the organiser is told of a start list whose riders' ratings no admin has
+        reviewed ("" when all are): a warning, never a refusal (one query)."""
+        race_id = self.start_list_race_id(event)
+        not_reviewed, unrated = start_list_review_counts(Race.objects.filter(pk=race_id)).get(
+            race_id, (0, 0)
+        )
+        return review_warning_text(not_reviewed=not_reviewed, unrated=unrated)
+
     def peloton_text(self, event: Race, *, peloton: str) -> str:
         size = self.start_list_size(event)
         if peloton == PELOTON_PLAYERS:
@@ -252,3 +262,23 @@ class CyclingFormation:
                 )
             )
         return teams
+
+
+def review_warning_text(*, not_reviewed: int, unrated: int) -> str:
+    if not not_reviewed:
+        return ""
+    text = ngettext(
+        "%(count)d rider of the start list has ratings no admin has reviewed yet",
+        "%(count)d riders of the start list have ratings no admin has reviewed yet",
+        not_reviewed,
+    ) % {"count": not_reviewed}
+    if unrated:
+        text += ngettext(
+            " (%(count)d never rated: 0 on every axis)",
+            " (%(count)d never rated: 0 on every axis)",
+            unrated,
+        ) % {"count": unrated}
+    return text + gettext(
+        ": their prices and strengths may be off. An admin must review them (Riders › "
+        "Ratings to review) before the teams are formed."
+    )
