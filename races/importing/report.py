@@ -132,9 +132,9 @@ class ImportReport:
         out.extend(f"error: {error}" for error in sorted(self.errors))
         out.extend(f"doubtful: {doubt}" for doubt in self.doubts)
         out.extend(f"note: {note}" for note in self.notes)
-        out.append(self.outcome())
         if self.suggested:
             out.append(self.review_line())
+        out.append(self.outcome())  # the last line (the command prints it styled)
         return out
 
     def review_line(self) -> str:
