@@ -52,7 +52,7 @@ def test_the_queue_shows_current_and_suggested_ratings_and_the_results_behind(
     # Every axis: its current value (0) and the suggestion, a change marked.
     assert row.count('<th scope="col">') == len(RATING_AXES)
     assert 'class="review-differs">4<' in row  # climber 0 -> 4: he won the Tour
-    assert "GC 1st of 135, tour-de-france-2022" in row  # the result behind it
+    assert "<b>CLI</b> GC 1st of 133, tour-de-france-2022" in row  # the result behind it
     assert reverse("admin:riders_rider_change", args=[rider.pk]) in row  # edit
     assert "results</a>" in row
     assert "standings</a>" in row
