@@ -19,7 +19,12 @@ from django.utils.translation import gettext_lazy
 
 from races.models import Race
 from riders.models import RATING_AXES, Rating, RatingReview, Rider, rider_not_reviewed_q
-from riders.profiles import MAX_APPROVED, rider_suggestion_apply, riders_ratings_approve
+from riders.profiles import (
+    MAX_APPROVED,
+    NO_EVIDENCE,
+    rider_suggestion_apply,
+    riders_ratings_approve,
+)
 
 AXIS_SHORT = {
     "rouleur": "ROU",
@@ -48,7 +53,7 @@ class StartListFilter(admin.SimpleListFilter):
 
     def lookups(self, request, model_admin):  # type: ignore[no-untyped-def]
         races = Race.objects.filter(kind=Race.Kind.REAL).order_by("-year", "name")[:100]
-        return [(str(race.pk), str(race)) for race in races]
+        return [(str(race.pk), f"{race.name} {race.year}") for race in races]
 
     def queryset(self, request, queryset):  # type: ignore[no-untyped-def]
         if self.value() and str(self.value()).isdigit():
@@ -74,7 +79,7 @@ class UnratedFilter(admin.SimpleListFilter):
 
 @admin.register(RatingReview)
 class RatingReviewAdmin(admin.ModelAdmin):
-    list_display = ["rider", "team", "state", "axes", "reasons", "approve"]
+    list_display = ["rider", "axes"]
     list_display_links = None
     list_filter = [StartListFilter, UnratedFilter, "profile_flagged", "team__year"]
     search_fields = ["name", "name_key", "pcs_slug", "team__name"]
@@ -97,6 +102,10 @@ class RatingReviewAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Rider]:
         return super().get_queryset(request).filter(rider_not_reviewed_q()).distinct()
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None):  # type: ignore[no-untyped-def]
+        context = {"title": _("Ratings to review"), **(extra_context or {})}
+        return super().changelist_view(request, extra_context=context)
 
     def get_urls(self) -> list[URLPattern]:
         wrap = self.admin_site.admin_view
@@ -123,20 +132,22 @@ class RatingReviewAdmin(admin.ModelAdmin):
         results = reverse("admin:races_stageresult_changelist") + "?" + urlencode({"q": rider.name})
         standings = reverse("admin:races_standing_changelist") + "?" + urlencode({"q": rider.name})
         return format_html(
-            '<a href="{}">{}</a><br><small><a href="{}">{}</a> · <a href="{}">{}</a> · '
-            '<a href="{}">{}</a></small>',
-            reverse("admin:riders_rider_change", args=[rider.pk]),
+            '<strong>{}</strong><br><small>{}</small><br><em>{}</em><br><span class="review-links">'
+            '<a href="{}">{}</a> <a href="{}">{}</a> <a href="{}">{}</a></span><br>{}',
             rider.name,
+            rider.team.name if rider.team_id else "",  # type: ignore[union-attr]
+            self.state(rider),
             reverse("admin:riders_rider_change", args=[rider.pk]),
             _("edit"),
             results,
             _("results"),
             standings,
             _("standings"),
+            self.approve(rider),
         )
 
-    @admin.display(description=gettext_lazy("state"))
-    def state(self, rider: Rider) -> str:
+    @staticmethod
+    def state(rider: Rider) -> str:
         if rider.unrated:
             word = _("unrated")
         elif rider.suggested_ratings and rider.suggested_ratings != rider.ratings:
@@ -147,7 +158,7 @@ class RatingReviewAdmin(admin.ModelAdmin):
             word = _("%(state)s; too little data") % {"state": word}
         return word
 
-    @admin.display(description=gettext_lazy("current → suggested"))
+    @admin.display(description=gettext_lazy("current → suggested, and why (the results read)"))
     def axes(self, rider: Rider) -> str:
         cells = []
         for axis in RATING_AXES:
@@ -164,24 +175,28 @@ class RatingReviewAdmin(admin.ModelAdmin):
                 )
             )
         return format_html(
-            '<table class="review-axes"><tr>{}</tr><tr>{}</tr><tr>{}</tr></table>',
+            '<table class="review-axes"><tr><td></td>{}</tr><tr><th scope="row">{}</th>{}</tr>'
+            '<tr><th scope="row">{}</th>{}</tr></table>{}',
             format_html_join(
                 "",
                 '<th scope="col"><abbr title="{}">{}</abbr></th>',
                 ((cell[0], cell[1]) for cell in cells),
             ),
+            _("now"),
             format_html_join("", "<td>{}</td>", ((cell[2],) for cell in cells)),
+            _("suggested"),
             format_html_join("", '<td class="{}">{}</td>', ((cell[3], cell[4]) for cell in cells)),
+            self.reasons(rider),
         )
 
-    @admin.display(description=gettext_lazy("why (the results read)"))
-    def reasons(self, rider: Rider) -> str:
+    @staticmethod
+    def reasons(rider: Rider) -> str:
         if not rider.suggested_ratings:
             return _("Too little data: no suggestion; the ratings stay as they are.")
         reasons = [
             (AXIS_SHORT[axis], rider.suggestion_reasons[axis])
             for axis in RATING_AXES
-            if rider.suggestion_reasons.get(axis)
+            if rider.suggestion_reasons.get(axis) not in (None, "", NO_EVIDENCE)
         ]
         if not reasons:
             return _("No result counts for any axis: 0 everywhere.")
@@ -190,8 +205,8 @@ class RatingReviewAdmin(admin.ModelAdmin):
             format_html_join("", "<li><b>{}</b> {}</li>", reasons),
         )
 
-    @admin.display(description=gettext_lazy("approve"))
-    def approve(self, rider: Rider) -> str:
+    @staticmethod
+    def approve(rider: Rider) -> str:
         # The rows sit inside the changelist's form: the button submits the separate
         # #review-approve form of the page (templates/admin/riders/ratingreview/).
         return format_html(

@@ -18,6 +18,8 @@ from riders.models import RATING_AXES, Rating, Rider
 
 FLAT, HILLY, MOUNTAIN, ITT, TTT = "flat", "hilly", "mountain", "ITT", "TTT"
 FINISHED = "finished"
+#: The reason of an axis no result speaks of (rated 0, "normal").
+NO_EVIDENCE = "no result tells"
 # Below this share of the classified riders (the last quarter), a place counts against an axis.
 LAST_QUARTER = 0.75
 
@@ -98,7 +100,7 @@ class _Evidence:
             return self.levels[axis]
         if axis in self.against:
             return Rating.H, self.against[axis]
-        return Rating.ZERO, "no result tells"
+        return Rating.ZERO, NO_EVIDENCE
 
 
 def _ordinal(rank: int) -> str:

@@ -37,7 +37,7 @@ def two_tours(db):
 
 
 def _row(html: str, name: str) -> str:
-    row = html[html.index(f">{name}</a>") :]
+    row = html[html.index(f"<strong>{name}</strong>") :]
     return row[: row.index("</tr>\n")]
 
 
