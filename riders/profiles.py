@@ -244,6 +244,16 @@ def rider_suggestion_apply(*, rider: Rider, axes: Iterable[str]) -> list[str]:
     return changed
 
 
+def rider_ratings_reviewed(*, rider: Rider, changed: Iterable[str]) -> bool:
+    """An admin's own edit of a rider's ratings is a review: the rider leaves the queue when
+    any rating of his form changed. Returns whether he was marked."""
+    if not set(changed) & set(RATING_AXES):
+        return False
+    rider.ratings_reviewed_at = timezone.now()
+    Rider.objects.filter(pk=rider.pk).update(ratings_reviewed_at=rider.ratings_reviewed_at)
+    return True
+
+
 MAX_APPROVED = 5000  # riders one "approve all" may touch (a few Grand Tours' start lists)
 
 

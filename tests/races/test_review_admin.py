@@ -145,3 +145,35 @@ def test_the_import_confirmation_points_to_the_queue(admin_client):
     assert "Suggested ratings for 176 rider(s)" in html
     assert f'<a href="{reverse(QUEUE)}">Review them</a>' in html
     assert not any(any(r.ratings.values()) for r in Rider.objects.all())
+
+
+def test_editing_a_riders_ratings_in_his_form_is_a_review(admin_client, two_tours):
+    rider = Rider.objects.filter(name_key__contains="pogacar").get()
+    data = {
+        "name": rider.name,
+        "team": rider.team_id,
+        "nationality": rider.nationality,
+        "birth_date": "",
+        "pcs_slug": rider.pcs_slug or "",
+        **{axis: 0 for axis in RATING_AXES},
+        "climber": 4,
+    }
+    url = reverse("admin:riders_rider_change", args=[rider.pk])
+    assert admin_client.post(url, data).status_code == 302
+    rider.refresh_from_db()
+    assert rider.climber == 4
+    assert rider.ratings_reviewed_at is not None
+    # Saving the form without touching a rating reviews nothing.
+    other = Rider.objects.filter(rider_not_reviewed_q()).exclude(pk=rider.pk).first()
+    data = {
+        "name": other.name,
+        "team": other.team_id,
+        "nationality": other.nationality,
+        "birth_date": "",
+        "pcs_slug": other.pcs_slug or "",
+        **other.ratings,
+    }
+    url = reverse("admin:riders_rider_change", args=[other.pk])
+    assert admin_client.post(url, data).status_code == 302
+    other.refresh_from_db()
+    assert other.ratings_reviewed_at is None
