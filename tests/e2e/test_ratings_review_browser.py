@@ -15,8 +15,9 @@ from django.utils import timezone
 from races.models import Race, RaceEntry
 from riders.models import Rider, rider_not_reviewed_q
 from season.models import Season, SeasonTeam, Seat
-from tests.e2e.helpers import log_in
+from tests.e2e.helpers import admin_log_in, log_in
 from tests.factories import UserFactory
+from tests.season.builders import distinct_team_picks
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 WIDTHS = {"desktop": 1366, "phone": 390}
@@ -47,7 +48,6 @@ def _upload(page, base, paths):
 def test_an_admin_reviews_imported_ratings_and_a_league_fields_a_start_list_imported_alone(
     live_server, page, screenshot
 ):
-    from races.team_rules import rider_price
     from season import formation
     from season.leagues import season_join
 
@@ -56,11 +56,7 @@ def test_an_admin_reviews_imported_ratings_and_a_league_fields_a_start_list_impo
     ada.set_password("ada-secret")
     ada.save()
     page.set_viewport_size({"width": WIDTHS["desktop"], "height": 900})
-    page.goto(base + "/admin/login/")
-    page.fill("#id_username", "ada")
-    page.fill("#id_password", "ada-secret")
-    page.click("input[type=submit]")
-    page.wait_for_url(base + "/admin/")
+    admin_log_in(page, base, "ada", "ada-secret")
 
     # The results of the 2022 Tour: preview, confirm; the import suggests, the ratings stay 0.
     _upload(page, base, sorted((DATA / "tdf2022").glob("*.csv")))
@@ -129,13 +125,7 @@ def test_an_admin_reviews_imported_ratings_and_a_league_fields_a_start_list_impo
     for user in (ada, bea):
         team = season_join(season=season, user=user, team_name=f"{user.username} team")
         taken = set(Seat.objects.filter(season=season).values_list("rider_id", flat=True))
-        picks, real_teams = [], set()
-        for rider in sorted(formation.pool(season=season), key=lambda r: (rider_price(r), r.pk)):
-            if rider.pk not in taken and rider.team_id not in real_teams:
-                picks.append(rider.pk)
-                real_teams.add(rider.team_id)
-            if len(picks) == ROSTER:
-                break
+        picks = distinct_team_picks(season, ROSTER, taken=taken)
         formation.team_select(team=team, pickable_ids=picks)
     page.goto(base + "/seasons/tour-2023/stages/1/")
     page.click("text=Open orders")

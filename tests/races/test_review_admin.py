@@ -147,33 +147,28 @@ def test_the_import_confirmation_points_to_the_queue(admin_client):
     assert not any(any(r.ratings.values()) for r in Rider.objects.all())
 
 
-def test_editing_a_riders_ratings_in_his_form_is_a_review(admin_client, two_tours):
-    rider = Rider.objects.filter(name_key__contains="pogacar").get()
-    data = {
+def _form(rider: Rider, **ratings: int) -> dict[str, object]:
+    return {
         "name": rider.name,
         "team": rider.team_id,
         "nationality": rider.nationality,
         "birth_date": "",
         "pcs_slug": rider.pcs_slug or "",
-        **{axis: 0 for axis in RATING_AXES},
-        "climber": 4,
+        **rider.ratings,
+        **ratings,
     }
+
+
+def test_editing_a_riders_ratings_in_his_form_is_a_review(admin_client, two_tours):
+    rider = Rider.objects.filter(name_key__contains="pogacar").get()
     url = reverse("admin:riders_rider_change", args=[rider.pk])
-    assert admin_client.post(url, data).status_code == 302
+    assert admin_client.post(url, _form(rider, climber=4)).status_code == 302
     rider.refresh_from_db()
     assert rider.climber == 4
     assert rider.ratings_reviewed_at is not None
     # Saving the form without touching a rating reviews nothing.
     other = Rider.objects.filter(rider_not_reviewed_q()).exclude(pk=rider.pk).first()
-    data = {
-        "name": other.name,
-        "team": other.team_id,
-        "nationality": other.nationality,
-        "birth_date": "",
-        "pcs_slug": other.pcs_slug or "",
-        **other.ratings,
-    }
     url = reverse("admin:riders_rider_change", args=[other.pk])
-    assert admin_client.post(url, data).status_code == 302
+    assert admin_client.post(url, _form(other)).status_code == 302
     other.refresh_from_db()
     assert other.ratings_reviewed_at is None

@@ -14,7 +14,7 @@ from races.services import template_races
 from season import formation
 from season.computer_teams import computer_teams_fill
 from season.models import Season, SeasonTeam, Seat
-from tests.season.builders import joined, league
+from tests.season.builders import distinct_team_picks, joined, league
 
 pytestmark = pytest.mark.django_db
 
@@ -85,13 +85,7 @@ def test_a_league_on_the_second_race_fields_its_whole_start_list_under_its_bibs(
     assert season.peloton == Season.Peloton.START_LIST
     taken: list[int] = []
     for team in joined(season, alice, bob):
-        picks, teams = [], set()
-        for rider in sorted(formation.pool(season=season), key=lambda r: (r.team_id, r.pk)):
-            if rider.pk not in taken and rider.team_id not in teams:
-                picks.append(rider.pk)
-                teams.add(rider.team_id)
-            if len(picks) == ROSTER:
-                break
+        picks = distinct_team_picks(season, ROSTER, taken=taken)
         formation.team_select(team=team, pickable_ids=picks)
         taken += picks
     computer_teams_fill(season=season)
