@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from races.adapters.base import CyclingAdapter
-from races.importing import import_files_read, results_import
+from races.importing import ImportFile, import_files_read, results_import
 from races.models import Race, RaceEntry
 from races.services import start_list_review_counts
 from riders.models import RATING_AXES, Rider, rider_not_reviewed_q, rider_unrated_q
@@ -148,7 +148,9 @@ def test_the_organiser_is_told_how_many_riders_an_admin_must_review_when_he_pick
     _import(TDF2022)
     race = Race.objects.get(slug="tour-de-france-2022")
     adapter = CyclingAdapter()
-    labels = dict(adapter.league_events())
+    with CaptureQueriesContext(connection) as queries:
+        labels = dict(adapter.league_events())
+    assert len(queries) == 1  # the races, their start lists' counts as subqueries
     assert labels[f"race-{race.pk}"] == f"{race} (176 riders not reviewed)"
     riders_ratings_approve(riders=Rider.objects.values_list("pk", flat=True))
     assert dict(adapter.league_events())[f"race-{race.pk}"] == str(race)
@@ -168,3 +170,16 @@ def test_a_factory_rider_is_reviewed_and_an_imported_one_is_not():
     assert RiderFactory().ratings_reviewed_at is not None
     _import(TDF2023 / "riders.csv")
     assert Rider.objects.filter(ratings_reviewed_at__isnull=True).count() == 176
+
+
+def test_a_refused_import_suggests_nothing_and_valid_rows_only_suggests_for_what_it_wrote():
+    text = (TDF2023 / "riders.csv").read_text(encoding="utf-8")
+    broken = text.replace("tour-de-france,2023,3,", "tour-de-france,2023,three,", 1)
+    files = [ImportFile(name="riders.csv", content=broken.encode())]
+    refused = results_import(files=files)
+    assert not refused.ok
+    assert refused.suggested == 0
+    assert not Rider.objects.exists()
+    partial = results_import(files=files, valid_rows_only=True)
+    assert partial.written
+    assert partial.suggested == Rider.objects.count() == 175
