@@ -11,10 +11,12 @@ from django.db.models import F, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from import_export.tmp_storages import TempFolderStorage
 
+from races import review_admin  # noqa: F401  (registers Riders > Ratings to review)
 from races.course_editing import StageCourseForm, course_preview, stored_course_preview
 from races.importing import ImportFile, ImportReport, limits, results_import
 from races.importing.matching import (
@@ -26,6 +28,7 @@ from races.importing.matching import (
 )
 from races.models import Race, RaceEntry, RaceEvent, Stage, StageResult, Standing
 from races.profile_derivation import profiles_derive
+from races.services import review_counts_annotate
 from riders.models import RiderMatch, TeamMatch
 from riders.readonly_admin import ReadOnlyAdmin
 
@@ -77,12 +80,32 @@ class ResultsUploadForm(forms.Form):
 
 @admin.register(Race)
 class RaceAdmin(admin.ModelAdmin):
-    list_display = ["name", "year", "kind", "slug", "template"]
+    list_display = ["name", "year", "kind", "slug", "template", "ratings_review"]
+    readonly_fields = ["ratings_review"]
     list_filter = ["kind", "year"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name", "year"]}
     inlines = [StageInline]
     actions = ["derive_profiles"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Race]:
+        return review_counts_annotate(super().get_queryset(request))
+
+    @admin.display(description=gettext_lazy("ratings to review"), ordering="ratings_not_reviewed")
+    def ratings_review(self, race: Race) -> str:
+        not_reviewed = getattr(race, "ratings_not_reviewed", 0)
+        unrated = getattr(race, "ratings_unrated", 0)
+        if not not_reviewed:
+            return "—"
+        text = ngettext(
+            "%(count)d rider not reviewed", "%(count)d riders not reviewed", not_reviewed
+        ) % {"count": not_reviewed}
+        if unrated:
+            text += " " + ngettext("(%(count)d unrated)", "(%(count)d unrated)", unrated) % {
+                "count": unrated
+            }
+        url = reverse("admin:riders_ratingreview_changelist") + f"?race={race.pk}"
+        return format_html('<a href="{}">{}</a>', url, text)
 
     def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view(self.import_results_view)
@@ -127,6 +150,17 @@ class RaceAdmin(admin.ModelAdmin):
             return TemplateResponse(request, "admin/races/race/import_results.html", context)
         _files_remove(stored)
         self.message_user(request, report.outcome(), messages.SUCCESS)
+        if report.suggested:
+            self.message_user(
+                request,
+                format_html(
+                    '{} <a href="{}">{}</a>',
+                    report.review_line(),
+                    reverse("admin:riders_ratingreview_changelist"),
+                    _("Review them"),
+                ),
+                messages.WARNING,
+            )
         if report.doubts:
             self.message_user(
                 request,

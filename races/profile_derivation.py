@@ -117,3 +117,36 @@ def profiles_derive(
         applied=applied,
         suggestions=suggestions,
     )
+
+
+def profiles_suggest_for_import(*, race_ids: Iterable[int], rider_ids: Iterable[int]) -> int:
+    """The import's last step: a suggestion for every rider the import touched.
+
+    Each rider's suggestion reads every real race he rode (his start lists, results and
+    standings), not only the races of this import, so a new race adds to what earlier ones
+    showed. Nothing becomes a rating here: an admin approves (docs/profiles.md "Reviewing").
+    Runs in the import's transaction; returns the riders given a suggestion or a flag.
+    """
+    riders = set(rider_ids)
+    if not riders:
+        return 0
+    ridden = (
+        set(race_ids)
+        | set(RaceEntry.objects.filter(rider_id__in=riders).values_list("race_id", flat=True))
+        | set(
+            StageResult.objects.filter(rider_id__in=riders).values_list("stage__race_id", flat=True)
+        )
+    )
+    races = Race.objects.filter(pk__in=ridden, kind=Race.Kind.REAL)
+    records = profile_records_collect(races=races)
+    suggestions = {
+        rider_id: profile_suggest(record=record)
+        for rider_id, record in records.items()
+        if rider_id in riders
+    }
+    # A rider of the file with no line in any real race yet (a start list of a race not
+    # raced) gets the "too little data" flag like any other.
+    for rider_id in riders - set(suggestions):
+        suggestions[rider_id] = ProfileSuggestion()
+    rider_suggestions_store(suggestions=suggestions)
+    return len(suggestions)

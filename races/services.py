@@ -1,7 +1,9 @@
 from django.db import transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
-from races.models import Race, Stage
+from races.models import Race, RaceEntry, Stage
+from riders.models import rider_not_reviewed_q, rider_unrated_q
 
 
 def template_races() -> QuerySet[Race]:
@@ -43,3 +45,37 @@ def race_copy_for_league(*, template: Race, name: str, slug: str) -> Race:
         for stage in template.stages.order_by("number")
     )
     return race
+
+
+def review_counts_annotate(races: QuerySet[Race]) -> QuerySet[Race]:
+    """Each race with `ratings_not_reviewed` (riders of its start list whose ratings no admin
+    approved) and `ratings_unrated` (of which never rated), as subqueries: one query for a
+    whole list of races, whatever else it joins.
+
+    Riders' ratings come from imports as suggestions; until an admin approves them a league
+    on the race prices its riders on ratings nobody checked (docs/profiles.md "Reviewing").
+    """
+
+    def counted(condition: Q) -> Coalesce:
+        entries = (
+            RaceEntry.objects.filter(race=OuterRef("pk"))
+            .filter(condition)
+            .order_by()
+            .values("race")
+            .annotate(count=Count("pk"))
+            .values("count")
+        )
+        return Coalesce(Subquery(entries), 0)
+
+    return races.annotate(
+        ratings_not_reviewed=counted(rider_not_reviewed_q("rider__")),
+        ratings_unrated=counted(rider_unrated_q("rider__")),
+    )
+
+
+def start_list_review_counts(races: QuerySet[Race]) -> dict[int, tuple[int, int]]:
+    """{race id: (riders of its start list not reviewed, of which unrated)}, in one query."""
+    return {
+        race.pk: (race.ratings_not_reviewed, race.ratings_unrated)  # type: ignore[attr-defined]
+        for race in review_counts_annotate(races).only("pk")
+    }

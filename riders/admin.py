@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Count, QuerySet
@@ -9,7 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from riders.forms import RiderForm
 from riders.models import RATING_AXES, Rating, Rider, Team
-from riders.profiles import rider_suggestion_apply
+from riders.profiles import rider_ratings_reviewed, rider_suggestion_apply
 
 
 @admin.register(Team)
@@ -82,7 +84,7 @@ class RiderAdmin(admin.ModelAdmin):
     search_fields = ["name", "name_key", "pcs_slug", "team__name", "aliases"]
     list_select_related = ["team"]
     list_per_page = 50
-    readonly_fields = ["aliases", "suggested_profile", "suggested_at"]
+    readonly_fields = ["aliases", "suggested_profile", "suggested_at", "ratings_reviewed_at"]
     actions = ["review_suggestions"]
     fieldsets = [
         (None, {"fields": ["name", "team", "nationality", "birth_date", "pcs_slug", "aliases"]}),
@@ -93,14 +95,19 @@ class RiderAdmin(admin.ModelAdmin):
         (
             gettext_lazy("Suggested from real results"),
             {
-                "fields": ["suggested_profile", "suggested_at"],
+                "fields": ["suggested_profile", "suggested_at", "ratings_reviewed_at"],
                 "description": gettext_lazy(
-                    "Derived by derive_profiles (docs/profiles.md). Apply it with the action "
-                    "“Review and apply suggested ratings” in the list."
+                    "Derived by every import and by derive_profiles (docs/profiles.md). Approve "
+                    "it in Riders › Ratings to review, or with the action “Review and apply "
+                    "suggested ratings” in the list; changing a rating here counts as a review."
                 ),
             },
         ),
     ]
+
+    def save_model(self, request: HttpRequest, obj: Rider, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        rider_ratings_reviewed(rider=obj, changed=form.changed_data)
 
     @admin.display(description=gettext_lazy("suggested changes"))
     def suggestion(self, rider: Rider) -> str:

@@ -160,6 +160,15 @@ class Rider(models.Model):
         _("reasons of the suggestion"), default=dict, blank=True, help_text=_("{axis: why}")
     )
     suggested_at = models.DateTimeField(_("suggested at"), null=True, blank=True)
+    ratings_reviewed_at = models.DateTimeField(
+        _("ratings reviewed at"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When an admin last approved this rider's ratings; cleared when an import suggests "
+            "other ratings (docs/profiles.md)."
+        ),
+    )
 
     class Meta:
         verbose_name = _("rider")
@@ -183,6 +192,13 @@ class Rider(models.Model):
         indexes = [
             # Matching an imported name: Rider.objects.filter(name_key=...).
             models.Index(fields=["name_key"], name="rider_name_key"),
+            # The review queue and a race's "not reviewed" count:
+            # filter(ratings_reviewed_at__isnull=True).
+            models.Index(
+                fields=["id"],
+                condition=models.Q(ratings_reviewed_at__isnull=True),
+                name="rider_not_reviewed",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -199,8 +215,33 @@ class Rider(models.Model):
     def ratings(self) -> dict[str, int]:
         return {axis: getattr(self, axis) for axis in RATING_AXES}
 
+    @property
+    def unrated(self) -> bool:
+        """Never rated: every axis 0 and never reviewed (rider_unrated_q)."""
+        return self.ratings_reviewed_at is None and not any(self.ratings.values())
+
     def all_keys(self) -> set[str]:
         return {name_key(self.name), *(name_key(alias) for alias in self.aliases)}
+
+
+class RatingReview(Rider):
+    """The admin's review queue (Riders > Ratings to review): riders whose ratings no admin
+    has approved since the last differing suggestion."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("rating to review")
+        verbose_name_plural = _("ratings to review")
+
+
+def rider_not_reviewed_q(prefix: str = "") -> models.Q:
+    """Riders whose ratings no admin has approved since the last differing suggestion."""
+    return models.Q(**{f"{prefix}ratings_reviewed_at__isnull": True})
+
+
+def rider_unrated_q(prefix: str = "") -> models.Q:
+    """Riders never rated: every axis 0 and never reviewed."""
+    return rider_not_reviewed_q(prefix) & models.Q(**{f"{prefix}{axis}": 0 for axis in RATING_AXES})
 
 
 class MatchStatus(models.TextChoices):

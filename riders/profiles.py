@@ -18,6 +18,8 @@ from riders.models import RATING_AXES, Rating, Rider
 
 FLAT, HILLY, MOUNTAIN, ITT, TTT = "flat", "hilly", "mountain", "ITT", "TTT"
 FINISHED = "finished"
+#: The reason of an axis no result speaks of (rated 0, "normal").
+NO_EVIDENCE = "no result tells"
 # Below this share of the classified riders (the last quarter), a place counts against an axis.
 LAST_QUARTER = 0.75
 
@@ -98,7 +100,7 @@ class _Evidence:
             return self.levels[axis]
         if axis in self.against:
             return Rating.H, self.against[axis]
-        return Rating.ZERO, "no result tells"
+        return Rating.ZERO, NO_EVIDENCE
 
 
 def _ordinal(rank: int) -> str:
@@ -222,7 +224,10 @@ def _stage_place(evidence: _Evidence, place: StagePlace, gc_by_race: dict[str, F
 
 @transaction.atomic
 def rider_suggestion_apply(*, rider: Rider, axes: Iterable[str]) -> list[str]:
-    """Copy the approved axes of the rider's suggestion into his ratings; return those changed."""
+    """Copy the approved axes of the rider's suggestion into his ratings; return those changed.
+
+    The admin has looked at the rider: he counts as reviewed, whatever axes were approved.
+    """
     rider = Rider.objects.select_for_update().get(pk=rider.pk)
     changed = []
     for axis in axes:
@@ -234,8 +239,49 @@ def rider_suggestion_apply(*, rider: Rider, axes: Iterable[str]) -> list[str]:
             changed.append(axis)
     if changed:
         rider.full_clean(exclude=["team"], validate_unique=False, validate_constraints=False)
-        rider.save(update_fields=changed)
+    rider.ratings_reviewed_at = timezone.now()
+    rider.save(update_fields=[*changed, "ratings_reviewed_at"])
     return changed
+
+
+def rider_ratings_reviewed(*, rider: Rider, changed: Iterable[str]) -> bool:
+    """An admin's own edit of a rider's ratings is a review: the rider leaves the queue when
+    any rating of his form changed. Returns whether he was marked."""
+    if not set(changed) & set(RATING_AXES):
+        return False
+    rider.ratings_reviewed_at = timezone.now()
+    Rider.objects.filter(pk=rider.pk).update(ratings_reviewed_at=rider.ratings_reviewed_at)
+    return True
+
+
+MAX_APPROVED = 5000  # riders one "approve all" may touch (a few Grand Tours' start lists)
+
+
+@transaction.atomic
+def riders_ratings_approve(*, riders: Iterable[int]) -> tuple[int, int]:
+    """Approve each rider's whole suggestion (a rider without one keeps his ratings) and mark
+    him reviewed. Returns (riders approved, ratings changed). At most MAX_APPROVED riders:
+    more is a ValueError, so no click starts unbounded work."""
+    ids = list(dict.fromkeys(riders))
+    if len(ids) > MAX_APPROVED:
+        raise ValueError(
+            f"{len(ids)} riders to approve: at most {MAX_APPROVED} at once; filter the list"
+        )
+    now = timezone.now()
+    chosen = list(Rider.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+    changed = 0
+    for rider in chosen:
+        for axis in RATING_AXES:
+            if axis in rider.suggested_ratings:
+                value = int(rider.suggested_ratings[axis])
+                if value not in Rating.values:
+                    raise ValueError(f"{rider.name}: {axis} {value!r} is not a rating")
+                if getattr(rider, axis) != value:
+                    setattr(rider, axis, value)
+                    changed += 1
+        rider.ratings_reviewed_at = now
+    Rider.objects.bulk_update(chosen, [*RATING_AXES, "ratings_reviewed_at"], batch_size=500)
+    return len(chosen), changed
 
 
 def rider_suggestions_store(
@@ -243,15 +289,26 @@ def rider_suggestions_store(
 ) -> tuple[int, int, int]:
     """Keep each rider's suggestion beside his ratings; flag those with too little data.
 
-    With apply, every suggestion also becomes the rider's ratings. Returns (suggested,
-    flagged, ratings changed).
+    A reviewed rider goes back to the review queue when the new suggestion differs both from
+    the one he was reviewed with and from his ratings. With apply (the command's --apply, an
+    admin's explicit choice), every suggestion also becomes the rider's ratings and the rider
+    counts as reviewed. Returns (suggested, flagged, ratings changed).
     """
     now = timezone.now()
     riders = Rider.objects.in_bulk(list(suggestions))
-    fields = ["suggested_ratings", "suggestion_reasons", "suggested_at", "profile_flagged"]
+    fields = [
+        "suggested_ratings",
+        "suggestion_reasons",
+        "suggested_at",
+        "profile_flagged",
+        "ratings_reviewed_at",
+    ]
     suggested = flagged = applied = 0
     for rider_id, suggestion in suggestions.items():
         rider = riders[rider_id]
+        new = dict(suggestion.ratings)
+        if new and new != rider.suggested_ratings and new != rider.ratings:
+            rider.ratings_reviewed_at = None
         rider.suggested_at = now
         rider.profile_flagged = not suggestion.enough_data
         rider.suggested_ratings = dict(suggestion.ratings)
@@ -261,6 +318,7 @@ def rider_suggestions_store(
             continue
         suggested += 1
         if apply:
+            rider.ratings_reviewed_at = now
             for axis, value in suggestion.ratings.items():
                 if getattr(rider, axis) != value:
                     setattr(rider, axis, value)

@@ -117,6 +117,8 @@ def _load_template(fixtures_dir: Path) -> tuple[Race, dict[str, Team], list[Demo
                 "nationality": row["nationality"],
                 "birth_date": date.fromisoformat(row["birth_date"]) if row["birth_date"] else None,
                 **ratings,
+                # The demo's ratings are its author's: reviewed, not suggestions.
+                "ratings_reviewed_at": timezone.now(),
             },
         )
         riders.append(DemoRider(rider=rider, bib=int(row["id"]), role=row["role"]))

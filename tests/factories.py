@@ -3,6 +3,7 @@ from decimal import Decimal
 
 import factory
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from races.models import Race, Stage
 from riders.models import Rider, Team
@@ -40,6 +41,8 @@ class RiderFactory(factory.django.DjangoModelFactory):
     nationality = "FRA"
     team = factory.SubFactory(TeamFactory)
     pcs_slug = factory.Sequence(lambda n: f"rider-number{n}")
+    # A test's rider is rated on purpose: reviewed (an import's riders are not).
+    ratings_reviewed_at = factory.LazyFunction(timezone.now)
 
 
 class RaceFactory(factory.django.DjangoModelFactory):

@@ -58,7 +58,12 @@ from races.models import (
     Standing,
 )
 from races.ratings import ratings_of
-from races.services import league_race_slug, race_copy_for_league, template_races
+from races.services import (
+    league_race_slug,
+    race_copy_for_league,
+    review_counts_annotate,
+    template_races,
+)
 from races.standings import standings_update
 from races.timing import (
     FINISHED,
@@ -318,18 +323,25 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
 
     def league_events(self) -> list[tuple[str, str]]:
         """The real races with a route, as (key, name) for the create form."""
-        races = template_races().annotate(
-            has_start_list=Exists(RaceEntry.objects.filter(race=OuterRef("pk")))
-        )
-        return [
-            (
-                event_key(self._EVENT_KEY, race.pk),
-                str(race)
-                if race.has_start_list
-                else _("%(race)s (no start list)") % {"race": race},
+        races = review_counts_annotate(
+            template_races().annotate(
+                has_start_list=Exists(RaceEntry.objects.filter(race=OuterRef("pk")))
             )
-            for race in races
-        ]
+        )
+        return [(event_key(self._EVENT_KEY, race.pk), self._event_label(race)) for race in races]
+
+    @staticmethod
+    def _event_label(race: Race) -> str:
+        if not race.has_start_list:  # type: ignore[attr-defined]
+            return _("%(race)s (no start list)") % {"race": race}
+        if race.ratings_not_reviewed:  # type: ignore[attr-defined]
+            # Said when the organiser picks it; a warning, not a refusal (docs/profiles.md).
+            return ngettext(
+                "%(race)s (%(count)d rider not reviewed)",
+                "%(race)s (%(count)d riders not reviewed)",
+                race.ratings_not_reviewed,  # type: ignore[attr-defined]
+            ) % {"race": race, "count": race.ratings_not_reviewed}  # type: ignore[attr-defined]
+        return str(race)
 
     def league_event_get(self, key: str) -> Race | None:
         pk = event_pk(key, kind=self._EVENT_KEY)
@@ -403,10 +415,12 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         ) % {"teams": teams}
 
     def league_formation_notes(self, *, season: Any, players: int) -> list[str]:
-        return [
+        notes = [
             _("Peloton: %(peloton)s") % {"peloton": season.get_peloton_display()},
             self.peloton_text(season.event, peloton=season.peloton),
         ]
+        warning = self.ratings_warning(season.event)
+        return [*notes, warning] if warning else notes
 
     def league_standings_lines(self, event: Race, *, number: int, limit: int = 20) -> list[str]:
         rows = (

@@ -15,6 +15,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext, ngettext_l
 from plugins.formation import Candidate, ComputerTeam, PickColumn, SeatPlace
 from races.models import Race, RaceEntry
 from races.ratings import LIVE, RatingsBook, ratings_freeze
+from races.services import start_list_review_counts
 from races.team_rules import GC_LEADER, default_roles
 from riders.charts import radar_labels
 from riders.models import RATING_AXES, Rider
@@ -200,6 +201,15 @@ class CyclingFormation:
             % {"race": event.template.name if event.template_id else event.name}  # type: ignore[union-attr]
         ]
 
+    def ratings_warning(self, event: Race) -> str:
+        """What the organiser is told of a start list whose riders' ratings no admin has
+        reviewed ("" when all are): a warning, never a refusal (one query)."""
+        race_id = self.start_list_race_id(event)
+        not_reviewed, unrated = start_list_review_counts(Race.objects.filter(pk=race_id)).get(
+            race_id, (0, 0)
+        )
+        return review_warning_text(not_reviewed=not_reviewed, unrated=unrated)
+
     def peloton_text(self, event: Race, *, peloton: str) -> str:
         size = self.start_list_size(event)
         if peloton == PELOTON_PLAYERS:
@@ -229,7 +239,8 @@ class CyclingFormation:
         calendar: Sequence[Race] = (),
     ) -> list[ComputerTeam]:
         """Every start-list rider no player took, in a team named after his real team, with
-        default roles and bibs in blocks of ten after the players' teams. With a calendar of
+        default roles and his real bib where the league's bib rule allows (_computer_numbers),
+        else a block of ten after the players' teams. With a calendar of
         several races, the union of their start lists (each rider once, in the team of the
         first race he starts in calendar order; docs/league.md "Squads and selections"). None
         when the organiser races the players' riders only, nor without an imported start list
@@ -249,25 +260,82 @@ class CyclingFormation:
                 seen.add(entry.rider_id)
                 entries.append(entry)
         by_team: dict[str, list[Rider]] = defaultdict(list)
+        bibs: dict[int, int | None] = {}
         for entry in entries:
             team = entry.team or (entry.rider.team if entry.rider.team_id else None)
             by_team[team.name if team else UNATTACHED].append(entry.rider)
+            bibs[entry.rider_id] = entry.bib
         used = [place.number for place in taken if place.number is not None]
         largest = max([len(riders) for riders in by_team.values()] + [roster_size])
         block = number_block(largest)
-        first_block = (max(used, default=0) + block - 1) // block
+        numbers = _computer_numbers(by_team, bibs=bibs, used=used, block=block)
         teams = []
-        for index, (name, riders) in enumerate(by_team.items()):
+        for name, riders in by_team.items():
             roles = default_roles(riders, ratings=self.ratings.of)
             ordered = sorted(riders, key=lambda r: roles[r.pk] != GC_LEADER)
-            first = (first_block + index) * block + 1
             teams.append(
                 ComputerTeam(
                     name=name,
                     seats=[
-                        {"rider": rider, "role": roles[rider.pk], "number": first + offset}
-                        for offset, rider in enumerate(ordered)
+                        {"rider": rider, "role": roles[rider.pk], "number": numbers[rider.pk]}
+                        for rider in ordered
                     ],
                 )
             )
         return teams
+
+
+def _computer_numbers(
+    by_team: Mapping[str, Sequence[Rider]],
+    *,
+    bibs: Mapping[int, int | None],
+    used: Sequence[int],
+    block: int,
+) -> dict[int, int]:
+    """Each computer-team rider's bib: his bib of the start list where the league's bib rule
+    allows it (a team's bibs in one block of its own, docs/league.md), else the team's block
+    after every block taken.
+
+    A team keeps its real bibs when each of its riders has one, all in the same block, and no
+    player's team nor a team kept before holds a number in that block (a player's team takes
+    the first blocks, so the real teams numbered 1-8, 11-18... of a Grand Tour then move).
+    """
+    taken_blocks = {(number - 1) // block for number in used}
+    numbers: dict[int, int] = {}
+    moved: list[Sequence[Rider]] = []
+    for riders in by_team.values():
+        real = [bibs.get(rider.pk) for rider in riders]
+        blocks = {(bib - 1) // block for bib in real if bib}
+        if None in real or 0 in real or len(blocks) != 1 or blocks & taken_blocks:
+            moved.append(riders)
+            continue
+        taken_blocks |= blocks
+        numbers.update({rider.pk: int(bibs[rider.pk] or 0) for rider in riders})
+    next_block = max(taken_blocks, default=-1) + 1
+    for riders in moved:
+        roles = default_roles(riders)
+        ordered = sorted(riders, key=lambda r: roles[r.pk] != GC_LEADER)
+        first = next_block * block + 1
+        numbers.update({rider.pk: first + offset for offset, rider in enumerate(ordered)})
+        next_block += 1
+    return numbers
+
+
+def review_warning_text(*, not_reviewed: int, unrated: int) -> str:
+    if not not_reviewed:
+        return ""
+    text = ngettext(
+        "%(count)d rider of the start list has ratings no admin has reviewed yet",
+        "%(count)d riders of the start list have ratings no admin has reviewed yet",
+        not_reviewed,
+    ) % {"count": not_reviewed}
+    if unrated:
+        text += ngettext(
+            " (%(count)d never rated: 0 on every axis)",
+            " (%(count)d never rated: 0 on every axis)",
+            unrated,
+        ) % {"count": unrated}
+    return text + gettext(
+        ": their prices and strengths may be off. An admin must review them (Riders › "
+        "Ratings to review) before the teams are formed."
+    )

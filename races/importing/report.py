@@ -75,6 +75,8 @@ class ImportReport:
     deleted: Counter[str] = field(default_factory=Counter)
     unchanged: Counter[str] = field(default_factory=Counter)
     written: bool = False
+    #: Riders given a suggested profile (or the "too little data" flag) by the import.
+    suggested: int = 0
 
     @property
     def ok(self) -> bool:
@@ -130,5 +132,13 @@ class ImportReport:
         out.extend(f"error: {error}" for error in sorted(self.errors))
         out.extend(f"doubtful: {doubt}" for doubt in self.doubts)
         out.extend(f"note: {note}" for note in self.notes)
-        out.append(self.outcome())
+        if self.suggested:
+            out.append(self.review_line())
+        out.append(self.outcome())  # the last line (the command prints it styled)
         return out
+
+    def review_line(self) -> str:
+        return _(
+            "Suggested ratings for %(riders)s rider(s): an admin approves them in "
+            "Riders › Ratings to review."
+        ) % {"riders": self.suggested}

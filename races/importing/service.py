@@ -11,6 +11,7 @@ from races.importing.plan import doubts_report, plan_build, plan_load
 from races.importing.readers import ImportFile, size_errors, tables_read
 from races.importing.report import WHOLE_FILE, FileSummary, ImportReport, RowError
 from races.importing.writer import plan_write
+from races.profile_derivation import profiles_suggest_for_import
 
 HEADER_LINE = 1
 
@@ -97,6 +98,16 @@ def results_import(
             plan_write(plan=plan, report=report)
             if dry_run:
                 transaction.set_rollback(True)
+            else:
+                # Suggested ratings, never ratings: an admin approves them (docs/profiles.md).
+                report.suggested = profiles_suggest_for_import(
+                    race_ids=[race.pk for race in plan.races.values() if race.pk],
+                    rider_ids=[
+                        rider.pk
+                        for rider in [*plan.touched_riders.values(), *plan.new_riders]
+                        if rider.pk
+                    ],
+                )
     # The checks above mirror every constraint; should one still refuse a row, the call is
     # rolled back and reported rather than raised, as for any other bad input.
     except (IntegrityError, DataError) as error:

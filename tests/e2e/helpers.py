@@ -27,20 +27,20 @@ def logged_in_pages(browser, base, usernames, errors):
     return pages
 
 
-def log_in(page, base, username, password):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("form[action='/accounts/login/'] button[type=submit]")
-    page.wait_for_url(re.compile(r".*/$"))
-
-
 def admin_log_in(page, base, username, password):
     page.goto(base + "/admin/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     page.click("input[type=submit]")
     page.wait_for_url(base + "/admin/")
+
+
+def log_in(page, base, username, password):
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("form[action='/accounts/login/'] button[type=submit]")
+    page.wait_for_url(re.compile(r".*/$"))
 
 
 def cheap_riders(count, *, exclude=()):

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from races.models import Race, RaceEntry, Stage, StageResult
 from season.models import Season, SeasonTeam
-from tests.e2e.helpers import log_in
+from tests.e2e.helpers import admin_log_in, log_in
 from tests.factories import UserFactory
 
 TDF2022 = Path(__file__).resolve().parents[1] / "data" / "tdf2022"
@@ -41,11 +41,7 @@ def test_an_organiser_races_a_real_tour_he_just_imported(live_server, page, scre
 
     # The admin imports the real files: a preview first, then the import.
     page.set_viewport_size({"width": WIDTHS["desktop"], "height": 900})
-    page.goto(base + "/admin/login/")
-    page.fill("#id_username", "ada")
-    page.fill("#id_password", "ada-secret")
-    page.click("input[type=submit]")
-    page.wait_for_url(base + "/admin/")
+    admin_log_in(page, base, "ada", "ada-secret")
     page.goto(base + "/admin/races/race/import-results/")
     page.set_input_files("input[type=file]", sorted(str(p) for p in TDF2022.glob("*.csv")))
     page.click("input[value='Check the files']")

@@ -148,3 +148,19 @@ def two_race_league(*, organiser: Any, players: tuple[Any, Any], ruleset: str = 
     )
     season = Season.objects.get(pk=season.pk)
     return season, item, team_1, team_2, riders_1, riders_2
+
+
+def distinct_team_picks(season: Season, count: int, *, taken: Any = ()) -> list[int]:
+    """`count` riders of the season's pool no team holds, each of another real team, the
+    cheapest first (any budget and a one-rider-per-team rule take them)."""
+    from races.team_rules import rider_price
+    from season import formation
+
+    picks, teams = [], set()
+    for rider in sorted(formation.pool(season=season), key=lambda r: (rider_price(r), r.pk)):
+        if rider.pk not in taken and rider.team_id not in teams:
+            picks.append(rider.pk)
+            teams.add(rider.team_id)
+        if len(picks) == count:
+            return picks
+    raise AssertionError(f"the pool has no {count} riders of distinct teams left")
