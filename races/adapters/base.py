@@ -58,7 +58,7 @@ from races.models import (
     Standing,
 )
 from races.services import league_race_slug, race_copy_for_league, template_races
-from races.standings import standings_update
+from races.standings import fork_problems, fork_stages, riders_still_in, standings_update
 from races.timing import (
     FINISHED,
     UNSCALED_GAPS,
@@ -343,13 +343,45 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         return route_problems(stages) if stages else [str(_("The route has no stage."))]
 
     def league_round_count(self, event: Race) -> int:
-        return event.stages.count()
+        """The stages a league races: those after the given ones of a forked copy."""
+        return event.stages.filter(number__gt=event.start_after).count()
 
     def league_copy_taken(self, *, slug: str, event: Race) -> bool:
         return Race.objects.filter(slug=league_race_slug(slug=slug, template=event)).exists()
 
     def league_create_fields(self) -> dict[str, forms.Field]:
-        return {}
+        return {
+            "start_after": forms.IntegerField(
+                label=gettext_lazy("Start after stage"),
+                min_value=0,
+                max_value=99,
+                initial=0,
+                required=False,
+                help_text=gettext_lazy(
+                    "0: from the start. A stage N of a race with real results: the league "
+                    "starts at stage N+1 from the real race's state after stage N (times, "
+                    "classifications, jerseys, abandons)."
+                ),
+            )
+        }
+
+    def league_round_number(self, event: Race, within: int) -> int:
+        """A forked copy's round 1 is the stage after its given ones."""
+        return within + event.start_after
+
+    def league_options_problems(self, event: Race, *, options: Mapping[str, Any]) -> list[str]:
+        """A stage to start after whose real state is not known (races.standings
+        fork_problems), with the stages that can be started after."""
+        start_after = options.get("start_after") or 0
+        problems = fork_problems(race=event, after_stage=start_after)
+        if not problems:
+            return []
+        offered = ", ".join(str(n) for n in fork_stages(event))
+        return [
+            *problems,
+            _("%(race)s can start after stage: %(offered)s.")
+            % {"race": event.name, "offered": offered},
+        ]
 
     def league_event(
         self, *, event: Race, slug: str, name: str, rules: Any, options: Mapping[str, Any]
@@ -357,7 +389,10 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         """The league's copy of the route; stages the template left without a course get the
         generated one in the copy (docs/import.md "Generated courses")."""
         race = race_copy_for_league(
-            template=event, name=name, slug=league_race_slug(slug=slug, template=event)
+            template=event,
+            name=name,
+            slug=league_race_slug(slug=slug, template=event),
+            start_after=options.get("start_after") or 0,
         )
         stage_courses_generate(stages=[s for s in race.stages.all() if not s.segments])
         return race
@@ -372,8 +407,9 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
     league_calendar_grows = True
 
     def league_rounds(self, event: Race) -> list[dict[str, Any]]:
-        """One round per stage, numbered as the stage."""
-        return [{"number": s.number, "stage": s} for s in event.stages.order_by("number")]
+        """One round per stage, numbered as the stage (after a forked copy's given ones)."""
+        stages = event.stages.filter(number__gt=event.start_after).order_by("number")
+        return [{"number": s.number, "stage": s} for s in stages]
 
     def league_settings_changed(self, *, season: Any, rounds: Any) -> int:
         """A cycling stage holds nothing the game's settings give: nothing to update."""
@@ -698,8 +734,15 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         )
 
     def starters_racing(self, *, event: Stage, starters: Sequence[Starter]) -> list[Starter]:
+        """The starters not out of the race (and, in a forked copy, in it after the given
+        stages)."""
         out = self.riders_out(event)
-        return [s for s in starters if s.competitor_id not in out]
+        still_in = riders_still_in(event.race)
+        return [
+            s
+            for s in starters
+            if s.competitor_id not in out and (still_in is None or s.competitor_id in still_in)
+        ]
 
     @staticmethod
     def _standing_before(stage: Stage, classification: str) -> list[Standing]:

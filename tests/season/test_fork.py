@@ -1,0 +1,161 @@
+"""A league forked after stage 10 of a real Grand Tour (docs/league.md "A real race forked at a
+stage"): the Tour de France 2022 of tests/data/fork (ProCyclingStats files, results of stages
+1-10 and the classifications after stage 10 constructed), imported through the import."""
+
+from pathlib import Path
+
+import pytest
+from django.utils.translation import override
+
+from races.importing import import_files_read, results_import
+from races.league.jerseys import jersey_holders
+from races.models import Classification, Race, Stage, StageResult, Standing
+from season import formation
+from season.leagues import LeagueError
+from season.models import Round, Season, Seat
+from season.replay import stage_replay
+from season.round_names import round_name
+from season.services import lifecycle, resolution
+from tests.season.builders import joined, league, stage
+
+pytestmark = pytest.mark.django_db
+
+FORK = Path(__file__).resolve().parents[1] / "data" / "fork"
+ROSTER = 4
+
+
+@pytest.fixture
+def tour2022(db):
+    report = results_import(files=import_files_read(paths=[FORK]))
+    assert report.ok, report.lines()
+    return Race.objects.get(slug="tour-de-france-2022")
+
+
+def forked(organiser, template, *, start_after=10, **settings):
+    values = {"roster_size": ROSTER, "max_per_real_team": None} | settings
+    return league(
+        organiser=organiser, template=template, options={"start_after": start_after}, **values
+    )
+
+
+def real_general(race, number):
+    return list(
+        Standing.objects.filter(
+            stage__race=race, stage__number=number, classification=Classification.GENERAL
+        )
+        .order_by("rank")
+        .values_list("rider_id", "value")
+    )
+
+
+def test_the_import_stores_the_real_state_after_stage_10(tour2022):
+    after_10 = Stage.objects.get(race=tour2022, number=10)
+    general = Standing.objects.filter(stage=after_10, classification=Classification.GENERAL)
+    assert general.count() == 176 - 5
+    for classification in (Classification.POINTS, Classification.MOUNTAINS, Classification.YOUTH):
+        assert Standing.objects.filter(stage=after_10, classification=classification).exists()
+
+
+def test_a_league_forked_after_stage_10_starts_from_the_real_state(tour2022, alice):
+    season = forked(alice, tour2022)
+    copy = season.event
+    assert copy.start_after == 10
+    # Its rounds are the stages 11 to 21, numbered 1 to 11 in the season.
+    rounds = list(season.rounds.order_by("number").values_list("number", "stage__number"))
+    assert rounds == [(n - 10, n) for n in range(11, 22)]
+    with override("en"):
+        assert round_name(season, 1) == "stage 11"
+    # The real stages 1 to 10 are given: their results are in the copy.
+    for number in range(1, 11):
+        real = StageResult.objects.filter(stage__race=tour2022, stage__number=number)
+        copied = StageResult.objects.filter(stage__race=copy, stage__number=number)
+        assert sorted(copied.values_list("rider_id", "rank", "status", "time_seconds")) == sorted(
+            real.values_list("rider_id", "rank", "status", "time_seconds")
+        ), number
+    # Before stage 11: the real general classification after stage 10, riders, order and gaps.
+    real = real_general(tour2022, 10)
+    assert real_general(copy, 10) == real
+    leader_time = real[0][1]
+    gaps = list(
+        Standing.objects.filter(
+            stage__race=copy, stage__number=10, classification=Classification.GENERAL
+        )
+        .order_by("rank")
+        .values_list("gap", flat=True)
+    )
+    assert gaps == [value - leader_time for _, value in real]
+    assert gaps[1] > 0
+    # And the real jerseys.
+    names = dict  # no league team leads a classification before stage 11
+    real_jerseys = [
+        (j.classification, j.rider_id)
+        for j in jersey_holders(race_id=tour2022.pk, number=10, team_names=names)
+    ]
+    league_jerseys = [
+        (j.classification, j.rider_id)
+        for j in jersey_holders(race_id=copy.pk, number=10, team_names=names)
+    ]
+    assert [c for c, _ in league_jerseys][:4] == ["general", "points", "mountains", "youth"]
+    assert league_jerseys[:4] == real_jerseys[:4]
+
+
+def test_the_pool_of_a_forked_league_holds_the_riders_still_in_the_race(tour2022, alice):
+    season = forked(alice, tour2022)
+    still_in = {rider for rider, _ in real_general(tour2022, 10)}
+    assert set(formation.pool(season=season).values_list("pk", flat=True)) == still_in
+    abandoned = set(
+        StageResult.objects.filter(stage__race=tour2022)
+        .exclude(status=StageResult.Status.FINISHED)
+        .values_list("rider_id", flat=True)
+    )
+    assert len(abandoned) == 5
+    assert not abandoned & still_in
+
+
+def test_stage_11_resolves_from_the_real_state_and_replays_identically(tour2022, alice, bob):
+    season = forked(alice, tour2022, formation_mode=Season.FormationMode.DRAFT)
+    joined(season, alice, bob)
+    formation.draft_start(season=season)
+    for _pick in range(2 * ROSTER):
+        formation.draft_autopick(season=season, user=alice)
+    first = stage(season, 1)
+    assert first.status == Round.Status.OPEN
+    assert first.stage.number == 11
+    still_in = {rider for rider, _ in real_general(tour2022, 10)}
+    # The computer teams race the others still in the race; nobody out of it starts.
+    assert set(Seat.objects.filter(season=season).values_list("rider_id", flat=True)) == still_in
+
+    lifecycle.rounds_force_lock(season=season, numbers=[1])
+    resolved = resolution.round_resolve(round_id=first.pk)
+    assert resolved.status == Round.Status.RESOLVED
+    # The engine started every rider from his real state: his GC time and rank after stage 10.
+    entrants = {e["rider_id"]: e for e in resolved.engine_inputs["entrants"]}
+    assert set(entrants) == still_in
+    real = real_general(tour2022, 10)
+    for rank, (rider, value) in enumerate(real, start=1):
+        assert (entrants[rider]["gc_rank_before"], entrants[rider]["gc_time_before"]) == (
+            rank,
+            value,
+        )
+    # After stage 11: each rider's GC time is his real time after stage 10 plus his stage 11.
+    results = {r.rider_id: r for r in StageResult.objects.filter(stage=resolved.stage)}
+    after_11 = Standing.objects.filter(stage=resolved.stage, classification="general")
+    assert after_11.exists()
+    before = dict(real)
+    for line in after_11:
+        result = results[line.rider_id]
+        assert line.value == before[line.rider_id] + result.time_seconds - result.bonus_seconds
+    replayed = Round.objects.select_related("season", "stage").get(pk=first.pk)
+    assert stage_replay(round=replayed) == []
+
+
+def test_a_fork_without_the_real_state_is_refused_naming_what_is_missing(tour2022, alice):
+    with override("en"), pytest.raises(LeagueError) as refusal:
+        forked(alice, tour2022, start_after=12)
+    assert str(refusal.value) == (
+        "Tour de France cannot start after stage 12: no general classification after it was "
+        "imported, and no results for stages 11, 12. Tour de France can start after stage: "
+        "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10."
+    )
+    with override("en"), pytest.raises(LeagueError, match="start after a stage from 0 to 20"):
+        forked(alice, tour2022, start_after=21)
