@@ -437,10 +437,14 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         ) % {"teams": teams}
 
     def league_formation_notes(self, *, season: Any, players: int) -> list[str]:
-        return [
+        event = season.event
+        notes = [
             _("Peloton: %(peloton)s") % {"peloton": season.get_peloton_display()},
-            self.peloton_text(season.event, peloton=season.peloton),
+            self.peloton_text(event, peloton=season.peloton),
         ]
+        if event.start_after:
+            notes.insert(0, league_pages.fork_text(event))
+        return notes
 
     def league_standings_lines(self, event: Race, *, number: int, limit: int = 20) -> list[str]:
         rows = (

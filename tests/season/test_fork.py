@@ -5,6 +5,7 @@ stage"): the Tour de France 2022 of tests/data/fork (ProCyclingStats files, resu
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 from django.utils.translation import override
 
 from races.importing import import_files_read, results_import
@@ -17,6 +18,8 @@ from season.replay import stage_replay
 from season.round_names import round_name
 from season.services import lifecycle, resolution
 from tests.season.builders import joined, league, stage
+from tests.season.test_calendar import add_data
+from tests.season.test_organiser_views import create_data
 
 pytestmark = pytest.mark.django_db
 
@@ -159,3 +162,72 @@ def test_a_fork_without_the_real_state_is_refused_naming_what_is_missing(tour202
     )
     with override("en"), pytest.raises(LeagueError, match="start after a stage from 0 to 20"):
         forked(alice, tour2022, start_after=21)
+
+
+# --- the forms and pages ---------------------------------------------------------------------
+
+
+def test_the_new_season_form_starts_a_league_after_a_stage_with_the_real_state(
+    client, charlie, tour2022
+):
+    client.force_login(charlie)
+    page = client.get(reverse("season-create")).content.decode()
+    assert 'name="start_after"' in page
+    response = client.post(
+        reverse("season-create"), create_data(tour2022, start_after="10", peloton="start")
+    )
+    assert response.status_code == 302, response.context["form"].errors
+    season = Season.objects.get(slug="amis")
+    assert season.event.start_after == 10
+    assert season.rounds.order_by("number").first().stage.number == 11
+    dashboard = client.get(reverse("organiser-season", kwargs={"slug": "amis"})).content.decode()
+    assert "Starts after stage 10 (the real race&#x27;s state)." in dashboard
+
+
+def test_the_new_season_form_refuses_a_stage_without_the_real_state(client, charlie, tour2022):
+    client.force_login(charlie)
+    response = client.post(
+        reverse("season-create"), create_data(tour2022, start_after="15", peloton="start")
+    )
+    assert response.status_code == 200
+    errors = response.context["form"].errors["start_after"]
+    assert errors == [
+        "Tour de France cannot start after stage 15: no general classification after it was "
+        "imported, and no results for stages 11, 12, 13, 14, 15.",
+        "Tour de France can start after stage: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10.",
+    ]
+    assert not Season.objects.filter(slug="amis").exists()
+
+
+def test_a_race_added_to_the_calendar_can_start_after_a_stage(client, charlie, tour2022):
+    season = league(organiser=charlie)
+    client.force_login(charlie)
+    url = reverse("organiser-races", kwargs={"slug": season.slug})
+    refused = client.post(url, add_data(tour2022, start_after="12"))
+    assert refused.status_code == 200
+    assert "no results for stages 11, 12" in refused.content.decode()
+    response = client.post(url, add_data(tour2022, start_after="10"))
+    assert response.status_code == 302
+    added = season.events.get(number=2)
+    assert added.race.start_after == 10
+    numbers = list(added.rounds.order_by("number").values_list("stage__number", flat=True))
+    assert numbers == list(range(11, 22))
+
+
+def test_the_pages_show_the_real_gc_and_jerseys_before_stage_11(client, tour2022, alice):
+    season = forked(alice, tour2022)
+    real = real_general(tour2022, 10)
+    page = client.get(reverse("season-standings", args=[season.slug, "general"]))
+    assert page.status_code == 200
+    rows = [line.rider_id for line in page.context["table"].data]
+    assert rows == [rider for rider, _ in real]
+    html = page.content.decode()
+    assert "after stage 10 of the real race" in html
+    leader = Standing.objects.get(
+        stage__race=tour2022, stage__number=10, classification="general", rank=1
+    )
+    assert page.context["jerseys"][0].rider_id == leader.rider_id
+    season_page = client.get(reverse("season-detail", args=[season.slug])).content.decode()
+    assert "Starts after stage 10 (the real race&#x27;s state)." in season_page
+    assert "Jerseys after stage 10" in season_page
+    assert leader.rider.name in season_page
