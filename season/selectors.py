@@ -72,7 +72,7 @@ def standings_queryset(*, season: Season, number: int, classification: str) -> Q
         Standing.objects.filter(
             stage__race_id=race_id, stage__number=stage_number, classification=classification
         )
-        .select_related("rider")
+        .select_related("rider", "team")
         .order_by("rank")
     )
 

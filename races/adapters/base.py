@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from django import forms
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef, Value
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext
@@ -58,7 +58,7 @@ from races.models import (
     Standing,
 )
 from races.services import league_race_slug, race_copy_for_league, template_races
-from races.standings import fork_problems, fork_stages, riders_still_in, standings_update
+from races.standings import fork_problems, fork_stages, standings_update
 from races.timing import (
     FINISHED,
     UNSCALED_GAPS,
@@ -729,19 +729,41 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
     def riders_out(stage: Stage) -> set[int]:
         """The riders out of the race before ``stage``: crashed out, abandoned or outside the
         time limit on an earlier stage are out for the rest of it (ARCHITECTURE "Abandons")."""
-        return set(
+        return CyclingAdapter._out_and_still_in(stage)[0]
+
+    @staticmethod
+    def _out_and_still_in(stage: Stage) -> tuple[set[int], set[int] | None]:
+        """The riders out of the race before ``stage``, and in a copy forked after stage N the
+        riders in its general classification after N (None for a race raced from the start),
+        in one query: the pages that list a stage's starters count their queries."""
+        out = (
             StageResult.objects.filter(
                 stage__race_id=stage.race_id,
                 stage__number__lt=stage.number,
                 status__in=OUT_OF_RACE,
-            ).values_list("rider_id", flat=True)
+            )
+            .order_by()
+            .values_list("rider_id", Value(False))
         )
+        given = (
+            Standing.objects.filter(
+                stage__race_id=stage.race_id,
+                stage__race__start_after__gt=0,
+                stage__number=F("stage__race__start_after"),
+                stage__number__lt=stage.number,
+                classification=Classification.GENERAL,
+            )
+            .order_by()
+            .values_list("rider_id", Value(True))
+        )
+        rows = list(out.union(given, all=True))
+        still_in = {rider for rider, is_given in rows if is_given}
+        return {rider for rider, is_given in rows if not is_given}, still_in or None
 
     def starters_racing(self, *, event: Stage, starters: Sequence[Starter]) -> list[Starter]:
         """The starters not out of the race (and, in a forked copy, in it after the given
         stages)."""
-        out = self.riders_out(event)
-        still_in = riders_still_in(event.race)
+        out, still_in = self._out_and_still_in(event)
         return [
             s
             for s in starters
