@@ -231,3 +231,81 @@ def test_the_pages_show_the_real_gc_and_jerseys_before_stage_11(client, tour2022
     assert "Starts after stage 10 (the real race&#x27;s state)." in season_page
     assert "Jerseys after stage 10" in season_page
     assert leader.rider.name in season_page
+
+
+def test_without_a_stored_gc_the_real_state_is_computed_from_the_real_results(tour2022, alice):
+    # No GC after stage 5 was imported: the league starts from stages 1-5's real results.
+    assert not real_general(tour2022, 5)
+    season = forked(alice, tour2022, start_after=5)
+    time: dict[int, int] = {}
+    finished_all: set[int] | None = None
+    for number in range(1, 6):
+        rows = StageResult.objects.filter(stage__race=tour2022, stage__number=number)
+        finished = {r.rider_id for r in rows if r.status == StageResult.Status.FINISHED}
+        finished_all = finished if finished_all is None else finished_all & finished
+        for r in rows:
+            if r.time_seconds is not None:
+                time[r.rider_id] = time.get(r.rider_id, 0) + r.time_seconds - r.bonus_seconds
+    given = real_general(season.event, 5)
+    assert {rider for rider, _ in given} == finished_all
+    assert [value for _, value in given] == sorted(time[r] for r in finished_all)
+    assert all(value == time[rider] for rider, value in given)
+    points = Standing.objects.filter(
+        stage__race=season.event, stage__number=5, classification="points"
+    )
+    assert points.exists()
+    teams = Standing.objects.filter(
+        stage__race=season.event, stage__number=5, classification="teams"
+    )
+    assert teams.exists()
+    assert not teams.filter(entry_team_id__isnull=False).exists()
+
+
+def test_a_squad_rider_out_of_the_real_race_by_stage_10_does_not_start(tour2022, alice):
+    from plugins import adapter_for
+    from plugins.protocol import Starter
+
+    season = forked(alice, tour2022)
+    left = StageResult.objects.filter(
+        stage__race=tour2022, status=StageResult.Status.DID_NOT_FINISH
+    ).first()
+    still = real_general(tour2022, 10)[0][0]
+    # Not even his abandon on record (a GC after stage 10 imported without every stage's
+    # results): the given general classification alone keeps him out.
+    StageResult.objects.filter(stage__race=season.event, rider_id=left.rider_id).delete()
+    starters = [
+        Starter(team_id=1, team="Alice Racing", competitor_id=rider, key=str(rider), number=n)
+        for n, rider in enumerate([left.rider_id, still], start=1)
+    ]
+    first = Stage.objects.get(race=season.event, number=11)
+    racing = adapter_for(season.ruleset).starters_racing(event=first, starters=starters)
+    assert [s.competitor_id for s in racing] == [still]
+
+
+def test_every_page_of_a_forked_league_after_stage_11_answers(client, tour2022, alice, bob):
+    season = forked(alice, tour2022, formation_mode=Season.FormationMode.DRAFT)
+    joined(season, alice, bob)
+    formation.draft_start(season=season)
+    for _pick in range(2 * ROSTER):
+        formation.draft_autopick(season=season, user=alice)
+    lifecycle.rounds_force_lock(season=season, numbers=[1])
+    resolution.round_resolve(round_id=stage(season, 1).pk)
+    client.force_login(alice)
+    team = season.teams.filter(owner=alice).get()
+    urls = [
+        reverse("season-detail", args=[season.slug]),
+        reverse("season-stage", args=[season.slug, 1]),
+        reverse("season-stage", args=[season.slug, 2]),
+        reverse("season-abandons", args=[season.slug]),
+        reverse("season-players", args=[season.slug]),
+        reverse("season-team", args=[season.slug, team.pk]),
+        reverse("organiser-season", args=[season.slug]),
+        reverse("organiser-races", args=[season.slug]),
+        *(reverse("season-standings", args=[season.slug, c]) for c in Classification.values),
+        reverse("season-standings", args=[season.slug, "general"]) + "?after=0",
+    ]
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+    stage_page = client.get(reverse("season-stage", args=[season.slug, 1])).content.decode()
+    assert "Stage 11" in stage_page
