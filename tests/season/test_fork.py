@@ -115,8 +115,11 @@ def test_the_pool_of_a_forked_league_holds_the_riders_still_in_the_race(tour2022
     assert not abandoned & still_in
 
 
-def test_stage_11_resolves_from_the_real_state_and_replays_identically(tour2022, alice, bob):
-    season = forked(alice, tour2022, formation_mode=Season.FormationMode.DRAFT)
+@pytest.mark.parametrize("ruleset", ["moreno", "cyclosim"])
+def test_stage_11_resolves_from_the_real_state_and_replays_identically(
+    tour2022, alice, bob, ruleset
+):
+    season = forked(alice, tour2022, formation_mode=Season.FormationMode.DRAFT, ruleset=ruleset)
     joined(season, alice, bob)
     formation.draft_start(season=season)
     for _pick in range(2 * ROSTER):
