@@ -148,6 +148,8 @@ def _next_step(
         )
     forming = round is not None and round.number == 1 and round.status == Round.Status.SCHEDULED
     if forming and team is not None and seats < season.roster_size:
+        if season.formation_mode == Season.FormationMode.REAL_TEAMS and not seats:
+            return NextStep(_("Take over a real team"), team_url, True)
         if season.formation_mode == Season.FormationMode.BUDGET:
             return NextStep(
                 _("Choose your %(nouns)s") % {"nouns": game.pickables_noun}, team_url, True
@@ -390,7 +392,33 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     if season.formation_mode == Season.FormationMode.DRAFT:
         with timezone.override(season.tz):
             return render(request, "season/player/team.html", context)
+    if season.formation_mode == Season.FormationMode.REAL_TEAMS:
+        return _real_teams_page(request, season, team, context)
     return _budget_page(request, season, team, game, seats, context)
+
+
+def _real_teams_page(
+    request: HttpRequest, season: Season, team: SeasonTeam, context: dict[str, object]
+) -> HttpResponse:
+    """Take over a real team (formation.real_team_take): the real teams still free, each
+    with the riders the squad would get, one button each."""
+    errors: list[str] = []
+    if request.method == "POST":
+        try:
+            formation.real_team_take(team=team, real_team=request.POST.get("real_team", ""))
+        except formation.FormationError as error:
+            errors = error.errors
+        else:
+            messages.success(request, _("Your team is ready."))
+            return redirect("player-team", slug=season.slug, team_id=team.pk)
+    game = formation.game_of(season)
+    offered = formation.real_teams_free(season=season, exclude_team=team)
+    context["real_teams"] = [
+        (name, [game.candidate(p).name for p in pickables[: season.roster_size]])
+        for name, pickables in offered.items()
+    ]
+    context["real_team_errors"] = errors
+    return render(request, "season/player/team.html", context)
 
 
 #: Past this many, the unfiltered budget pick folds what is free by real team (a 176-rider

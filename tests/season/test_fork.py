@@ -312,3 +312,46 @@ def test_every_page_of_a_forked_league_after_stage_11_answers(client, tour2022, 
         assert response.status_code == 200, url
     stage_page = client.get(reverse("season-stage", args=[season.slug, 1])).content.decode()
     assert "Stage 11" in stage_page
+
+
+# --- players take over real teams --------------------------------------------------------------
+
+
+def test_players_take_over_real_teams_and_computer_teams_race_the_rest(
+    client, tour2022, alice, bob
+):
+    season = forked(alice, tour2022, formation_mode=Season.FormationMode.REAL_TEAMS)
+    alice_team, bob_team = joined(season, alice, bob)
+    still_in = {rider for rider, _ in real_general(tour2022, 10)}
+    offered = formation.real_teams_free(season=season, exclude_team=alice_team)
+    assert "Jumbo-Visma" in offered
+    assert all(p.pk in still_in for riders in offered.values() for p in riders)
+
+    # Alice takes Jumbo-Visma on her team page: its riders still in, the dearest first.
+    client.force_login(alice)
+    url = reverse("player-team", args=[season.slug, alice_team.pk])
+    page = client.get(url).content.decode()
+    assert "Take over a real team" in page
+    assert client.post(url, {"real_team": "Jumbo-Visma"}).status_code == 302
+    jumbo = offered["Jumbo-Visma"]
+    seated = set(Seat.objects.filter(team=alice_team).values_list("rider_id", flat=True))
+    assert seated == {p.pk for p in jumbo[:ROSTER]}
+
+    # Bob cannot take the same team; the organiser's limit per real team applies to him too.
+    with override("en"), pytest.raises(formation.FormationError, match="not a real team of"):
+        formation.real_team_take(team=bob_team, real_team="Jumbo-Visma")
+    Season.objects.filter(pk=season.pk).update(max_per_real_team=2)
+    with pytest.raises(formation.FormationError):
+        formation.real_team_take(team=bob_team, real_team="UAE Team Emirates")
+    Season.objects.filter(pk=season.pk).update(max_per_real_team=None)
+    formation.real_team_take(team=bob_team, real_team="UAE Team Emirates")
+    assert formation.teams_formed(season=season)
+
+    # The race starts: computer teams race every other rider still in, Jumbo's others too.
+    lifecycle.round_open(round=stage(season, 1))
+    assert set(Seat.objects.filter(season=season).values_list("rider_id", flat=True)) == still_in
+    lifecycle.rounds_force_lock(season=season, numbers=[1])
+    resolved = resolution.round_resolve(round_id=stage(season, 1).pk)
+    assert resolved.status == Round.Status.RESOLVED
+    with override("en"), pytest.raises(formation.FormationError, match="The race has started"):
+        formation.real_team_take(team=bob_team, real_team="Jumbo-Visma")
