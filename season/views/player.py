@@ -350,7 +350,8 @@ def _orders_link(season: Season, game: GameAdapter) -> str:
     if next_round is None:
         return ""
     event = game.event_label(game.round_event(next_round))
-    label = game.round_label(next_round.number)
+    # As the season names it: a forked race's round 1 is "stage 11".
+    label = round_name(season, next_round.number)
     if event:
         return _("Orders for %(round)s: %(event)s") % {"round": label, "event": event}
     return _("Orders for %(round)s") % {"round": label}

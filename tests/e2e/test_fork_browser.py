@@ -92,3 +92,40 @@ def test_an_organiser_forks_the_tour_after_stage_10(live_server, page, screensho
     assert "after stage 10 of the real race" in page.locator("h1").inner_text()
     _shots(page, screenshot, "gc-before-stage-11")
     assert page.console_errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_player_takes_over_a_real_team_of_the_forked_tour(live_server, page, screenshot):
+    from season.leagues import season_join
+    from tests.season.builders import league
+
+    report = results_import(files=import_files_read(paths=[FORK]))
+    assert report.ok, report.lines()
+    race = Race.objects.get(slug="tour-de-france-2022")
+    alice = UserFactory(username="alice-fork")
+    alice.set_password("alice-secret")
+    alice.save()
+    season = league(
+        organiser=alice,
+        template=race,
+        slug="take-over",
+        roster_size=4,
+        max_per_real_team=None,
+        formation_mode=Season.FormationMode.REAL_TEAMS,
+        options={"start_after": 10},
+    )
+    team = season_join(season=season, user=alice, team_name="Alice Racing")
+    base = live_server.url
+    page.set_viewport_size({"width": WIDTHS["desktop"], "height": 900})
+    log_in(page, base, "alice-fork", "alice-secret")
+    page.goto(base + f"/seasons/take-over/teams/{team.pk}/manage/")
+    assert "Take over a real team" in page.locator("#real-teams h2").inner_text()
+    _shots(page, screenshot, "take-over")
+    page.click("button[aria-label='Take over Jumbo-Visma']")
+    page.wait_for_url(base + f"/seasons/take-over/teams/{team.pk}/manage/")
+    assert "Your team is ready." in page.content()
+    assert team.seats.count() == 4
+    assert "Orders for stage 11: Albertville – Col du Granon" in page.content()
+    _shots(page, screenshot, "taken-over")
+    assert page.console_errors == []
