@@ -4,9 +4,9 @@ Each function takes the stages raced so far (results, climbs, intermediate sprin
 the standings after the last of them, ranked 1..n. A race forked after stage N of a real race
 (docs/classifications.md "A race forked at a stage") gives its state after stage N as a
 ``Baseline``: the stages are then N+1.. only, and every classification is the baseline plus them.
-The tables and tie-breaks follow the Tour de
-France 2023 regulations and the UCI; docs/classifications.md lists them with their sources and
-the choices made where the game differs. Standard library only.
+The tables and tie-breaks follow the Tour de France 2023 regulations and the UCI;
+docs/classifications.md lists them with their sources and the choices made where the game
+differs. Standard library only.
 """
 
 from __future__ import annotations
