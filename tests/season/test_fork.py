@@ -355,3 +355,22 @@ def test_players_take_over_real_teams_and_computer_teams_race_the_rest(
     assert resolved.status == Round.Status.RESOLVED
     with override("en"), pytest.raises(formation.FormationError, match="The race has started"):
         formation.real_team_take(team=bob_team, real_team="Jumbo-Visma")
+
+
+def test_the_players_fantasy_points_count_the_leagues_stages_only(tour2022, alice, bob):
+    from races.league import fantasy
+
+    season = forked(alice, tour2022, formation_mode=Season.FormationMode.REAL_TEAMS)
+    alice_team, _bob_team = joined(season, alice, bob)
+    # Alice takes the team of the real leader after stage 10: its jersey days are not hers.
+    leader = Standing.objects.select_related("rider__team").get(
+        stage__race=tour2022, stage__number=10, classification="general", rank=1
+    )
+    formation.real_team_take(team=alice_team, real_team=leader.rider.team.name)
+    lifecycle.round_open(round=stage(season, 1))
+    lifecycle.rounds_force_lock(season=season, numbers=[1])
+    resolved = resolution.round_resolve(round_id=stage(season, 1).pk)
+    rows = fantasy.race_rows(resolved.stage, players=[alice_team.pk])
+    assert [each.number for each in rows.stages] == [11]
+    score = fantasy.team_scores(resolved.stage, players=[alice_team.pk])[alice_team.pk]
+    assert set(score.by_stage) <= {11}
