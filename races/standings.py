@@ -155,13 +155,9 @@ def fork_problems(*, race: Race, after_stage: int) -> list[str]:
             _("%(race)s has %(count)d stages: start after a stage from 0 to %(last)d.")
             % {"race": race.name, "count": count, "last": max(count - 1, 0)}
         ]
-    if Standing.objects.filter(
-        stage__race=race, stage__number=after_stage, classification=Classification.GENERAL
-    ).exists():
+    if after_stage in fork_stages(race):
         return []
     missing = stages_without_results(race=race, after_stage=after_stage)
-    if not missing:
-        return []
     return [
         ngettext(
             "%(race)s cannot start after stage %(after)d: no general classification after it "
@@ -179,7 +175,9 @@ def fork_problems(*, race: Race, after_stage: int) -> list[str]:
 
 
 def fork_stages(race: Race) -> list[int]:
-    """The stages of the real ``race`` a league can start after (0, the start, always)."""
+    """The stages of the real ``race`` a league can start after (0, the start, always): those
+    with a general classification stored after them, or whose every stage up to them has
+    timed results (docs/league.md "A real race forked at a stage")."""
     count = race.stages.count()
     general_after = set(
         Standing.objects.filter(
