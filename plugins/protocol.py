@@ -206,6 +206,16 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
         cleaned values reach :meth:`league_event` as ``options``."""
         ...
 
+    def league_round_number(self, event: Any, within: int) -> int:
+        """The number the event's round ``within`` (1..) has in the event itself, as it is
+        named: a stage race forked after stage 10 races its stage 11 as its round 1."""
+        ...
+
+    def league_options_problems(self, event: Any, *, options: Mapping[str, Any]) -> list[str]:
+        """Why the create fields' ``options`` cannot be used with ``event`` (a stage to start
+        after whose real state is not known), each a sentence; empty when they can."""
+        ...
+
     def league_event(
         self, *, event: Any, slug: str, name: str, rules: Any, options: Mapping[str, Any]
     ) -> Any:

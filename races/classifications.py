@@ -1,9 +1,12 @@
 """General, points, mountains, youth and team classifications as pure functions.
 
 Each function takes the stages raced so far (results, climbs, intermediate sprints) and returns
-the standings after the last of them, ranked 1..n. The tables and tie-breaks follow the Tour de
-France 2023 regulations and the UCI; docs/classifications.md lists them with their sources and
-the choices made where the game differs. Standard library only.
+the standings after the last of them, ranked 1..n. A race forked after stage N of a real race
+(docs/classifications.md "A race forked at a stage") gives its state after stage N as a
+``Baseline``: the stages are then N+1.. only, and every classification is the baseline plus them.
+The tables and tie-breaks follow the Tour de France 2023 regulations and the UCI;
+docs/classifications.md lists them with their sources and the choices made where the game
+differs. Standard library only.
 """
 
 from __future__ import annotations
@@ -105,30 +108,77 @@ class StandingLine:
 
 
 @dataclass(frozen=True, slots=True)
+class Baseline:
+    """The classifications after the given stages 1..``after_stage`` (a real race's), in their
+    order: the stages of the fork start from them.
+
+    The riders of ``general`` are the riders still in the race; ``youth`` names the riders
+    eligible for it whatever their birth dates on record; ``teams`` keeps only the teams that
+    race on (a league whose teams are not the real ones gives none: its teams start at 0).
+    """
+
+    after_stage: int
+    general: tuple[StandingLine, ...]
+    points: tuple[StandingLine, ...] = ()
+    mountains: tuple[StandingLine, ...] = ()
+    youth: tuple[StandingLine, ...] = ()
+    teams: tuple[StandingLine, ...] = ()
+
+    def order(self, name: str) -> dict[int, int]:
+        """Rider (team for ``teams``) -> place in that classification, 1..n."""
+        lines: tuple[StandingLine, ...] = getattr(self, name)
+        return {
+            (line.rider_id if line.rider_id is not None else line.team_id or 0): i
+            for i, line in enumerate(lines, start=1)
+        }
+
+    def values(self, name: str) -> dict[int, int]:
+        lines: tuple[StandingLine, ...] = getattr(self, name)
+        return {
+            (line.rider_id if line.rider_id is not None else line.team_id or 0): line.value
+            for line in lines
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class _GcRow:
     rider_id: int
     team_id: int
     time: int
     rank_sum: int
     last_rank: int
+    #: Place in the baseline's general classification (0 without a baseline).
+    base_rank: int = 0
 
     @property
-    def key(self) -> tuple[int, int, int, int]:
-        return (self.time, self.rank_sum, self.last_rank, self.rider_id)
+    def key(self) -> tuple[int, int, int, int, int]:
+        return (self.time, self.rank_sum, self.last_rank, self.base_rank, self.rider_id)
 
 
 # --- validation ---------------------------------------------------------------------------
 
 
-def _ordered(stages: Sequence[StageRecord]) -> list[StageRecord]:
+def _ordered(stages: Sequence[StageRecord], baseline: Baseline | None = None) -> list[StageRecord]:
     """The stages by number, checked; ValueError naming the stage and rider at fault."""
     ordered = sorted(stages, key=lambda s: s.number)
     repeated = [number for number, n in Counter(s.number for s in ordered).items() if n > 1]
     if repeated:
         raise ValueError(f"stage {repeated[0]} is given twice")
     left_in: dict[int, int] = {}
+    still_in = {line.rider_id for line in baseline.general} if baseline else set()
     for stage in ordered:
         _check_stage(stage)
+        if baseline is not None:
+            if stage.number <= baseline.after_stage:
+                raise ValueError(
+                    f"stage {stage.number} is one of the given stages 1..{baseline.after_stage}"
+                )
+            for r in stage.results:
+                if r.rider_id not in still_in and r.status in _RODE_THE_STAGE:
+                    raise ValueError(
+                        f"stage {stage.number}: rider {r.rider_id} is {r.status} but was out "
+                        f"of the race after stage {baseline.after_stage}"
+                    )
         for r in stage.results:
             if r.rider_id in left_in and r.status in _RODE_THE_STAGE:
                 raise ValueError(
@@ -191,12 +241,16 @@ def _check_crossing(crossing: Iterable[int], riders: set[int], where: str) -> No
 # --- helpers ------------------------------------------------------------------------------
 
 
-def _riders_in_race(stages: Sequence[StageRecord]) -> set[int]:
-    """Riders finished in every stage so far: anyone else is out of every individual ranking."""
-    if not stages:
+def _riders_in_race(stages: Sequence[StageRecord], baseline: Baseline | None = None) -> set[int]:
+    """Riders finished in every stage so far (and in the baseline's general classification):
+    anyone else is out of every individual ranking."""
+    if baseline is not None:
+        in_race = {line.rider_id for line in baseline.general if line.rider_id is not None}
+    elif not stages:
         return set()
-    in_race = {r.rider_id for r in stages[0].results if r.status == IN_RACE}
-    for stage in stages[1:]:
+    else:
+        in_race = {r.rider_id for r in stages[0].results if r.status == IN_RACE}
+    for stage in stages[0 if baseline is not None else 1 :]:
         in_race &= {r.rider_id for r in stage.results if r.status == IN_RACE}
     return in_race
 
@@ -208,9 +262,19 @@ def _rank_and_time(r: ResultRecord) -> tuple[int, int]:
     return r.rank, r.time_seconds
 
 
-def _teams_of(stages: Sequence[StageRecord]) -> dict[int, int]:
-    """Each rider's team, as in his latest line."""
-    return {r.rider_id: r.team_id for stage in stages for r in stage.results}
+def _teams_of(stages: Sequence[StageRecord], baseline: Baseline | None = None) -> dict[int, int]:
+    """Each rider's team, as in his latest line (the baseline's before any stage)."""
+    teams = (
+        {
+            line.rider_id: line.team_id or 0
+            for name in ("general", "points", "mountains")
+            for line in getattr(baseline, name)
+            if line.rider_id is not None
+        }
+        if baseline is not None
+        else {}
+    )
+    return teams | {r.rider_id: r.team_id for stage in stages for r in stage.results}
 
 
 def _ranked_by_time(rows: Sequence[tuple[int | None, int | None, int]]) -> list[StandingLine]:
@@ -243,12 +307,14 @@ def _ranked_by_points(
     ]
 
 
-def _general_rows(stages: Sequence[StageRecord]) -> list[_GcRow]:
-    """General classification rows in order (UCI tie-break: sum of places, last place, id)."""
-    in_race = _riders_in_race(stages)
+def _general_rows(stages: Sequence[StageRecord], baseline: Baseline | None = None) -> list[_GcRow]:
+    """General classification rows in order (UCI tie-break: sum of places, last place, id;
+    after a baseline, the places of the stages since, then the baseline's order)."""
+    in_race = _riders_in_race(stages, baseline)
     if not in_race:
         return []
-    time: Counter[int] = Counter()
+    time: Counter[int] = Counter(baseline.values("general") if baseline else {})
+    base_rank = baseline.order("general") if baseline else {}
     rank_sum: Counter[int] = Counter()
     last_rank: dict[int, int] = {}
     for stage in stages:
@@ -258,14 +324,15 @@ def _general_rows(stages: Sequence[StageRecord]) -> list[_GcRow]:
                 time[r.rider_id] += seconds - r.bonus_seconds + r.penalty_seconds
                 rank_sum[r.rider_id] += rank
                 last_rank[r.rider_id] = rank
-    teams_of = _teams_of(stages)
+    teams_of = _teams_of(stages, baseline)
     rows = [
         _GcRow(
             rider_id=rider,
             team_id=teams_of[rider],
             time=time[rider],
             rank_sum=rank_sum[rider],
-            last_rank=last_rank[rider],
+            last_rank=last_rank.get(rider, 0),
+            base_rank=base_rank.get(rider, 0),
         )
         for rider in in_race
     ]
@@ -279,31 +346,38 @@ def _gc_rank_of(rows: Sequence[_GcRow]) -> dict[int, int]:
 # --- classifications ----------------------------------------------------------------------
 
 
-def general(stages: Sequence[StageRecord]) -> list[StandingLine]:
-    """Yellow jersey: stage times - bonuses + penalties, summed.
+def general(
+    stages: Sequence[StageRecord], *, baseline: Baseline | None = None
+) -> list[StandingLine]:
+    """Yellow jersey: stage times - bonuses + penalties, summed (on the baseline's times).
 
-    Ties: sum of stage places, then place in the last stage (UCI stage-race rules), then rider
-    id so the order is always the same.
+    Ties: sum of stage places, then place in the last stage (UCI stage-race rules), then the
+    baseline's order, then rider id so the order is always the same.
     """
-    return _general_from_rows(_general_rows(_ordered(stages)))
+    return _general_from_rows(_general_rows(_ordered(stages, baseline), baseline))
 
 
 def _general_from_rows(rows: Sequence[_GcRow]) -> list[StandingLine]:
     return _ranked_by_time([(row.rider_id, row.team_id, row.time) for row in rows])
 
 
-def points(stages: Sequence[StageRecord]) -> list[StandingLine]:
-    """Green jersey: finish points by stage type plus intermediate sprint points (TdF 2023).
+def points(
+    stages: Sequence[StageRecord], *, baseline: Baseline | None = None
+) -> list[StandingLine]:
+    """Green jersey: finish points by stage type plus intermediate sprint points (TdF 2023),
+    on the baseline's points.
 
     Riders out of the race lose their points; riders with 0 points are not listed.
     Ties: stage wins, then intermediate sprint wins, then GC rank.
     """
-    ordered = _ordered(stages)
-    return _points(ordered, _gc_rank_of(_general_rows(ordered)))
+    ordered = _ordered(stages, baseline)
+    return _points(ordered, _gc_rank_of(_general_rows(ordered, baseline)), baseline)
 
 
-def _points(stages: Sequence[StageRecord], gc_rank: Mapping[int, int]) -> list[StandingLine]:
-    total: Counter[int] = Counter()
+def _points(
+    stages: Sequence[StageRecord], gc_rank: Mapping[int, int], baseline: Baseline | None = None
+) -> list[StandingLine]:
+    total: Counter[int] = Counter(baseline.values("points") if baseline else {})
     stage_wins: Counter[int] = Counter()
     sprint_wins: Counter[int] = Counter()
     for stage in stages:
@@ -323,24 +397,28 @@ def _points(stages: Sequence[StageRecord], gc_rank: Mapping[int, int]) -> list[S
     in_race = {rider: pts for rider, pts in total.items() if rider in gc_rank}
     return _ranked_by_points(
         in_race,
-        _teams_of(stages),
+        _teams_of(stages, baseline),
         lambda r: (-stage_wins[r], -sprint_wins[r], gc_rank[r], r),
     )
 
 
-def mountains(stages: Sequence[StageRecord]) -> list[StandingLine]:
+def mountains(
+    stages: Sequence[StageRecord], *, baseline: Baseline | None = None
+) -> list[StandingLine]:
     """Polka-dot jersey: points by summit crossing order and category (TdF 2023).
 
     Doubled at summit finishes of HC, cat 1 and cat 2 climbs. Riders out of the race lose their
     points; riders with 0 points are not listed. Ties: HC first places, then cat 1, cat 2,
-    cat 3 and cat 4 first places, then GC rank.
+    cat 3 and cat 4 first places, then GC rank. On the baseline's points.
     """
-    ordered = _ordered(stages)
-    return _mountains(ordered, _gc_rank_of(_general_rows(ordered)))
+    ordered = _ordered(stages, baseline)
+    return _mountains(ordered, _gc_rank_of(_general_rows(ordered, baseline)), baseline)
 
 
-def _mountains(stages: Sequence[StageRecord], gc_rank: Mapping[int, int]) -> list[StandingLine]:
-    total: Counter[int] = Counter()
+def _mountains(
+    stages: Sequence[StageRecord], gc_rank: Mapping[int, int], baseline: Baseline | None = None
+) -> list[StandingLine]:
+    total: Counter[int] = Counter(baseline.values("mountains") if baseline else {})
     firsts: dict[str, Counter[int]] = {terrain: Counter() for terrain in CLIMB_TERRAINS}
     for stage in stages:
         for climb in stage.climbs:
@@ -354,7 +432,7 @@ def _mountains(stages: Sequence[StageRecord], gc_rank: Mapping[int, int]) -> lis
     in_race = {rider: pts for rider, pts in total.items() if rider in gc_rank}
     return _ranked_by_points(
         in_race,
-        _teams_of(stages),
+        _teams_of(stages, baseline),
         lambda r: (*(-firsts[t][r] for t in CLIMB_TERRAINS), gc_rank[r], r),
     )
 
@@ -365,37 +443,52 @@ def is_youth(birth_date: date | None, *, season_year: int) -> bool:
 
 
 def youth(
-    stages: Sequence[StageRecord], *, birth_dates: Mapping[int, date | None], season_year: int
+    stages: Sequence[StageRecord],
+    *,
+    birth_dates: Mapping[int, date | None],
+    season_year: int,
+    baseline: Baseline | None = None,
 ) -> list[StandingLine]:
-    """White jersey: the general classification of riders under 26 on 1 January."""
-    return _youth(_general_rows(_ordered(stages)), birth_dates, season_year)
+    """White jersey: the general classification of riders under 26 on 1 January (and of the
+    riders of the baseline's youth classification)."""
+    ordered = _ordered(stages, baseline)
+    return _youth(_general_rows(ordered, baseline), birth_dates, season_year, baseline)
 
 
 def _youth(
-    rows: Sequence[_GcRow], birth_dates: Mapping[int, date | None], season_year: int
+    rows: Sequence[_GcRow],
+    birth_dates: Mapping[int, date | None],
+    season_year: int,
+    baseline: Baseline | None = None,
 ) -> list[StandingLine]:
+    known = set(baseline.order("youth")) if baseline else set()
     young = [
-        row for row in rows if is_youth(birth_dates.get(row.rider_id), season_year=season_year)
+        row
+        for row in rows
+        if row.rider_id in known or is_youth(birth_dates.get(row.rider_id), season_year=season_year)
     ]
     return _general_from_rows(young)
 
 
-def teams(stages: Sequence[StageRecord]) -> list[StandingLine]:
+def teams(stages: Sequence[StageRecord], *, baseline: Baseline | None = None) -> list[StandingLine]:
     """Team classification: each stage, the sum of a team's three best stage times.
 
     Counted among its riders who finished the stage (finished, abandoned, crashed out; bonuses
     and penalties left out). A team with fewer than three such riders in any stage is out.
-    Ties: daily team wins, then the team's best place in the last stage, then team id.
+    Ties: daily team wins, then the team's best place in the last stage, then team id. On the
+    baseline's team times when it gives any (then only its teams race on).
     """
-    return _teams(_ordered(stages))
+    return _teams(_ordered(stages, baseline), baseline)
 
 
-def _teams(ordered: Sequence[StageRecord]) -> list[StandingLine]:
-    if not ordered:
+def _teams(ordered: Sequence[StageRecord], baseline: Baseline | None = None) -> list[StandingLine]:
+    base = baseline.values("teams") if baseline else {}
+    if not ordered and not base:
         return []
-    total: Counter[int] = Counter()
+    base_order = baseline.order("teams") if baseline else {}
+    total: Counter[int] = Counter(base)
     daily_wins: Counter[int] = Counter()
-    still_in: set[int] | None = None
+    still_in: set[int] | None = set(base) if base else None
     best_last_rank: dict[int, int] = {}
     for stage in ordered:
         finishers: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)
@@ -418,25 +511,36 @@ def _teams(ordered: Sequence[StageRecord]) -> list[StandingLine]:
         best_last_rank = {team: min(p for _, p in lines) for team, lines in finishers.items()}
     ranked = sorted(
         still_in or set(),
-        key=lambda team: (total[team], -daily_wins[team], best_last_rank[team], team),
+        key=lambda team: (
+            total[team],
+            -daily_wins[team],
+            best_last_rank.get(team, 0),
+            base_order.get(team, 0),
+            team,
+        ),
     )
     return _ranked_by_time([(None, team, total[team]) for team in ranked])
 
 
 def all_classifications(
-    stages: Sequence[StageRecord], *, birth_dates: Mapping[int, date | None], season_year: int
+    stages: Sequence[StageRecord],
+    *,
+    birth_dates: Mapping[int, date | None],
+    season_year: int,
+    baseline: Baseline | None = None,
 ) -> dict[str, list[StandingLine]]:
     """Every classification after the last stage, keyed general, points, mountains, youth,
-    teams (the values of ``races.models.Classification``)."""
-    ordered = _ordered(stages)
-    rows = _general_rows(ordered)
+    teams (the values of ``races.models.Classification``); after a fork, the baseline plus
+    the stages since."""
+    ordered = _ordered(stages, baseline)
+    rows = _general_rows(ordered, baseline)
     gc_rank = _gc_rank_of(rows)
     return {
         "general": _general_from_rows(rows),
-        "points": _points(ordered, gc_rank),
-        "mountains": _mountains(ordered, gc_rank),
-        "youth": _youth(rows, birth_dates, season_year),
-        "teams": _teams(ordered),
+        "points": _points(ordered, gc_rank, baseline),
+        "mountains": _mountains(ordered, gc_rank, baseline),
+        "youth": _youth(rows, birth_dates, season_year, baseline),
+        "teams": _teams(ordered, baseline),
     }
 
 

@@ -28,11 +28,26 @@ class Race(models.Model):
         on_delete=models.SET_NULL,
         related_name="copies",
     )
+    #: A league copy forked after stage N of its real race: stages 1..N are given (the real
+    #: results and the real classifications after N, copied), the league races N+1..
+    #: (docs/league.md "A real race forked at a stage"). 0: from the start.
+    start_after = models.PositiveSmallIntegerField(
+        _("starts after stage"),
+        default=0,
+        help_text=_("The league races the stages after this one; 0: from the start."),
+    )
 
     class Meta:
         verbose_name = _("race")
         verbose_name_plural = _("races")
         ordering = ["-year", "name"]
+        constraints = [
+            # Only a league's copy is forked; the real race is the one it starts from.
+            models.CheckConstraint(
+                condition=models.Q(start_after=0) | models.Q(kind="league"),
+                name="race_start_after_league_only",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.kind})" if self.kind == self.Kind.LEAGUE else self.name

@@ -2,7 +2,8 @@ from django.db import transaction
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from races.models import Race, RaceEntry, Stage
+from races.models import Race, RaceEntry, Stage, StageResult, Standing
+from races.standings import fork_problems, real_state_after
 from riders.models import rider_not_reviewed_q, rider_unrated_q
 
 
@@ -21,9 +22,25 @@ def league_race_slug(*, slug: str, template: Race) -> str:
 
 
 @transaction.atomic
-def race_copy_for_league(*, template: Race, name: str, slug: str) -> Race:
-    """A league's own copy of a race's route: same stages and courses, results of its own."""
-    race = Race(name=name, year=template.year, slug=slug, kind=Race.Kind.LEAGUE, template=template)
+def race_copy_for_league(*, template: Race, name: str, slug: str, start_after: int = 0) -> Race:
+    """A league's own copy of a race's route: same stages and courses, results of its own.
+
+    Forked after stage ``start_after`` (docs/league.md "A real race forked at a stage"), the
+    copy also holds the real results of stages 1..N and the real classifications after N,
+    which its stages N+1.. start from; ValueError naming what is missing when the real state
+    after N is not known.
+    """
+    problems = fork_problems(race=template, after_stage=start_after)
+    if problems:
+        raise ValueError(" ".join(problems))
+    race = Race(
+        name=name,
+        year=template.year,
+        slug=slug,
+        kind=Race.Kind.LEAGUE,
+        template=template,
+        start_after=start_after,
+    )
     race.full_clean()
     race.save()
     Stage.objects.bulk_create(
@@ -44,6 +61,8 @@ def race_copy_for_league(*, template: Race, name: str, slug: str) -> Race:
         )
         for stage in template.stages.order_by("number")
     )
+    if start_after:
+        _given_stages_copy(template=template, race=race, start_after=start_after)
     return race
 
 
@@ -79,3 +98,32 @@ def start_list_review_counts(races: QuerySet[Race]) -> dict[int, tuple[int, int]
         race.pk: (race.ratings_not_reviewed, race.ratings_unrated)  # type: ignore[attr-defined]
         for race in review_counts_annotate(races).only("pk")
     }
+
+
+def _given_stages_copy(*, template: Race, race: Race, start_after: int) -> None:
+    """The real results of stages 1..N and the real classifications after N, in the copy."""
+    copies = {stage.number: stage for stage in race.stages.filter(number__lte=start_after)}
+    StageResult.objects.bulk_create(
+        StageResult(
+            stage=copies[row.stage.number],
+            rider_id=row.rider_id,
+            team_id=row.team_id,
+            rank=row.rank,
+            status=row.status,
+            time_seconds=row.time_seconds,
+            gap_seconds=row.gap_seconds,
+            bonus_seconds=row.bonus_seconds,
+            penalty_seconds=row.penalty_seconds,
+            status_reason=row.status_reason,
+            breakaway_km=row.breakaway_km,
+        )
+        for row in StageResult.objects.filter(
+            stage__race=template, stage__number__lte=start_after
+        ).select_related("stage")
+    )
+    after = copies[start_after]
+    lines = real_state_after(race=template, after_stage=start_after)
+    for rows in lines.values():
+        for row in rows:
+            row.stage = after
+    Standing.objects.bulk_create(row for rows in lines.values() for row in rows)

@@ -365,7 +365,9 @@ def teams_progress(*, season: Season) -> list[TeamProgress]:
         TeamProgress(
             team=team,
             seat_count=team.seat_count,
-            complete=team.seat_count >= season.roster_size,
+            # A real team taken over may have fewer riders left than the squad's size.
+            complete=team.seat_count >= season.roster_size
+            or (season.formation_mode == Season.FormationMode.REAL_TEAMS and team.seat_count > 0),
         )
         for team in teams.order_by("draft_position", "name")
     ]
@@ -798,6 +800,68 @@ def team_select(*, team: SeasonTeam, pickable_ids: Iterable[int]) -> list[Seat]:
                     _seat(season=season, team=team, pickable=pickable)
         except IntegrityError:
             raise FormationError(_("Somebody else took one of these; try again.")) from None
+        _team_complete(season=season, team=team)
+    return team_seats(team=team)
+
+
+def real_teams_free(
+    *, season: Season, exclude_team: SeasonTeam | None = None
+) -> dict[str, list[Any]]:
+    """The real teams a player can take over (docs/league.md "Players take over real teams"):
+    each real team's name with its free riders or cars of the pool (the riders still in the
+    race of a forked one), dearest first; a team another player took is not offered."""
+    game = game_of(season)
+    players = season.teams.filter(owner__isnull=False)
+    if exclude_team is not None:
+        players = players.exclude(pk=exclude_team.pk)
+    others = {c.real_team_name for other in players for c in team_candidates(team=other)}
+    teams: dict[str, list[tuple[Candidate, Any]]] = {}
+    for pickable in free_pickables(season=season, exclude_team=exclude_team):
+        candidate = game.candidate(pickable)
+        if candidate.real_team_name and candidate.real_team_name not in others:
+            teams.setdefault(candidate.real_team_name, []).append((candidate, pickable))
+    return {
+        name: [p for _c, p in sorted(rows, key=lambda row: (-row[0].price, row[0].name))]
+        for name, rows in sorted(teams.items())
+    }
+
+
+def real_team_take(*, team: SeasonTeam, real_team: str) -> list[Seat]:
+    """A player takes over the real team ``real_team``: his squad becomes its riders still
+    in the race (the dearest first, up to the squad's size), replacing what he had, until the
+    race starts. The organiser's roster rules apply (a limit per real team below the squad's
+    size refuses it); no budget. Refused, naming the rule: another mode, a team another player
+    took, a team with no rider left."""
+    with transaction.atomic():
+        season = _lock(team.season)
+        if season.formation_mode != Season.FormationMode.REAL_TEAMS:
+            raise FormationError(_("In this season, players do not take over real teams."))
+        if race_started(season):
+            raise FormationError(_("The race has started: teams are final."))
+        if team.season_id != season.pk or team.owner_id is None:
+            raise FormationError(_("This team does not pick in this season."))
+        ratings_freeze(season)
+        offered = real_teams_free(season=season, exclude_team=team)
+        if real_team not in offered:
+            raise FormationError(
+                _("%(team)s is not a real team of this race still free to take.")
+                % {"team": real_team}
+            )
+        game = game_of(season)
+        chosen = offered[real_team][: season.roster_size]
+        errors = roster_errors(
+            roster=[game.candidate(p) for p in chosen],
+            roster_size=len(chosen),
+            max_per_real_team=season.max_per_real_team,
+            budget=None,
+            complete=True,
+            nouns=nouns_of(game),
+        )
+        if errors:
+            raise FormationError(*errors)
+        team.seats.all().delete()
+        for pickable in chosen:
+            _seat(season=season, team=team, pickable=pickable)
         _team_complete(season=season, team=team)
     return team_seats(team=team)
 

@@ -496,6 +496,11 @@ class SeasonCreateForm(SeasonSettingsForm):
             if adapter is not None and "peloton" not in self.unused:
                 for problem in adapter.peloton_problems(event, peloton=data.get("peloton", "")):
                     self.add_error("peloton", problem)
+            if adapter is not None:
+                own = self.game_fields[adapter.discipline]
+                options = {name: data.get(name) for name in own}
+                for problem in adapter.league_options_problems(event, options=options):
+                    self.add_error(own[0] if own else None, problem)
         first, zone = data.get("first_deadline"), data.get("time_zone")
         if first and zone:
             aware = timezone.make_aware(first, zoneinfo.ZoneInfo(zone))
@@ -594,6 +599,21 @@ class RaceAddForm(forms.Form):
         starters.max_value = season.roster_size  # type: ignore[attr-defined]
         starters.validators.append(MaxValueValidator(season.roster_size))
         starters.widget.attrs["max"] = season.roster_size
+        #: The game's own fields (a stage to start after), as on the create form.
+        self.game_fields = list(game.league_create_fields())
+        self.fields.update(game.league_create_fields())
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        event = data.get("event")
+        if event is not None:
+            for problem in self.game.league_options_problems(event, options=self.options()):
+                self.add_error(self.game_fields[0] if self.game_fields else None, problem)
+        return data
+
+    def options(self) -> dict[str, Any]:
+        """The game's own fields, as season.leagues.calendar_event_add takes them."""
+        return {name: self.cleaned_data.get(name) for name in self.game_fields}
 
     def clean_event(self) -> Any:
         event = self.game.league_event_get(self.cleaned_data["event"])

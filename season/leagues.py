@@ -155,7 +155,13 @@ def season_create(
     """
     first_deadline_check(first_deadline)
     adapter = adapter_for(settings.ruleset)
-    _event_check(adapter, ruleset=settings.ruleset, event=event, peloton=settings.peloton)
+    _event_check(
+        adapter,
+        ruleset=settings.ruleset,
+        event=event,
+        peloton=settings.peloton,
+        options=options or {},
+    )
     with transaction.atomic():
         copy = adapter.league_event(
             event=event,
@@ -185,14 +191,20 @@ def season_create(
     return season
 
 
-def _event_check(adapter: Any, *, ruleset: str, event: Any, peloton: str) -> None:
-    """Refuse an event the season's game cannot run (see :func:`season_create`)."""
+def _event_check(
+    adapter: Any, *, ruleset: str, event: Any, peloton: str, options: Mapping[str, Any]
+) -> None:
+    """Refuse an event the season's game cannot run (see :func:`season_create`), or its game's
+    options cannot be used with (a stage to start after whose real state is unknown)."""
     mismatch = ruleset_mismatch(ruleset, event)
     if mismatch:
         raise LeagueError(mismatch)
     problems = adapter.league_event_problems(event)
     if problems:
         raise RouteInvalid(problems)
+    refused = adapter.league_options_problems(event, options=options)
+    if refused:
+        raise LeagueError(" ".join(refused))
     refusal = adapter.peloton_problems(event, peloton=peloton)
     if refusal:
         raise LeagueError(" ".join(refusal))
@@ -242,9 +254,11 @@ def calendar_event_add(
     hours_between: int,
     starters: int | None = None,
     now: datetime | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> SeasonEvent:
     """Add the league's copy of ``event`` (a real stage race or a route) at the end of the
-    season's calendar, its first deadline after the last round's, its rounds numbered on.
+    season's calendar, its first deadline after the last round's, its rounds numbered on;
+    ``options`` as :func:`season_create` takes them (a stage to start after).
 
     Refused, naming the rule: a game whose event is the whole calendar (a championship); an
     event its game cannot run; a calendar already CALENDAR_MAX long; a first deadline in the
@@ -257,7 +271,13 @@ def calendar_event_add(
         raise LeagueError(
             _("A championship is the whole calendar: its Grands Prix are its rounds.")
         )
-    _event_check(adapter, ruleset=season.ruleset, event=event, peloton=season.peloton)
+    _event_check(
+        adapter,
+        ruleset=season.ruleset,
+        event=event,
+        peloton=season.peloton,
+        options=options or {},
+    )
     first_deadline_check(first_deadline, now=now)
     if starters is not None and not 1 <= starters <= season.roster_size:
         raise LeagueError(
@@ -291,7 +311,7 @@ def calendar_event_add(
             slug=f"{locked.slug}-{number}",
             name=f"{locked.name} – {event.name}"[:120],
             rules=locked.rules,
-            options={},
+            options=options or {},
         )
         item = _event_write(
             locked,

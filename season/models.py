@@ -52,6 +52,8 @@ def validate_time_zone(value: str) -> None:
 class FormationMode(models.TextChoices):
     DRAFT = "draft", _("draft in turns")
     BUDGET = "budget", _("picks within a budget")
+    #: Each player takes a real team (its riders still in the race, up to the squad's size).
+    REAL_TEAMS = "teams", _("players take over real teams")
 
 
 class Peloton(models.TextChoices):

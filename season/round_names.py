@@ -26,17 +26,16 @@ def event_name(season: Season, item: SeasonEvent) -> str:
 def round_name(season: Season, number: int) -> str:
     """Round ``number`` of the season as a sentence names it: "stage 3" or "round 3"; in a
     calendar of several races, the round's number in its race and the race: "stage 3 of
-    Paris-Nice" (its round 24 in the season)."""
+    Paris-Nice" (its round 24 in the season). A race forked after stage 10 names its round
+    1 "stage 11"."""
     game = adapter_for(season.ruleset)
-    if season.single_event:
-        return game.round_label(number)
     item, within = season.event_of_round(number)
     if item is None:
         return game.round_label(number)
-    return _("%(round)s of %(event)s") % {
-        "round": game.round_label(within),
-        "event": event_name(season, item),
-    }
+    label = game.round_label(game.league_round_number(item.event, within))
+    if season.single_event:
+        return label
+    return _("%(round)s of %(event)s") % {"round": label, "event": event_name(season, item)}
 
 
 def picks_text(season: Season, teams: int) -> str:

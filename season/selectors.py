@@ -51,7 +51,15 @@ def last_resolved_number(*, season: Season) -> int | None:
 def stage_of(*, season: Season, number: int) -> tuple[int, int]:
     """The stage race and the stage number that round ``number`` of the season races (a
     round's number runs on across the calendar; a stage's restarts with each race): (0, 0)
-    for a round that races no stage."""
+    for a round that races no stage. Round 0 of a season whose first race was forked after
+    stage N is that stage: the real state the league starts from."""
+    if number == 0:
+        given = (
+            season.rounds.filter(number=1, stage__race__start_after__gt=0)
+            .values_list("stage__race_id", "stage__race__start_after")
+            .first()
+        )
+        return (int(given[0]), int(given[1])) if given else (0, 0)
     row = season.rounds.filter(number=number).values_list("stage__race_id", "stage__number").first()
     if row is None or row[0] is None:
         return 0, 0
@@ -64,7 +72,7 @@ def standings_queryset(*, season: Season, number: int, classification: str) -> Q
         Standing.objects.filter(
             stage__race_id=race_id, stage__number=stage_number, classification=classification
         )
-        .select_related("rider")
+        .select_related("rider", "team")
         .order_by("rank")
     )
 

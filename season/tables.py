@@ -36,7 +36,10 @@ TIME_CLASSIFICATIONS = {Classification.GENERAL, Classification.YOUTH, Classifica
 class StandingTable(SeasonLinksMixin, tables.Table):
     rank = tables.Column(verbose_name="#", attrs=NUM)
     rider = tables.Column(verbose_name=_("Rider"), order_by="rider__name")
-    team = tables.Column(verbose_name=_("Team"), accessor="entry_team_id", attrs=MINOR)
+    # empty_values=(): a given line of a forked race (no league team) names its real team.
+    team = tables.Column(
+        verbose_name=_("Team"), accessor="entry_team_id", attrs=MINOR, empty_values=()
+    )
     value = tables.Column(verbose_name=_("Total"), attrs=NUM)
     gap = tables.Column(verbose_name=_("Gap"), attrs=NUM)
     # Places gained or lost on the stage (the places after the stage before it, by rider or team).
@@ -64,7 +67,9 @@ class StandingTable(SeasonLinksMixin, tables.Table):
     def render_rider(self, value):
         return self.rider_link(value)
 
-    def render_team(self, value):
+    def render_team(self, value, record):
+        if value is None:
+            return record.team.name if record.team_id else "—"
         return self.team_link(value)
 
     def _place_before(self, record):
@@ -113,7 +118,9 @@ class StandingTable(SeasonLinksMixin, tables.Table):
     def value_rider(self, value):
         return value.name
 
-    def value_team(self, value):
+    def value_team(self, value, record):
+        if value is None:
+            return record.team.name if record.team_id else ""
         return self.team_names.get(value, "")
 
     def value_value(self, value):

@@ -341,6 +341,15 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
             )
         }
 
+    def league_round_number(self, event: Championship, within: int) -> int:
+        return within
+
+    def league_options_problems(
+        self, event: Championship, *, options: Mapping[str, Any]
+    ) -> list[str]:
+        """A points system fits every championship."""
+        return []
+
     def league_event(
         self, *, event: Championship, slug: str, name: str, rules: Any, options: Mapping[str, Any]
     ) -> Championship:

@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from django import forms
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef, Value
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext
@@ -64,7 +64,7 @@ from races.services import (
     review_counts_annotate,
     template_races,
 )
-from races.standings import standings_update
+from races.standings import fork_problems, fork_stages, standings_update
 from races.timing import (
     FINISHED,
     UNSCALED_GAPS,
@@ -357,13 +357,45 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         return route_problems(stages) if stages else [str(_("The route has no stage."))]
 
     def league_round_count(self, event: Race) -> int:
-        return event.stages.count()
+        """The stages a league races: those after the given ones of a forked copy."""
+        return event.stages.filter(number__gt=event.start_after).count()
 
     def league_copy_taken(self, *, slug: str, event: Race) -> bool:
         return Race.objects.filter(slug=league_race_slug(slug=slug, template=event)).exists()
 
     def league_create_fields(self) -> dict[str, forms.Field]:
-        return {}
+        return {
+            "start_after": forms.IntegerField(
+                label=gettext_lazy("Start after stage"),
+                min_value=0,
+                max_value=99,
+                initial=0,
+                required=False,
+                help_text=gettext_lazy(
+                    "0: from the start. A stage N of a race with real results: the league "
+                    "starts at stage N+1 from the real race's state after stage N (times, "
+                    "classifications, jerseys, abandons)."
+                ),
+            )
+        }
+
+    def league_round_number(self, event: Race, within: int) -> int:
+        """A forked copy's round 1 is the stage after its given ones."""
+        return within + event.start_after
+
+    def league_options_problems(self, event: Race, *, options: Mapping[str, Any]) -> list[str]:
+        """A stage to start after whose real state is not known (races.standings
+        fork_problems), with the stages that can be started after."""
+        start_after = options.get("start_after") or 0
+        problems = fork_problems(race=event, after_stage=start_after)
+        if not problems:
+            return []
+        offered = ", ".join(str(n) for n in fork_stages(event))
+        return [
+            *problems,
+            _("%(race)s can start after stage: %(offered)s.")
+            % {"race": event.name, "offered": offered},
+        ]
 
     def league_event(
         self, *, event: Race, slug: str, name: str, rules: Any, options: Mapping[str, Any]
@@ -371,7 +403,10 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         """The league's copy of the route; stages the template left without a course get the
         generated one in the copy (docs/import.md "Generated courses")."""
         race = race_copy_for_league(
-            template=event, name=name, slug=league_race_slug(slug=slug, template=event)
+            template=event,
+            name=name,
+            slug=league_race_slug(slug=slug, template=event),
+            start_after=options.get("start_after") or 0,
         )
         stage_courses_generate(stages=[s for s in race.stages.all() if not s.segments])
         return race
@@ -386,8 +421,9 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
     league_calendar_grows = True
 
     def league_rounds(self, event: Race) -> list[dict[str, Any]]:
-        """One round per stage, numbered as the stage."""
-        return [{"number": s.number, "stage": s} for s in event.stages.order_by("number")]
+        """One round per stage, numbered as the stage (after a forked copy's given ones)."""
+        stages = event.stages.filter(number__gt=event.start_after).order_by("number")
+        return [{"number": s.number, "stage": s} for s in stages]
 
     def league_settings_changed(self, *, season: Any, rounds: Any) -> int:
         """A cycling stage holds nothing the game's settings give: nothing to update."""
@@ -415,11 +451,14 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         ) % {"teams": teams}
 
     def league_formation_notes(self, *, season: Any, players: int) -> list[str]:
+        event = season.event
         notes = [
             _("Peloton: %(peloton)s") % {"peloton": season.get_peloton_display()},
-            self.peloton_text(season.event, peloton=season.peloton),
+            self.peloton_text(event, peloton=season.peloton),
         ]
-        warning = self.ratings_warning(season.event)
+        if event.start_after:
+            notes.insert(0, league_pages.fork_text(event))
+        warning = self.ratings_warning(event)
         return [*notes, warning] if warning else notes
 
     def league_standings_lines(self, event: Race, *, number: int, limit: int = 20) -> list[str]:
@@ -706,17 +745,46 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
     def riders_out(stage: Stage) -> set[int]:
         """The riders out of the race before ``stage``: crashed out, abandoned or outside the
         time limit on an earlier stage are out for the rest of it (ARCHITECTURE "Abandons")."""
-        return set(
+        return CyclingAdapter._out_and_still_in(stage)[0]
+
+    @staticmethod
+    def _out_and_still_in(stage: Stage) -> tuple[set[int], set[int] | None]:
+        """The riders out of the race before ``stage``, and in a copy forked after stage N the
+        riders in its general classification after N (None for a race raced from the start),
+        in one query: the pages that list a stage's starters count their queries."""
+        out = (
             StageResult.objects.filter(
                 stage__race_id=stage.race_id,
                 stage__number__lt=stage.number,
                 status__in=OUT_OF_RACE,
-            ).values_list("rider_id", flat=True)
+            )
+            .order_by()
+            .values_list("rider_id", Value(False))
         )
+        given = (
+            Standing.objects.filter(
+                stage__race_id=stage.race_id,
+                stage__race__start_after__gt=0,
+                stage__number=F("stage__race__start_after"),
+                stage__number__lt=stage.number,
+                classification=Classification.GENERAL,
+            )
+            .order_by()
+            .values_list("rider_id", Value(True))
+        )
+        rows = list(out.union(given, all=True))
+        still_in = {rider for rider, is_given in rows if is_given}
+        return {rider for rider, is_given in rows if not is_given}, still_in or None
 
     def starters_racing(self, *, event: Stage, starters: Sequence[Starter]) -> list[Starter]:
-        out = self.riders_out(event)
-        return [s for s in starters if s.competitor_id not in out]
+        """The starters not out of the race (and, in a forked copy, in it after the given
+        stages)."""
+        out, still_in = self._out_and_still_in(event)
+        return [
+            s
+            for s in starters
+            if s.competitor_id not in out and (still_in is None or s.competitor_id in still_in)
+        ]
 
     @staticmethod
     def _standing_before(stage: Stage, classification: str) -> list[Standing]:

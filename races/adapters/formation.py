@@ -16,6 +16,7 @@ from plugins.formation import Candidate, ComputerTeam, PickColumn, SeatPlace
 from races.models import Race, RaceEntry
 from races.ratings import LIVE, RatingsBook, ratings_freeze
 from races.services import start_list_review_counts
+from races.standings import riders_still_in
 from races.team_rules import GC_LEADER, default_roles
 from riders.charts import radar_labels
 from riders.models import RATING_AXES, Rider
@@ -126,10 +127,14 @@ class CyclingFormation:
 
     def pool(self, event: Race, *, peloton: str = "") -> QuerySet[Rider]:
         """The start list of the race the route was copied from, or, when no start list was
-        imported, the riders of that year's real teams."""
+        imported, the riders of that year's real teams; of a copy forked after stage N, only
+        the riders still in the race after it."""
         riders = Rider.objects.select_related("team").order_by("name", "pk")
         if event.template_id is None:
             return riders.none()
+        still_in = riders_still_in(event)
+        if still_in is not None:
+            riders = riders.filter(pk__in=still_in)
         entries = RaceEntry.objects.filter(race_id=event.template_id)
         if entries.exists():
             return riders.filter(pk__in=entries.values("rider_id"))
@@ -250,13 +255,20 @@ class CyclingFormation:
         if peloton == PELOTON_PLAYERS or event.template_id is None or not templates:
             return []
         place = {race_id: index for index, race_id in enumerate(templates)}
+        # A race forked after stage N starts only the riders still in it.
+        still_in = {
+            race.template_id: riders_still_in(race) or set()
+            for race in calendar or [event]
+            if race.template_id and race.start_after
+        }
         entries = []
         seen = set(taken_people)
         for entry in sorted(
             RaceEntry.objects.filter(race_id__in=templates).select_related("rider__team", "team"),
             key=lambda e: (place[e.race_id], e.bib or 0, e.pk),
         ):
-            if entry.rider_id not in seen:
+            left = entry.race_id in still_in and entry.rider_id not in still_in[entry.race_id]
+            if entry.rider_id not in seen and not left:
                 seen.add(entry.rider_id)
                 entries.append(entry)
         by_team: dict[str, list[Rider]] = defaultdict(list)

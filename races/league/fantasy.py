@@ -178,8 +178,12 @@ def race_rows(stage: Stage, *, players: Iterable[int] | None) -> RaceRows:
     """The race's stored rows up to ``stage`` for the players' teams ``players`` (their ids),
     or for every rider of every team (None: the standings across the season count them all)."""
     teams = None if players is None else list(players)
-    every = list(Stage.objects.filter(race_id=stage.race_id).order_by("number"))
-    stages = [each for each in every if each.number <= stage.number]
+    every = list(
+        Stage.objects.filter(race_id=stage.race_id).select_related("race").order_by("number")
+    )
+    # A race forked after stage N counts its league's stages only: 1..N are the real race's.
+    given = every[0].race.start_after if every else 0
+    stages = [each for each in every if given < each.number <= stage.number]
     ridden = StageResult.objects.filter(stage__in=stages)
     if teams is not None:
         ridden = ridden.filter(entry_team_id__in=teams)

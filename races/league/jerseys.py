@@ -56,7 +56,7 @@ def jersey_holders(
         Standing.objects.filter(
             stage__race_id=race_id, stage__number=number, rank__lte=riders_jerseys
         )
-        .select_related("rider")
+        .select_related("rider", "team")
         .order_by("classification", "rank")
     ):
         lines.setdefault(line.classification, []).append(line)
@@ -69,7 +69,10 @@ def jersey_holders(
             continue
         leader = ranked[0]
         if classification == Classification.TEAMS:
-            name = names.get(leader.entry_team_id or 0, "")
+            # A real team leads the given classification of a forked race (its stage N).
+            name = names.get(leader.entry_team_id or 0, "") or (
+                leader.team.name if leader.team else ""
+            )
             jerseys.append(Jersey(classification, str(label), colour, leader.rider_id, name))
             continue
         wearer = leader

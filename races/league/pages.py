@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from races.charts.profile import profile_texts, stage_profile_pair
 from races.formatting import clock, gap
 from races.league.jerseys import jersey_holders
@@ -37,6 +39,14 @@ def _general(race_id: int, number: int) -> Any:
     )
 
 
+def fork_text(race: Race) -> str:
+    """What a forked copy's pages say of its start (docs/league.md "A real race forked at a
+    stage")."""
+    return _("Starts after stage %(number)d (the real race's state).") % {
+        "number": race.start_after
+    }
+
+
 def season_part(
     race: Race,
     *,
@@ -46,17 +56,22 @@ def season_part(
     team_names: Mapping[int, str],
 ) -> dict[str, Any]:
     """The calendar of stages, and the jerseys after the latest stage this visitor may see
-    (round ``last`` of the season: its stage's race and number within it)."""
+    (round ``last`` of the season: its stage's race and number within it); before the first
+    stage of a race forked after stage N, the real jerseys after stage N."""
     stage = next((r.stage for r in rounds if r.number == last), None) if last else None
+    given = race.start_after if stage is None else 0
+    jerseys_after = (stage.race_id, stage.number) if stage is not None else (race.pk, given)
     return {
         "table": CalendarTable(list(rounds), season=season),
         "jerseys": jersey_holders(
-            race_id=stage.race_id, number=stage.number, team_names=lambda: team_names
+            race_id=jerseys_after[0], number=jerseys_after[1], team_names=lambda: team_names
         )
-        if stage is not None
+        if stage is not None or given
         else [],
         # The stage as its race numbers it (a later race's stage 1 is the season's round 22).
         "last_stage": stage.number if stage is not None else None,
+        "given_stage": given,
+        "fork_text": fork_text(race) if race.start_after else "",
         "race_name": race.template.name if race.template_id else race.name,  # type: ignore[union-attr]
     }
 

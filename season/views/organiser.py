@@ -249,6 +249,7 @@ def races_edit(request: HttpRequest, slug: str) -> HttpResponse:
                         first_deadline=form.cleaned_data["first_deadline"],
                         hours_between=form.cleaned_data["hours_between"],
                         starters=form.cleaned_data["starters"],
+                        options=form.options(),
                     )
                 except leagues.LeagueError as error:
                     for message in getattr(error, "errors", None) or [str(error)]:

@@ -148,6 +148,8 @@ def _next_step(
         )
     forming = round is not None and round.number == 1 and round.status == Round.Status.SCHEDULED
     if forming and team is not None and seats < season.roster_size:
+        if season.formation_mode == Season.FormationMode.REAL_TEAMS and not seats:
+            return NextStep(_("Take over a real team"), team_url, True)
         if season.formation_mode == Season.FormationMode.BUDGET:
             return NextStep(
                 _("Choose your %(nouns)s") % {"nouns": game.pickables_noun}, team_url, True
@@ -348,7 +350,8 @@ def _orders_link(season: Season, game: GameAdapter) -> str:
     if next_round is None:
         return ""
     event = game.event_label(game.round_event(next_round))
-    label = game.round_label(next_round.number)
+    # As the season names it: a forked race's round 1 is "stage 11".
+    label = round_name(season, next_round.number)
     if event:
         return _("Orders for %(round)s: %(event)s") % {"round": label, "event": event}
     return _("Orders for %(round)s") % {"round": label}
@@ -390,7 +393,33 @@ def team_page(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
     if season.formation_mode == Season.FormationMode.DRAFT:
         with timezone.override(season.tz):
             return render(request, "season/player/team.html", context)
+    if season.formation_mode == Season.FormationMode.REAL_TEAMS:
+        return _real_teams_page(request, season, team, context)
     return _budget_page(request, season, team, game, seats, context)
+
+
+def _real_teams_page(
+    request: HttpRequest, season: Season, team: SeasonTeam, context: dict[str, object]
+) -> HttpResponse:
+    """Take over a real team (formation.real_team_take): the real teams still free, each
+    with the riders the squad would get, one button each."""
+    errors: list[str] = []
+    if request.method == "POST":
+        try:
+            formation.real_team_take(team=team, real_team=request.POST.get("real_team", ""))
+        except formation.FormationError as error:
+            errors = error.errors
+        else:
+            messages.success(request, _("Your team is ready."))
+            return redirect("player-team", slug=season.slug, team_id=team.pk)
+    game = formation.game_of(season)
+    offered = formation.real_teams_free(season=season, exclude_team=team)
+    context["real_teams"] = [
+        (name, [game.candidate(p).name for p in pickables[: season.roster_size]])
+        for name, pickables in offered.items()
+    ]
+    context["real_team_errors"] = errors
+    return render(request, "season/player/team.html", context)
 
 
 #: Past this many, the unfiltered budget pick folds what is free by real team (a 176-rider

@@ -234,6 +234,8 @@ def _standings_page(
         # A game that serves its own standings (a championship's drivers and constructors).
         return redirect(adapter.league_standings_url(season.slug))
     team_names = selectors.season_team_names(season=season)
+    # Before the first stage of a race forked after stage N: the real state after stage N.
+    given = 0 if number else selectors.stage_of(season=season, number=0)[1]
     table = StandingTable(
         selectors.standings_queryset(season=season, number=number, classification=classification),
         classification=classification,
@@ -269,9 +271,13 @@ def _standings_page(
             "classifications": Classification.choices,
             "number": number,
             "numbers": round_choices(season, last),
-            "round_label": round_name(season, number) if number else "",
-            "jerseys": selectors.jersey_holders(season=season, number=number, team_names=team_names)
+            "round_label": round_name(season, number)
             if number
+            else _("stage %(number)d of the real race") % {"number": given}
+            if given
+            else "",
+            "jerseys": selectors.jersey_holders(season=season, number=number, team_names=team_names)
+            if number or given
             else [],
             "chart": chart,
         },

@@ -40,6 +40,7 @@ def league(
     slug: str = "friends",
     first_deadline: datetime | None = None,
     hours_between: int = 24,
+    options: dict[str, Any] | None = None,
     **settings: Any,
 ) -> Season:
     event = template or template_race()
@@ -65,6 +66,7 @@ def league(
         settings=SeasonSettings(**values),
         first_deadline=first_deadline or timezone.now() + timedelta(days=2),
         hours_between=hours_between,
+        options=options,
     )
 
 
