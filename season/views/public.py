@@ -90,8 +90,8 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     def season_page(season: Season) -> page_cache.Page | HttpResponse:
         adapter = adapter_for(season.ruleset)
         # Read once for the leaders and the end of the race.
-        team_names = selectors.season_team_names(season=season) if last else {}
         teams = list(season.teams.select_related("owner").order_by("name"))
+        team_names = {team.pk: team.name for team in teams} if last else {}
         # Read once for the calendar, the teams and the end of the race.
         rounds, seats = selectors.season_rounds(season=season), results.seats_once(season)
         # The page's part is the current event's (its rounds, its leaders); the calendar of
@@ -172,8 +172,8 @@ def season_event(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         # The event's latest round whose results this visitor may see (None: none yet).
         last = max((r.number for r in rounds if r.number <= visible), default=None)
         adapter = adapter_for(season.ruleset)
-        team_names = selectors.season_team_names(season=season) if last else {}
         teams = list(season.teams.select_related("owner").order_by("name"))
+        team_names = {team.pk: team.name for team in teams} if last else {}
         seats = results.seats_once(season)
         part = adapter.league_season(
             event.item.event,

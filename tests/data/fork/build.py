@@ -36,6 +36,21 @@ def slug(name: str) -> str:
     return "rider/" + "-".join(words)
 
 
+def key(name: str) -> str:
+    """A name's words, accents and case aside, in any order ("POGAČAR Tadej" = "Pogačar
+    Tadej")."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return " ".join(sorted(ascii_name.lower().replace("-", " ").split()))
+
+
+def real_ranks(file: str, classification: str = "") -> dict[str, int]:
+    """{name key: rank} of the real final classification (../tdf2022), so that the constructed
+    stages are won and lost by the riders who did so in the real race."""
+    with (SOURCE / file).open(encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r.get("classification", "") == classification]
+    return {key(r["rider"]): int(r["rank"]) for r in rows if r["rank"]}
+
+
 def clock(seconds: int) -> str:
     return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
 
@@ -49,6 +64,8 @@ def write(name: str, header: list[str], rows: list[list[object]]) -> None:
 
 def main() -> None:
     rng = random.Random(2022)
+    gc_rank = real_ranks("gc.csv")
+    points_rank = real_ranks("classifications.csv", "points")
     with (SOURCE / "riders.csv").open(encoding="utf-8") as f:
         riders = [(int(r["bib"]), r["rider"], r["team"]) for r in csv.DictReader(f)]
     with (SOURCE / "stages.csv").open(encoding="utf-8") as f:
@@ -87,8 +104,14 @@ def main() -> None:
         leaving = dict(LEAVING.get(number, []))
         dns = [bib for bib, status in leaving.items() if status == "DNS"]
         riding = [bib for bib in in_race if bib not in dns]
-        order = riding[:]
-        rng.shuffle(order)
+        # The finish order: the real race's best riders in front, with chance. On flat
+        # stages its points classification (the sprinters), elsewhere its final GC.
+        ranks = points_rank if kind == "flat" else gc_rank
+        spread = 25 if kind in ("mountain", "ITT") else 60
+        order = sorted(
+            riding,
+            key=lambda b: ranks.get(key(by_bib[b][0]), 150) + rng.uniform(0, spread),
+        )
         winner = next((b for b in order if by_bib[b][0] == winners.get(number)), None)
         if winner is not None:
             order.remove(winner)
