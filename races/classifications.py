@@ -114,7 +114,7 @@ class Baseline:
 
     The riders of ``general`` are the riders still in the race; ``youth`` names the riders
     eligible for it whatever their birth dates on record; ``teams`` keeps only the teams that
-    race on (a league whose teams are not the real ones gives none: its teams start at 0).
+    race on (a league's teams, whose given stages races.standings.league_teams_given counts).
     """
 
     after_stage: int

@@ -1,6 +1,7 @@
 """Classification snapshots after a stage, derived from the stored results and events."""
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from django.db import transaction
 from django.db.models import F
@@ -98,8 +99,8 @@ def _stored_lines(stage: Stage) -> dict[str, list[Standing]]:
 def baseline_of(race: Race) -> Baseline | None:
     """The given state a forked league copy's stages start from: its standings after stage
     ``race.start_after`` (copied from the real race); None for a race raced from the start.
-    Only league teams' lines count in the team classification (the real teams' are shown, but
-    a league's drafted teams start at 0)."""
+    Only league teams' lines count in the team classification (the real teams' are shown; a
+    league's teams get theirs from league_teams_given)."""
     if not race.start_after:
         return None
     stage = Stage.objects.get(race=race, number=race.start_after)
@@ -125,6 +126,34 @@ def baseline_of(race: Race) -> Baseline | None:
         mountains=as_lines(stored.get(Classification.MOUNTAINS, [])),
         youth=as_lines(stored.get(Classification.YOUTH, [])),
         teams=as_lines(stored.get(Classification.TEAMS, []), teams=True),
+    )
+
+
+def league_teams_given(
+    *, race: Race, records: Sequence[StageRecord]
+) -> list[classifications.StandingLine]:
+    """The team classification of a forked copy's league teams after its given stages: the
+    real stages 1..``start_after`` counted for each league team with the riders it races
+    with (each rider's team as in his latest league stage), by the classification's own rule
+    (docs/classifications.md "A forked race"). Empty before any league stage has results."""
+    team_of = {r.rider_id: r.team_id for record in records for r in record.results}
+    if not team_of:
+        return []
+    given = _stage_records(
+        list(Stage.objects.filter(race=race, number__lte=race.start_after).order_by("number"))
+    )
+    return classifications.teams(
+        [
+            replace(
+                record,
+                results=tuple(
+                    replace(r, team_id=team_of[r.rider_id])
+                    for r in record.results
+                    if r.rider_id in team_of
+                ),
+            )
+            for record in given
+        ]
     )
 
 
@@ -256,6 +285,8 @@ def standings_update(*, stage: Stage) -> dict[str, list[classifications.Standing
     )
     records = _stage_records(stages)
     baseline = baseline_of(race)
+    if baseline is not None and not baseline.teams:
+        baseline = replace(baseline, teams=tuple(league_teams_given(race=race, records=records)))
     rider_ids = {result.rider_id for record in records for result in record.results}
     birth_dates = dict(Rider.objects.filter(pk__in=rider_ids).values_list("pk", "birth_date"))
     tables = classifications.all_classifications(

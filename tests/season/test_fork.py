@@ -155,6 +155,46 @@ def test_stage_11_resolves_from_the_real_state_and_replays_identically(
     assert stage_replay(round=replayed) == []
 
 
+def three_best(times):
+    return sum(sorted(times)[:3])
+
+
+def test_the_league_teams_classification_counts_the_real_stages_with_their_riders(
+    tour2022, alice, bob
+):
+    """docs/classifications.md "A race forked at a stage": each league team's time after
+    stage 11 is, for every real stage 1-10 and for stage 11, the sum of its three best riders'
+    stage times, as if its riders had ridden the real stages for it."""
+    season = forked(alice, tour2022, formation_mode=Season.FormationMode.DRAFT)
+    joined(season, alice, bob)
+    formation.draft_start(season=season)
+    for _pick in range(2 * ROSTER):
+        formation.draft_autopick(season=season, user=alice)
+    first = stage(season, 1)
+    lifecycle.rounds_force_lock(season=season, numbers=[1])
+    resolved = resolution.round_resolve(round_id=first.pk)
+    team_of = dict(
+        StageResult.objects.filter(stage=resolved.stage).values_list("rider_id", "entry_team_id")
+    )
+    copy = resolved.stage.race
+    expected = {}
+    for number in range(1, 12):
+        by_team = {}
+        for result in StageResult.objects.filter(
+            stage__race=copy, stage__number=number, status=StageResult.Status.FINISHED
+        ):
+            if result.rider_id in team_of:
+                by_team.setdefault(team_of[result.rider_id], []).append(result.time_seconds)
+        for team, times in by_team.items():
+            expected[team] = expected.get(team, 0) + three_best(times)
+    lines = Standing.objects.filter(stage=resolved.stage, classification=Classification.TEAMS)
+    got = {line.entry_team_id: line.value for line in lines}
+    assert got
+    assert got == {team: expected[team] for team in got}
+    # Every league team with three riders in the race is ranked, the players' teams included.
+    assert {team.pk for team in season.teams.filter(owner__isnull=False)} <= set(got)
+
+
 def test_a_fork_without_the_real_state_is_refused_naming_what_is_missing(tour2022, alice):
     with override("en"), pytest.raises(LeagueError) as refusal:
         forked(alice, tour2022, start_after=12)
