@@ -166,7 +166,7 @@ class TrackAdmin(admin.ModelAdmin):
         grands_prix = list(track_unraced_elsewhere(track))
         if request.method == "POST":
             ids = [int(i) for i in request.POST.getlist("grand_prix") if i.isdigit()]
-            moved = track_version_apply(track=track, grand_prix_ids=ids)
+            moved = track_version_apply(track=track, grand_prix_ids=ids, by=request.user)
             self.message_user(
                 request,
                 ngettext(

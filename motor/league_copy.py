@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from motor.models import Championship, ChampionshipKind, Entry, GrandPrix, PointsSystem, Track
+from motor.signals import track_version_applied
 from motor.track_files import circuit_track_slugs, track_latest
 
 
@@ -124,9 +125,12 @@ def track_unraced_elsewhere(track: Track) -> QuerySet[GrandPrix]:
     )
 
 
-def track_version_apply(*, track: Track, grand_prix_ids: Iterable[int]) -> int:
+def track_version_apply(
+    *, track: Track, grand_prix_ids: Iterable[int], by: object | None = None
+) -> int:
     """Move the Grands Prix the admin confirmed to ``track`` (a version of theirs), those
-    still unraced; the number moved. A Grand Prix raced since the confirmation stays."""
+    still unraced; the number moved. A Grand Prix raced since the confirmation stays. The
+    leagues are told (motor.signals.track_version_applied) in the same transaction."""
     with transaction.atomic():
         # Lock the rows, then ask again which are unraced: one raced since the admin's
         # confirmation has results now and stays on its version.
@@ -135,8 +139,13 @@ def track_version_apply(*, track: Track, grand_prix_ids: Iterable[int]) -> int:
             .filter(pk__in=list(grand_prix_ids))
             .values_list("pk", flat=True)
         )
-        ids = track_unraced_elsewhere(track).filter(pk__in=locked).values_list("pk", flat=True)
-        return GrandPrix.objects.filter(pk__in=list(ids)).update(track=track)
+        ids = list(
+            track_unraced_elsewhere(track).filter(pk__in=locked).values_list("pk", flat=True)
+        )
+        moved = GrandPrix.objects.filter(pk__in=ids).update(track=track)
+        if moved:
+            track_version_applied.send(sender=Track, track=track, grand_prix_ids=ids, by=by)
+        return moved
 
 
 def grand_prix_laps_update(

@@ -1464,13 +1464,15 @@ class WishListEntry(models.Model):
 
 class HistoryKind(models.TextChoices):
     RATINGS = "ratings", _("ratings applied")
+    TRACK = "track", _("track version applied")
 
 
 class HistoryEntry(models.Model):
     """What happened to a season outside its rounds, for its players to read on its page: an
     admin's edit of riders' ratings applied to it while it runs (docs/league.md "A season
-    keeps its ratings"). ``params`` holds what the text says, built in the reader's language
-    (season.services.ratings.history_rows)."""
+    keeps its ratings"), or a track's new version its unraced Grands Prix race on
+    (docs/grandprix.md "Editing a track"). ``params`` holds what the text says, built in the
+    reader's language (season.services.ratings.history_rows)."""
 
     Kind = HistoryKind
 
@@ -1480,7 +1482,8 @@ class HistoryEntry(models.Model):
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     #: The season's first round it applies to (the rounds before keep what they raced with).
     from_round = models.PositiveSmallIntegerField(_("from round"))
-    #: ratings: {"riders": [{"name", "old_price", "new_price", "axes": [[axis, old, new]]}]}.
+    #: ratings: {"riders": [{"name", "old_price", "new_price", "axes": [[axis, old, new]]}]};
+    #: track: {"track": name, "version": n, "grands_prix": [name, ...]}.
     params = models.JSONField(_("details"), default=dict, blank=True)
     created_at = models.DateTimeField(_("at"), auto_now_add=True)
     by = models.ForeignKey(

@@ -125,11 +125,27 @@ def _rating(value: int) -> str:
     return str(Rating(int(value)).label)
 
 
+def _track_row(entry: HistoryEntry) -> HistoryRow:
+    """An admin moved the season's unraced Grands Prix to a track's new version."""
+    text = _(
+        "An admin changed the track of these Grands Prix, from round %(round)s on, to "
+        "%(track)s, version %(version)s (the rounds raced before keep theirs):"
+    ) % {
+        "round": entry.from_round,
+        "track": entry.params.get("track", ""),
+        "version": entry.params.get("version", ""),
+    }
+    return HistoryRow(entry=entry, text=text, lines=list(entry.params.get("grands_prix", [])))
+
+
 def history_rows(*, season: Season) -> list[HistoryRow]:
     """The season's history, the latest first (one query)."""
     labels = radar_labels()
     rows = []
     for entry in HistoryEntry.objects.filter(season=season):
+        if entry.kind == HistoryEntry.Kind.TRACK:
+            rows.append(_track_row(entry))
+            continue
         riders = entry.params.get("riders", [])
         text = _(
             "An admin applied new ratings to this season from round %(round)s on (the rounds "

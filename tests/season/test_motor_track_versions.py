@@ -87,3 +87,12 @@ def test_an_admin_applies_the_new_version_to_unraced_rounds_explicitly(alice, bo
     raced.grand_prix.refresh_from_db()
     assert (unraced.track_id, raced.grand_prix.track_id) == (new.pk, old.pk)
     assert stage_replay(round=raced) == []
+    # The league's players read it in the season's history, on its page.
+    entry = season.history.get()
+    assert (entry.kind, entry.from_round) == ("track", 3)
+    assert entry.params["grands_prix"] == [unraced.name]
+    client.force_login(bob)
+    season_page = client.get(f"/seasons/{season.slug}/").content.decode()
+    assert 'id="history"' in season_page
+    assert escape(new.name) in season_page
+    assert escape(unraced.name) in season_page
