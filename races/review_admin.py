@@ -4,6 +4,7 @@ The queue is a riders' model (a proxy of Rider) registered here, beside the impo
 its race filter reads the races' start lists (riders never import races).
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin, messages
@@ -79,6 +80,10 @@ class UnratedFilter(admin.SimpleListFilter):
 
 @admin.register(RatingReview)
 class RatingReviewAdmin(admin.ModelAdmin):
+    #: Called with (the admin, the request, the approved riders' ids) once suggestions are
+    #: approved: the season app tells which running seasons keep the riders' former ratings
+    #: (docs/league.md "A season keeps its ratings"; races knows no season).
+    approved_hooks: tuple[Callable[[admin.ModelAdmin, HttpRequest, list[int]], None], ...] = ()
     list_display = ["rider", "axes"]
     list_display_links = None
     list_filter = [StartListFilter, UnratedFilter, "profile_flagged", "team__year"]
@@ -249,15 +254,20 @@ class RatingReviewAdmin(admin.ModelAdmin):
             % {"name": rider.name, "count": len(changed)},
             messages.SUCCESS,
         )
+        if changed:
+            self._approved(request, [rider.pk])
         return HttpResponseRedirect(
             reverse("admin:riders_ratingreview_changelist") + "?" + request.GET.urlencode()
         )
 
+    def _approved(self, request: HttpRequest, rider_ids: list[int]) -> None:
+        for hook in self.approved_hooks:
+            hook(self, request, rider_ids)
+
     def _approve(self, request: HttpRequest, queryset: QuerySet[Rider]) -> None:
+        ids = list(queryset.values_list("pk", flat=True)[: MAX_APPROVED + 1])
         try:
-            approved, changed = riders_ratings_approve(
-                riders=list(queryset.values_list("pk", flat=True)[: MAX_APPROVED + 1])
-            )
+            approved, changed = riders_ratings_approve(riders=ids)
         except ValueError as error:
             self.message_user(request, str(error), messages.ERROR)
             return
@@ -267,3 +277,5 @@ class RatingReviewAdmin(admin.ModelAdmin):
             % {"riders": approved, "changed": changed},
             messages.SUCCESS,
         )
+        if changed:
+            self._approved(request, ids)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from riders.charts import radar_labels
-from riders.models import RATING_AXES, Rating, Rider
+from riders.models import RATING_AXES, Rating, RatingReview, Rider
 from season.services.ratings import ratings_apply_running, running_changes
 
 
@@ -95,12 +95,32 @@ def kept_ratings_notice(request: HttpRequest, rider: Rider) -> str:
     ) % {"rider": rider.name, "seasons": ", ".join(seasons)}
 
 
+def approved_notice(model_admin: admin.ModelAdmin, request: HttpRequest, ids: list[int]) -> None:
+    """After suggestions are approved in the review queue: the running seasons that keep the
+    riders' former ratings, and how to change them too."""
+    riders = list(Rider.objects.filter(pk__in=ids))
+    seasons = [found.season.name for found in running_changes(riders=riders)]
+    if seasons:
+        model_admin.message_user(
+            request,
+            _(
+                "These running seasons keep the former ratings of riders just approved: "
+                "%(seasons)s. To change them too, select the riders in Riders and choose "
+                "“Apply to running seasons…”."
+            )
+            % {"seasons": ", ".join(seasons)},
+            messages.WARNING,
+        )
+
+
 def rider_actions_register(site: admin.AdminSite) -> None:
     """Add the action to the riders' admin (registered by the riders app, loaded before), and
     the notice of the running seasons that keep a saved rider's former ratings."""
     model_admin = site.get_model_admin(Rider)
     if apply_to_running_seasons in (model_admin.actions or []):
         return
+    queue = site.get_model_admin(RatingReview)
+    queue.approved_hooks = (*queue.approved_hooks, approved_notice)  # type: ignore[attr-defined]
     model_admin.actions = [*(model_admin.actions or []), apply_to_running_seasons]
     save_model = model_admin.save_model
 

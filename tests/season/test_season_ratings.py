@@ -237,3 +237,24 @@ def test_the_riders_page_names_the_running_seasons_that_keep_his_former_ratings(
     notices = [str(m) for m in done.context["messages"]]
     assert any(demo.name in m and "Apply to running seasons" in m for m in notices), notices
     assert price_in(demo, pogacar) == 87
+
+
+def test_approving_in_the_review_queue_names_the_running_seasons_and_offers_to_apply(
+    demo, admin_client
+):
+    pogacar = Rider.objects.get(name="Tadej Pogačar")
+    Rider.objects.filter(pk=pogacar.pk).update(
+        suggested_ratings={**pogacar.ratings, "descender": 4}, ratings_reviewed_at=None
+    )
+    approve = reverse("admin:riders_ratingreview_approve", args=[pogacar.pk])
+    done = admin_client.post(approve, follow=True)
+    assert Rider.objects.get(pk=pogacar.pk).descender == 4
+    notices = [str(m) for m in done.context["messages"]]
+    assert any(demo.name in m and "Apply to running seasons" in m for m in notices), notices
+    assert price_in(demo, pogacar) == 87
+    # The riders' list applies it to the season, as the notice says.
+    riders = reverse("admin:riders_rider_changelist")
+    form = {"action": "apply_to_running_seasons", "_selected_action": [pogacar.pk]}
+    assert demo.name in admin_client.post(riders, form).content.decode()
+    admin_client.post(riders, {**form, "apply": "1", "season": [demo.pk]})
+    assert price_in(demo, pogacar) == 91
