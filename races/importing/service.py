@@ -98,8 +98,10 @@ def results_import(
             plan_write(plan=plan, report=report)
             if dry_run:
                 transaction.set_rollback(True)
-            else:
+            elif report.changed:
                 # Suggested ratings, never ratings: an admin approves them (docs/profiles.md).
+                # An import that changes nothing leaves the facts, so the suggestions, as
+                # they were.
                 report.suggested = profiles_suggest_for_import(
                     race_ids=[race.pk for race in plan.races.values() if race.pk],
                     rider_ids=[
