@@ -144,7 +144,8 @@ def track_version_apply(
         )
         moved = GrandPrix.objects.filter(pk__in=ids).update(track=track)
         if moved:
-            track_version_applied.send(sender=Track, track=track, grand_prix_ids=ids, by=by)
+            events = list(GrandPrix.objects.filter(pk__in=ids).order_by("pk"))
+            track_version_applied.send(sender=Track, track=track, events=events, by=by)
         return moved
 
 

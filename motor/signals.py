@@ -4,6 +4,6 @@ motor, never the reverse)."""
 from django.dispatch import Signal
 
 #: Sent inside track_version_apply's transaction once an admin moved leagues' unraced Grands
-#: Prix to another version of a track: ``track`` (the version now raced), ``grand_prix_ids``
-#: (those moved) and ``by`` (the admin, or None). season writes each league's history entry.
+#: Prix to another version of a track: ``track`` (the version now raced), ``events`` (the
+#: Grands Prix moved) and ``by`` (the admin, or None). season writes each league's history.
 track_version_applied = Signal()

@@ -10,15 +10,25 @@ from season.cache import season_changed
 from season.models import HistoryEntry, Round, Season
 
 
-def track_history_write(
-    *, track: Any, grand_prix_ids: list[int], by: Any = None, **_signal: Any
-) -> list[HistoryEntry]:
-    """One history entry per season whose rounds race the Grands Prix moved to ``track``."""
-    rounds = (
-        Round.objects.filter(grand_prix_id__in=grand_prix_ids)
-        .select_related("grand_prix")
-        .order_by("season_id", "number")
+def rounds_racing(events: list[Any]) -> Any:
+    """The rounds that race these events (of one kind): the round's one-to-one field to their
+    model, whichever game it is."""
+    if not events:
+        return Round.objects.none()
+    model = type(events[0])
+    field = next(
+        f.name
+        for f in Round._meta.get_fields()
+        if getattr(f, "one_to_one", False) and f.related_model is model
     )
+    return Round.objects.filter(**{f"{field}__in": events}).select_related(field)
+
+
+def track_history_write(
+    *, track: Any, events: list[Any], by: Any = None, **_signal: Any
+) -> list[HistoryEntry]:
+    """One history entry per season whose rounds race the events moved to ``track``."""
+    rounds = rounds_racing(events).order_by("season_id", "number")
     by_season: defaultdict[int, list[Round]] = defaultdict(list)
     for round_ in rounds:
         by_season[round_.season_id].append(round_)
@@ -30,7 +40,7 @@ def track_history_write(
             params={
                 "track": track.name,
                 "version": track.version,
-                "grands_prix": [r.grand_prix.name for r in moved],  # type: ignore[union-attr]
+                "grands_prix": [str(getattr(r.event, "name", r.event)) for r in moved],
             },
             by=by if getattr(by, "pk", None) else None,
         )
