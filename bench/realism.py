@@ -31,8 +31,10 @@ import argparse
 import csv
 import json
 import os
+import secrets
 import statistics
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
@@ -85,7 +87,7 @@ REAL = {
     "breakaway_pct": "30-40 % of road stages",
     "won": "most",
 }
-#: Issue 16's goals: (figure, low, high), None = no bound.
+#: Issue 16's goals on the medians: (figure, low, high), None = no bound.
 GOALS: dict[str, tuple[float | None, float | None]] = {
     "flat_on_winner_time": (50, None),
     "mountain_margin_s": (10, 90),
@@ -100,6 +102,26 @@ GOALS: dict[str, tuple[float | None, float | None]] = {
     "flat_won_by_specialist_pct": (60, None),
     "mountain_won_by_specialist_pct": (60, None),
 }
+#: Issue 32's goals on what a player sees: the share (%) of single seasons whose figure is in
+#: its band ... (band low, band high, share low).
+SEASON_BANDS: dict[str, tuple[float, float, float]] = {
+    "gc_2_s": (60, 600, 80),
+    "gc_10_s": (300, 2400, 80),
+    "gc_last_s": (7200, 25200, 80),
+    "abandon_pct": (10, 30, 80),
+}
+#: ... and the share (%) of stages of a type that show a thing: (what, share low, share high).
+STAGE_SHARES: dict[str, tuple[str, float | None, float | None]] = {
+    "flat_bunch_pct": ("flat stages with 50 or more riders on the winner's time", 65, 90),
+    "mountain_margin_pct": ("mountain stages won by 10 to 90 s", 50, None),
+    "mountain_margin_mode_pct": ("mountain stages won by the most common margin", None, 25),
+    "road_crash_pct": ("road stages with a crash", 20, 60),
+    "breakaway_pct": ("road stages won from a breakaway", 15, 40),
+    "flat_won_by_specialist_pct": ("flat stages won by a sprinter rated 3+", 60, None),
+    "mountain_won_by_specialist_pct": ("mountain stages won by a climber rated 3+", 60, None),
+}
+#: Riders down on a road stage with a crash (median): a crash is a few riders, not a field.
+CRASH_RIDERS_MAX = 3
 LEAGUE_PLAYERS = 4
 LEAGUE_ROSTER = 8
 
@@ -293,8 +315,20 @@ def won_from_breakaway(trace: Trace, winner_id: int, favourites: Sequence[int] =
 # -- one Tour ------------------------------------------------------------------------------
 
 
+def stage_seed(base: int, tour: int, number: int) -> int:
+    """The seed of stage ``number`` of Tour ``tour`` of a run whose seeds start at ``base``:
+    base 0 gives the seeds the rules were tuned on (``tour * 1000 + stage``, issue 16), a
+    random base (the default) seeds a player has never seen."""
+    return base + tour * 1000 + number
+
+
 def simulate_tour(
-    riders: list[dict[str, Any]], courses: list[Course], *, ruleset: str, tour: int
+    riders: list[dict[str, Any]],
+    courses: list[Course],
+    *,
+    ruleset: str,
+    tour: int,
+    base: int = 0,
 ) -> dict[str, Any]:
     teams = {name: index for index, name in enumerate(dict.fromkeys(r["team"] for r in riders))}
     by_id = {r["id"]: r for r in riders}
@@ -344,11 +378,12 @@ def simulate_tour(
         trace = Trace()
         road = course.stage_type in ROAD
         favourites = [rid for rid, (rank, _) in gc_rank.items() if rank <= 10]
+        seed = stage_seed(base, tour, number)
         if road:
             with traced(ruleset, trace):
-                outcome = simulate(ruleset, inputs, tour * 1000 + number)
+                outcome = simulate(ruleset, inputs, seed)
         else:
-            outcome = simulate(ruleset, inputs, tour * 1000 + number)
+            outcome = simulate(ruleset, inputs, seed)
         timed = stage_times(
             lines=[
                 EngineLine(r.rider_id, r.rank, r.gap_seconds, r.final_group, r.status)
@@ -509,7 +544,73 @@ def summarise(tours: list[dict[str, Any]]) -> dict[str, Any]:
         }
         for name, (low, high) in GOALS.items()
     }
+    figures["seasons"] = season_shares(tours)
+    figures["shares"] = stage_shares(stages, figures, won)
     return figures
+
+
+def in_band(value: float, low: float | None, high: float | None) -> bool:
+    return (low is None or value >= low) and (high is None or value <= high)
+
+
+def pct(count: int, total: int) -> float:
+    return round(100 * count / total, 1) if total else 0.0
+
+
+def season_shares(tours: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each season band: the median over the seasons, the share of single seasons in band."""
+    values = {
+        "gc_2_s": [t["gaps"]["2"] for t in tours],
+        "gc_10_s": [t["gaps"]["10"] for t in tours],
+        "gc_last_s": [t["gaps"]["last"] for t in tours],
+        "abandon_pct": [round(t["abandon_pct"], 1) for t in tours],
+    }
+    out = {}
+    for name, (low, high, share_low) in SEASON_BANDS.items():
+        seen = values[name]
+        share = pct(sum(in_band(v, low, high) for v in seen), len(seen))
+        out[name] = {
+            "median": median(seen),
+            "in_band_pct": share,
+            "below": sum(v < low for v in seen),
+            "above": sum(v > high for v in seen),
+            "ok": share >= share_low,
+        }
+    return out
+
+
+def stage_shares(
+    stages: list[dict[str, Any]], figures: dict[str, Any], won: dict[str, float | None]
+) -> dict[str, Any]:
+    """The shares of stages that show each thing of STAGE_SHARES, and the crash size."""
+    flat = [s for s in stages if s["type"] == "flat"]
+    mountain = [s for s in stages if s["type"] == "mountain"]
+    road = [s for s in stages if s["type"] in ROAD]
+    margins = Counter(s["margin_s"] for s in mountain)
+    mode, mode_count = margins.most_common(1)[0] if margins else (0, 0)
+    values = {
+        "flat_bunch_pct": pct(sum(s["on_winner_time"] >= 50 for s in flat), len(flat)),
+        "mountain_margin_pct": pct(sum(10 <= s["margin_s"] <= 90 for s in mountain), len(mountain)),
+        "mountain_margin_mode_pct": pct(mode_count, len(mountain)),
+        "road_crash_pct": pct(sum(s["crashes"] > 0 for s in road), len(road)),
+        "breakaway_pct": figures["breakaway_pct"],
+        "flat_won_by_specialist_pct": won["flat"] or 0.0,
+        "mountain_won_by_specialist_pct": won["mountain"] or 0.0,
+    }
+    out: dict[str, Any] = {
+        name: {"value": values[name], "ok": in_band(values[name], low, high)}
+        for name, (_, low, high) in STAGE_SHARES.items()
+    }
+    out["mountain_margin_mode_pct"]["margin_s"] = mode
+    out["mountain_margins_common"] = [
+        [margin, pct(count, len(mountain))] for margin, count in margins.most_common(4)
+    ]
+    crashing = [s["crashes"] for s in road if s["crashes"] > 0]
+    out["crash_riders"] = {
+        "value": median(crashing),
+        "ok": median(crashing) <= CRASH_RIDERS_MAX,
+    }
+    return out
 
 
 def hms(seconds: float) -> str:
@@ -546,7 +647,32 @@ def report(title: str, figures: dict[str, Any]) -> None:
         f"{figures['road_abandons']} a stage"
     )
     misses = [name for name, goal in figures["goals"].items() if not goal["ok"]]
-    print("goals missed: " + (", ".join(misses) if misses else "none"))
+    print("goals on the medians missed (issue 16): " + (", ".join(misses) if misses else "none"))
+    print("single seasons in band (issue 32: 80 % or more of them):")
+    for name, row in figures["seasons"].items():
+        low, high, _ = SEASON_BANDS[name]
+        shown = hms if name.endswith("_s") else (lambda v: f"{round(v, 1)} %")
+        print(
+            f"  {name:<12} median {shown(row['median']):>9} | band {shown(low)}-{shown(high)}: "
+            f"{row['in_band_pct']:5.1f} % of seasons ({row['below']} below, {row['above']} "
+            f"above) {'ok' if row['ok'] else 'MISSED'}"
+        )
+    print("stages (issue 32):")
+    for name, (what, low, high) in STAGE_SHARES.items():
+        row = figures["shares"][name]
+        band = f"{low if low is not None else ''}-{high if high is not None else ''} %"
+        print(f"  {what:<58} {row['value']:5.1f} % ({band}) {'ok' if row['ok'] else 'MISSED'}")
+    common = ", ".join(f"{m} s: {p} %" for m, p in figures["shares"]["mountain_margins_common"])
+    print(f"  most common mountain margins: {common}")
+    crash = figures["shares"]["crash_riders"]
+    print(
+        f"  riders down on a road stage with a crash (median): {crash['value']} "
+        f"(at most {CRASH_RIDERS_MAX}) {'ok' if crash['ok'] else 'MISSED'}"
+    )
+    missed = [n for n, r in figures["seasons"].items() if not r["ok"]] + [
+        n for n in [*STAGE_SHARES, "crash_riders"] if not figures["shares"][n]["ok"]
+    ]
+    print("issue 32's goals missed: " + (", ".join(missed) if missed else "none"))
 
 
 def main() -> int:
@@ -560,12 +686,22 @@ def main() -> int:
         help="Tours of the 4-player league's own 32 riders only (a smaller field); 0: none",
     )
     parser.add_argument("--ruleset", default="moreno")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the first seed (stage n of Tour t: seed + 1000 t + n); default: a fresh random "
+        "one, printed; 0: the seeds the rules were tuned on",
+    )
     args = parser.parse_args()
+    # Fresh seeds by default, a multiple of a million so that no stage repeats another run's.
+    base = args.seed if args.seed is not None else secrets.randbelow(2**31) * 1_000_000
+    print(f"seeds: --seed {base} (stage n of Tour t: {base} + 1000 t + n)")
     riders, courses = load_demo()
-    result: dict[str, Any] = {"ruleset": args.ruleset, "tours": args.tours}
+    result: dict[str, Any] = {"ruleset": args.ruleset, "tours": args.tours, "seed": base}
     if args.tours:
         demo = [
-            simulate_tour(riders, courses, ruleset=args.ruleset, tour=t)
+            simulate_tour(riders, courses, ruleset=args.ruleset, tour=t, base=base)
             for t in range(1, args.tours + 1)
         ]
         result["demo"] = summarise(demo)
@@ -573,7 +709,7 @@ def main() -> int:
     if args.league_tours:
         league = league_riders(riders)
         tours = [
-            simulate_tour(league, courses, ruleset=args.ruleset, tour=t)
+            simulate_tour(league, courses, ruleset=args.ruleset, tour=t, base=base)
             for t in range(1, args.league_tours + 1)
         ]
         result["league_tours"] = args.league_tours
@@ -586,7 +722,7 @@ def main() -> int:
     if args.small_field_tours:
         small = [r for r in league_riders(riders) if str(r["team"]).startswith("Player ")]
         tours = [
-            simulate_tour(small, courses, ruleset=args.ruleset, tour=t)
+            simulate_tour(small, courses, ruleset=args.ruleset, tour=t, base=base)
             for t in range(1, args.small_field_tours + 1)
         ]
         result["small_field_tours"] = args.small_field_tours
