@@ -120,6 +120,11 @@ STAGE_SHARES: dict[str, tuple[str, float | None, float | None]] = {
     "flat_won_by_specialist_pct": ("flat stages won by a sprinter rated 3+", 60, None),
     "mountain_won_by_specialist_pct": ("mountain stages won by a climber rated 3+", 60, None),
 }
+#: A Grand Tour's field, the riders on the winner's time that make a bunch finish in it, and
+#: the season band that only such a field has (a league's 32 riders alone have no gruppetto).
+FULL_FIELD = 176
+BUNCH = 50
+FIELD_BANDS = frozenset({"gc_last_s"})
 #: Riders down on a road stage with a crash (median): a crash is a few riders, not a field.
 CRASH_RIDERS_MAX = 3
 LEAGUE_PLAYERS = 4
@@ -478,7 +483,7 @@ def median(values: Sequence[float]) -> float:
     return statistics.median(values) if values else 0.0
 
 
-def summarise(tours: list[dict[str, Any]]) -> dict[str, Any]:
+def summarise(tours: list[dict[str, Any]], *, field: int = FULL_FIELD) -> dict[str, Any]:
     stages = [s for t in tours for s in t["stages"]]
     per_type: dict[str, dict[str, float]] = {}
     for stage_type in STAGE_TYPES:
@@ -544,8 +549,8 @@ def summarise(tours: list[dict[str, Any]]) -> dict[str, Any]:
         }
         for name, (low, high) in GOALS.items()
     }
-    figures["seasons"] = season_shares(tours)
-    figures["shares"] = stage_shares(stages, figures, won)
+    figures["seasons"] = season_shares(tours, field=field)
+    figures["shares"] = stage_shares(stages, figures, won, bunch=bunch_size(field))
     return figures
 
 
@@ -557,8 +562,15 @@ def pct(count: int, total: int) -> float:
     return round(100 * count / total, 1) if total else 0.0
 
 
-def season_shares(tours: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Each season band: the median over the seasons, the share of single seasons in band."""
+def bunch_size(field: int) -> int:
+    """The riders on the winner's time that make a bunch finish: 50 of a Grand Tour's field,
+    the same share of a smaller one (half up)."""
+    return max(2, (2 * BUNCH * field + FULL_FIELD) // (2 * FULL_FIELD))
+
+
+def season_shares(tours: list[dict[str, Any]], *, field: int) -> dict[str, dict[str, Any]]:
+    """Each season band: the median over the seasons, the share of single seasons in band
+    (the last rider's gap only in a Grand Tour's field: a smaller one has no gruppetto)."""
     values = {
         "gc_2_s": [t["gaps"]["2"] for t in tours],
         "gc_10_s": [t["gaps"]["10"] for t in tours],
@@ -567,6 +579,8 @@ def season_shares(tours: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     }
     out = {}
     for name, (low, high, share_low) in SEASON_BANDS.items():
+        if name in FIELD_BANDS and field < FULL_FIELD:
+            continue
         seen = values[name]
         share = pct(sum(in_band(v, low, high) for v in seen), len(seen))
         out[name] = {
@@ -580,7 +594,11 @@ def season_shares(tours: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def stage_shares(
-    stages: list[dict[str, Any]], figures: dict[str, Any], won: dict[str, float | None]
+    stages: list[dict[str, Any]],
+    figures: dict[str, Any],
+    won: dict[str, float | None],
+    *,
+    bunch: int = BUNCH,
 ) -> dict[str, Any]:
     """The shares of stages that show each thing of STAGE_SHARES, and the crash size."""
     flat = [s for s in stages if s["type"] == "flat"]
@@ -589,7 +607,7 @@ def stage_shares(
     margins = Counter(s["margin_s"] for s in mountain)
     mode, mode_count = margins.most_common(1)[0] if margins else (0, 0)
     values = {
-        "flat_bunch_pct": pct(sum(s["on_winner_time"] >= 50 for s in flat), len(flat)),
+        "flat_bunch_pct": pct(sum(s["on_winner_time"] >= bunch for s in flat), len(flat)),
         "mountain_margin_pct": pct(sum(10 <= s["margin_s"] <= 90 for s in mountain), len(mountain)),
         "mountain_margin_mode_pct": pct(mode_count, len(mountain)),
         "road_crash_pct": pct(sum(s["crashes"] > 0 for s in road), len(road)),
@@ -601,6 +619,7 @@ def stage_shares(
         name: {"value": values[name], "ok": in_band(values[name], low, high)}
         for name, (_, low, high) in STAGE_SHARES.items()
     }
+    out["flat_bunch_pct"]["bunch"] = bunch
     out["mountain_margin_mode_pct"]["margin_s"] = mode
     out["mountain_margins_common"] = [
         [margin, pct(count, len(mountain))] for margin, count in margins.most_common(4)
@@ -660,6 +679,8 @@ def report(title: str, figures: dict[str, Any]) -> None:
     print("stages (issue 32):")
     for name, (what, low, high) in STAGE_SHARES.items():
         row = figures["shares"][name]
+        if name == "flat_bunch_pct":
+            what = what.replace("50", str(row["bunch"]))
         band = f"{low if low is not None else ''}-{high if high is not None else ''} %"
         print(f"  {what:<58} {row['value']:5.1f} % ({band}) {'ok' if row['ok'] else 'MISSED'}")
     common = ", ".join(f"{m} s: {p} %" for m, p in figures["shares"]["mountain_margins_common"])
@@ -726,11 +747,12 @@ def main() -> int:
             for t in range(1, args.small_field_tours + 1)
         ]
         result["small_field_tours"] = args.small_field_tours
-        result["small_field"] = summarise(tours)
+        result["small_field"] = summarise(tours, field=len(small))
         report(
             f"{args.ruleset}: {args.small_field_tours} Tours of the league's {len(small)} riders "
-            "alone (a smaller field; the bands that depend on the field's size, riders on the "
-            "winner's time and the GC gaps of the 50th and the last, do not apply)",
+            "alone (a smaller field: a bunch is the same share of it as 50 riders of 176; the "
+            "medians' goals of the field's size, riders on the winner's time and the GC gaps of "
+            "the 50th and the last, and the last rider's season band do not apply)",
             result["small_field"],
         )
     print(json.dumps(result))

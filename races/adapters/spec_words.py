@@ -52,6 +52,10 @@ WORDS = (
     gettext_noop(
         "R-X2: a crash brings down riders on the faller's case (1) or on his case and the case behind it (2, the rules' literal reading)."
     ),
+    gettext_noop("Free cases inside a sprint"),
+    gettext_noop(
+        "§4: two riders who both sprinted finish in one group when at most this many free cases apart on the flat (a sprint spreads riders by up to 6 cases a turn). 0: only the free cases inside a group."
+    ),
     gettext_noop(
         "§1: GC leader, sprinter, breakaway or domestique; a rider with no other order rides the default AI of his role (§4.6)."
     ),

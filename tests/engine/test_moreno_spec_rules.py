@@ -3,6 +3,8 @@ abandon criteria 5 and 6, and a no-breakaway rider on d20 = 20 (R-P20.20), with 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.cycling.course import board_from_cases
 from engine.rulesets.moreno.bunch import resolve_bunch
 from engine.rulesets.moreno.finish import select_abandons, stage_gaps
@@ -142,18 +144,41 @@ def test_abandon_criterion_6_takes_the_next_one_up_when_second_to_last_is_chosen
 
 def test_riders_who_entered_the_sprint_zone_together_finish_in_one_group() -> None:
     # The sprint table spread one group over 301..292 (4+ free cases between 301 and 295):
-    # one group at the line. A rider of another group 3 free cases behind is not in it.
+    # one group at the line. A rider who did not sprint, 3 free cases behind, is not in it.
     from engine.rulesets.moreno.finish import finish_groups
 
     kit = Kit([rider("S1", 301), rider("S2", 295), rider("S3", 292), rider("B", 288)])
     for name in ("S1", "S2", "S3"):
         kit.race.sprint_group[kit[name]] = 7
-    kit.race.sprint_group[kit["B"]] = 8
     order = kit.race.race_order()
     assert finish_groups(kit.race, order) == [0, 0, 0, 1]
     # Without the sprint rule: 5 free cases split S1 from S2, 2 keep S3 with S2, 3 split B.
     kit.race.sprint_group[kit["S2"]] = -1
     assert finish_groups(kit.race, order) == [0, 1, 1, 2]
+
+
+def test_a_bunch_that_sprinted_in_several_groups_crosses_the_line_in_one_time() -> None:
+    # The bunch reached the zone in three groups (sprints 7, 8 and 9), the table spread them:
+    # riders who both sprinted, up to sprint_free_cases (6) free cases apart, are one group;
+    # a sprinter 7 free cases behind the last of them starts another.
+    from engine.rulesets.moreno.finish import finish_groups
+
+    kit = Kit(
+        [
+            rider("W", 301),
+            rider("A", 295),  # 5 free cases behind the winner
+            rider("B", 291),  # 3 behind A, another sprint
+            rider("C", 288),
+            rider("L", 280),  # 7 free cases behind C
+        ]
+    )
+    for name, sprint in (("W", 7), ("A", 8), ("B", 9), ("C", 9), ("L", 10)):
+        kit.race.sprint_group[kit[name]] = sprint
+    order = kit.race.race_order()
+    assert finish_groups(kit.race, order) == [0, 0, 0, 0, 1]
+    # Version 4's reading (0: only group_free_cases): each gap of 3+ free cases splits.
+    kit.race.settings = replace(kit.race.settings, sprint_free_cases=0)
+    assert finish_groups(kit.race, order) == [0, 1, 2, 2, 3]
 
 
 def test_on_a_climb_finish_only_riders_on_one_case_share_a_group() -> None:

@@ -65,9 +65,14 @@ def finish_groups(race: Race, order: Sequence[int]) -> list[int]:
     more than ``group_free_cases`` free cases on plain and descent cases, after any free case
     on a climb (riders on one case only: climbers ride alone, R-C, and a case there is 3 to 6
     seconds), but never inside a group that entered the sprint zone together (R-SP1: one sprint,
-    one time, however the sprint table spread it)."""
+    one time, however the sprint table spread it), nor between two riders who both sprinted
+    and are at most ``sprint_free_cases`` free cases apart on plain (version 5: the bunch
+    reaches the zone in several groups, each sprints, and the table spreads each by up to 6
+    cases a turn; they cross the line together and get one time, as the commissaires give a
+    bunch sprint)."""
     pos = race.pos
     free = race.settings.group_free_cases
+    sprint_free = max(free, race.settings.sprint_free_cases)
     sprint = race.sprint_group
     terr = race.terr
     off = race.off
@@ -77,7 +82,10 @@ def finish_groups(race: Race, order: Sequence[int]) -> list[int]:
     for r in order:
         if prev >= 0:
             p = pos[r]
-            limit = free if terr[p + off] in (PLAIN, DESCENT) else -1
+            if terr[p + off] in (PLAIN, DESCENT):
+                limit = sprint_free if sprint[r] >= 0 and sprint[prev] >= 0 else free
+            else:
+                limit = -1
             if pos[prev] - p - 1 > limit and (sprint[r] < 0 or sprint[r] != sprint[prev]):
                 g += 1
         groups.append(g)

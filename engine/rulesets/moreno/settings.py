@@ -28,7 +28,9 @@ class MorenoSettings:
     rows in increasing ``k_min`` (R-A2); ``abandon_min_face`` is the lowest d6 face for which
     they apply (R-A3). ``abandon_field`` is the field the table is made for: a smaller field
     reads it at ``k`` scaled up to that field and takes that many abandons scaled down to its
-    own size, half up (0: never scaled; docs/rules-choices.md).
+    own size, half up (0: never scaled; docs/rules-choices.md). ``sprint_free_cases``: two
+    riders who both sprinted (R-SP1) finish in one group across at most this many free cases on
+    plain (0: only ``group_free_cases``; docs/rules-choices.md, version 5).
     """
 
     tt_multiplier: int = 3
@@ -53,6 +55,7 @@ class MorenoSettings:
     sprint_riders: int = 12
     sprint_selection: str = "best_sprinters"
     crash_chain_cases: int = 1
+    sprint_free_cases: int = 6
 
     def __post_init__(self) -> None:
         if self.sprint_selection not in SPRINT_SELECTIONS:
@@ -62,6 +65,8 @@ class MorenoSettings:
             )
         if self.abandon_field < 0:
             raise ValueError("abandon_field must be >= 0")
+        if self.sprint_free_cases < 0:
+            raise ValueError("sprint_free_cases must be >= 0")
         if self.crash_chain_cases not in (1, 2):
             raise ValueError("crash_chain_cases must be 1 or 2")
         if self.pack_width < 1 or self.sprint_riders < 1 or self.max_turns < 1:
@@ -155,6 +160,14 @@ SETTINGS_SPEC: Spec = dataclass_spec(
             "case behind it (2, the rules' literal reading).",
             1,
             2,
+        ),
+        "sprint_free_cases": About(
+            "Free cases inside a sprint",
+            "§4: two riders who both sprinted finish in one group when at most this many free "
+            "cases apart on the flat (a sprint spreads riders by up to 6 cases a turn). 0: only "
+            "the free cases inside a group.",
+            0,
+            20,
         ),
     },
 )
