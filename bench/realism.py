@@ -114,7 +114,11 @@ SEASON_BANDS: dict[str, tuple[float, float, float]] = {
 STAGE_SHARES: dict[str, tuple[str, float | None, float | None]] = {
     "flat_bunch_pct": ("flat stages with 50 or more riders on the winner's time", 65, 90),
     "mountain_margin_pct": ("mountain stages won by 10 to 90 s", 50, None),
-    "mountain_margin_mode_pct": ("mountain stages won by the most common margin", None, 25),
+    "mountain_margin_step_pct": (
+        "mountain stages won by margins in one 5-second step (0 s aside)",
+        None,
+        20,
+    ),
     "road_crash_pct": ("road stages with a crash", 20, 60),
     "breakaway_pct": ("road stages won from a breakaway", 15, 40),
     "flat_won_by_specialist_pct": ("flat stages won by a sprinter rated 3+", 60, None),
@@ -125,6 +129,8 @@ STAGE_SHARES: dict[str, tuple[str, float | None, float | None]] = {
 FULL_FIELD = 176
 BUNCH = 50
 FIELD_BANDS = frozenset({"gc_last_s"})
+#: The width of a step of the mountain margins (STAGE_SHARES' mountain_margin_step_pct).
+STEP_S = 5
 #: Riders down on a road stage with a crash (median): a crash is a few riders, not a field.
 CRASH_RIDERS_MAX = 3
 LEAGUE_PLAYERS = 4
@@ -605,11 +611,14 @@ def stage_shares(
     mountain = [s for s in stages if s["type"] == "mountain"]
     road = [s for s in stages if s["type"] in ROAD]
     margins = Counter(s["margin_s"] for s in mountain)
-    mode, mode_count = margins.most_common(1)[0] if margins else (0, 0)
+    # Margins in steps: the most stages whose margins fall in one 5 s bin, 0 s (two riders
+    # together at the line, as on a valley finish) aside.
+    steps = Counter(int(s["margin_s"]) // STEP_S for s in mountain if s["margin_s"] > 0)
+    step, step_count = steps.most_common(1)[0] if steps else (0, 0)
     values = {
         "flat_bunch_pct": pct(sum(s["on_winner_time"] >= bunch for s in flat), len(flat)),
         "mountain_margin_pct": pct(sum(10 <= s["margin_s"] <= 90 for s in mountain), len(mountain)),
-        "mountain_margin_mode_pct": pct(mode_count, len(mountain)),
+        "mountain_margin_step_pct": pct(step_count, len(mountain)),
         "road_crash_pct": pct(sum(s["crashes"] > 0 for s in road), len(road)),
         "breakaway_pct": figures["breakaway_pct"],
         "flat_won_by_specialist_pct": won["flat"] or 0.0,
@@ -620,7 +629,7 @@ def stage_shares(
         for name, (_, low, high) in STAGE_SHARES.items()
     }
     out["flat_bunch_pct"]["bunch"] = bunch
-    out["mountain_margin_mode_pct"]["margin_s"] = mode
+    out["mountain_margin_step_pct"]["from_s"] = step * STEP_S
     out["mountain_margins_common"] = [
         [margin, pct(count, len(mountain))] for margin, count in margins.most_common(4)
     ]
@@ -684,7 +693,8 @@ def report(title: str, figures: dict[str, Any]) -> None:
         band = f"{low if low is not None else ''}-{high if high is not None else ''} %"
         print(f"  {what:<58} {row['value']:5.1f} % ({band}) {'ok' if row['ok'] else 'MISSED'}")
     common = ", ".join(f"{m} s: {p} %" for m, p in figures["shares"]["mountain_margins_common"])
-    print(f"  most common mountain margins: {common}")
+    step = figures["shares"]["mountain_margin_step_pct"]["from_s"]
+    print(f"  most common mountain margins: {common}; the largest step from {step} s")
     crash = figures["shares"]["crash_riders"]
     print(
         f"  riders down on a road stage with a crash (median): {crash['value']} "
