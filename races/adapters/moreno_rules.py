@@ -43,6 +43,7 @@ RULE_TEXTS = {
     "R-SP1": _("The sprint: one d6 for the group, read through each rider's sprinter rating."),
     "R-TT2": _("Time trial: each rider rolls alone, read through his time-trial rating."),
     "R-X1": _("A double 1 (or ace) may be a crash: a confirm die decides."),
+    "R-X1.2": _("A second confirm die: the crash happens only on a 1 or a 2."),
     "R-X2": _("A crash brings down the riders right behind on a poker die."),
     "R-X5": _("A fallen rider gets back on his bike on a poker die (A, 9 or 10)."),
 }

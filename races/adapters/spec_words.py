@@ -56,6 +56,10 @@ WORDS = (
     gettext_noop(
         "§4: two riders who both sprinted finish in one group when at most this many free cases apart on the flat (a sprint spreads riders by up to 6 cases a turn). 0: only the free cases inside a group."
     ),
+    gettext_noop("Crash: second confirm die"),
+    gettext_noop(
+        "R-X1.2: a crash the confirm die gave happens only if a second d6 shows 1 to this face. 6: no second die (the rules' literal reading)."
+    ),
     gettext_noop(
         "§1: GC leader, sprinter, breakaway or domestique; a rider with no other order rides the default AI of his role (§4.6)."
     ),

@@ -15,7 +15,10 @@ from engine.rulesets.moreno.state import Group, Race
 
 #: The spec's reading of the crash chain (R-X2: the faller's case and the case behind it), for
 #: the spec's test vectors; the default stops at the faller's case (docs/rules-choices.md).
-SPEC_CHAIN = MorenoSettings(crash_chain_cases=2)
+SPEC_CHAIN = MorenoSettings(crash_chain_cases=2, crash_confirm_faces=6)
+#: A hand-made board's default: the league's settings but for the crash, confirmed by one die
+#: as the rules say (R-X1; the second confirm die of version 5, R-X1.2, has tests of its own).
+KIT_SETTINGS = MorenoSettings(crash_confirm_faces=6)
 
 #: The spec's test board (§7): N = 300, sprint zone 288..299, phase split 200.
 FLAT_300 = board_from_cases([("plain", 300)])
@@ -73,7 +76,7 @@ class Kit:
             board,
             entrants,
             dice=self.dice,
-            settings=settings,
+            settings=KIT_SETTINGS if settings is None else settings,
             extras=[MorenoRider(no_breakaway=r.no_breakaway) for r in riders],
             yellow_jersey=None if yellow is None else self.index[yellow] + 1,
             green_jersey=None if green is None else self.index[green] + 1,

@@ -79,6 +79,25 @@ def test_a_distant_solo_crashes_on_1_a_confirmed_by_1() -> None:
     assert kit.race.events[0].kind == "crash"
 
 
+def test_r_x1_2_a_second_confirm_die_of_1_or_2_makes_the_crash() -> None:
+    # Version 5 (crash_confirm_faces = 2): 1-A, confirm 1, then a second d6 of 2 crashes...
+    kit = Kit([rider("a", 100), rider("c", 80)], [1, "A", 1, 2], settings=MorenoSettings())
+    kit.start_turn()
+    resolve_solo(kit.race, kit["c"], -1)
+    assert kit.fallen("c")
+    assert kit.race.log[-1][3] == "R-X1.2"
+
+
+def test_r_x1_2_a_second_confirm_die_of_3_or_more_moves_the_rider_two() -> None:
+    # ... and one of 3 to 6 does not: he moves exactly 2, as after a failed confirm (R-X1).
+    kit = Kit([rider("a", 100), rider("c", 80)], [1, "A", 1, 3], settings=MorenoSettings())
+    kit.start_turn()
+    resolve_solo(kit.race, kit["c"], -1)
+    assert not kit.fallen("c")
+    assert kit.pos("c") == 82
+    assert not [e for e in kit.race.events if e.kind == "crash"]
+
+
 def test_a_chain_roll_is_an_extra_two_for_a_rider_who_already_moved() -> None:
     kit = Kit([rider("a", 100), rider("b", 99)], [1, "A", 1, 9], settings=SPEC_CHAIN)
     kit.start_turn()

@@ -43,8 +43,9 @@ NAME = "moreno"
 #: 2: groups at the line (sprint, climbs), no-breakaway riders never trigger (issue 16).
 #: 3: a crash chain stays on the faller's case (R-X2 `crash_chain_cases` = 1, issue 16).
 #: 4: the abandon table scaled to a field smaller than 176 riders (R-A2 `abandon_field`).
-#: 5: riders who both sprinted cross the line in one group up to 6 free cases apart
-#:    (`sprint_free_cases`, issue 32).
+#: 5: riders who both sprinted cross the line in one group up to 6 free cases apart, and a
+#:    crash needs a second confirm d6 of 1-2
+#:    (`sprint_free_cases`, `crash_confirm_faces`, issue 32).
 VERSION = 5
 DESCRIPTION = "Moréno: 8-axis profiles, climbs, descents, the d20 bunch table, crashes, sprint"
 

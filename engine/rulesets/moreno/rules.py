@@ -107,12 +107,21 @@ def d6_poker_move(race: Race, r: int, rule: str) -> int:
 
 
 def crash_check(race: Race, r: int, die: Die) -> int:
-    """R-X1 confirm roll (d6 if the pair held a d6, else dPoker): 1 or A crashes the rider with
-    a chain (returns -1); any other face moves him exactly 2."""
-    if race.roll(die, r, "R-X1") == (ONE_INDEX if die is D6 else POKER_A):
+    """R-X1 confirm roll (d6 if the pair held a d6, else dPoker): 1 or A, then R-X1.2 (below),
+    crashes the rider with a chain (returns -1); any other face moves him exactly 2."""
+    if race.roll(die, r, "R-X1") == (ONE_INDEX if die is D6 else POKER_A) and crash_confirmed(
+        race, r
+    ):
         race.crash_with_chain(r, "R-X1")
         return -1
     return 2
+
+
+def crash_confirmed(race: Race, r: int) -> bool:
+    """R-X1.2 [D] (version 5): a second confirm d6 must show 1 to ``crash_confirm_faces``;
+    6, the rules' literal reading, rolls no second die."""
+    faces = race.settings.crash_confirm_faces
+    return faces >= 6 or race.roll(D6, r, "R-X1.2") < faces
 
 
 def resolve_solo(race: Race, r: int, ahead_at_start: int) -> None:

@@ -31,6 +31,8 @@ class MorenoSettings:
     own size, half up (0: never scaled; docs/rules-choices.md). ``sprint_free_cases``: two
     riders who both sprinted (R-SP1) finish in one group across at most this many free cases on
     plain (0: only ``group_free_cases``; docs/rules-choices.md, version 5).
+    ``crash_confirm_faces``: a crash confirmed by R-X1 needs a second d6 showing 1 to this
+    face (6: no second die, the rules' literal reading; docs/rules-choices.md, version 5).
     """
 
     tt_multiplier: int = 3
@@ -56,6 +58,7 @@ class MorenoSettings:
     sprint_selection: str = "best_sprinters"
     crash_chain_cases: int = 1
     sprint_free_cases: int = 6
+    crash_confirm_faces: int = 2
 
     def __post_init__(self) -> None:
         if self.sprint_selection not in SPRINT_SELECTIONS:
@@ -65,6 +68,8 @@ class MorenoSettings:
             )
         if self.abandon_field < 0:
             raise ValueError("abandon_field must be >= 0")
+        if not 1 <= self.crash_confirm_faces <= 6:
+            raise ValueError("crash_confirm_faces must be 1 to 6")
         if self.sprint_free_cases < 0:
             raise ValueError("sprint_free_cases must be >= 0")
         if self.crash_chain_cases not in (1, 2):
@@ -168,6 +173,13 @@ SETTINGS_SPEC: Spec = dataclass_spec(
             "the free cases inside a group.",
             0,
             20,
+        ),
+        "crash_confirm_faces": About(
+            "Crash: second confirm die",
+            "R-X1.2: a crash the confirm die gave happens only if a second d6 shows 1 to this "
+            "face. 6: no second die (the rules' literal reading).",
+            1,
+            6,
         ),
     },
 )

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from engine.cycling.events import line_data
 from engine.dice import D6, DDESC, DPOKER, DT
 from engine.rulesets.moreno.finish import seconds_before
-from engine.rulesets.moreno.rules import descent_sum
+from engine.rulesets.moreno.rules import crash_confirmed, descent_sum
 from engine.rulesets.moreno.state import Race
 from engine.rulesets.moreno.tables import (
     COL3,
@@ -75,7 +75,7 @@ def tt_step(race: Race, r: int, p: int, ttv: tuple[int, ...], rule: str) -> int:
         a = race.roll(D6, r, rule)
         b = race.roll(DPOKER, r, rule)
         if a == ONE_INDEX and b == POKER_A:
-            if race.roll(D6, r, "R-X1") == ONE_INDEX:
+            if race.roll(D6, r, "R-X1") == ONE_INDEX and crash_confirmed(race, r):
                 race.crash(r, "R-X1")
                 return p
             return p + 2
