@@ -101,7 +101,7 @@ def round_blocks(
                     team_of.get(row["number"], ""),
                     str(row["laps"] if row["laps"] is not None else ""),
                     # A retired car's reason is the retirements' table's.
-                    str(row["time"] or result.get_status_display()),
+                    str(row["time"] or ("" if result.position else result.get_status_display())),
                     points_text(row["points"]),
                 )
                 for row, result in zip(rows, results, strict=True)

@@ -124,6 +124,12 @@ def test_the_stage_page_links_its_sheet_once_its_results_are_visible(cycling):
     assert "Print (PDF)" in page
 
 
+def test_the_players_ranking_and_the_end_of_the_race_link_the_seasons_sheet(cycling):
+    sheet = reverse("season-sheet", args=["friends"])
+    for page in ("season-players", "season-detail"):
+        assert f'href="{sheet}"' in Client().get(reverse(page, args=["friends"])).content.decode()
+
+
 def test_an_unpublished_rounds_sheet_is_404_for_a_visitor_and_shown_to_the_organiser(alice, bob):
     season = _two_race_season(alice, alice, bob)
     assert not season.auto_publish
