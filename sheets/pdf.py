@@ -45,7 +45,7 @@ INK = colors.HexColor("#1d232a")
 MUTED = colors.HexColor("#5b6670")
 RULE = colors.HexColor("#c4c9ce")
 STRIPE = colors.HexColor("#f1f3f5")
-PROFILE_HEIGHT: float = 55 * mm
+PROFILE_HEIGHT: float = 46 * mm
 
 
 @cache
