@@ -26,7 +26,7 @@ check: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy config accounts engine svg plugins specforms tableexport riders races motor season
+	$(VENV)/bin/mypy config accounts engine svg sheets plugins specforms tableexport riders races motor season
 
 lint: check
 	DJANGO_SETTINGS_MODULE=config.settings_test $(PY) manage.py makemigrations --check --dry-run

@@ -21,6 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from plugins.formation import TeamFormation
 from plugins.orders_page import OrdersPage
+from sheets.blocks import Block
 
 
 @dataclass(frozen=True)
@@ -499,4 +500,26 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
         """Who left the race in the rounds ``numbers`` of the season's ``event`` (stage,
         rider id, rider, team id, team, status, reason); None for a game that lists them on
         each round's page instead."""
+        ...
+
+    # --- the printed sheets (sheets; season/views/sheets.py) -------------------------------
+
+    def round_sheet_blocks(
+        self,
+        event: Any,
+        *,
+        season: Any,
+        round: Any,
+        team_names: Mapping[int, str],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+    ) -> list[Block]:
+        """A round's printed communiqué once its results are visible (``event``: its stage or
+        Grand Prix): the event and its route, the first of its results, the event's
+        classifications after it and who left the race, as the sheet's blocks in the active
+        language (the season adds the title)."""
+        ...
+
+    def event_sheet_blocks(self, event: Any, *, team_names: Mapping[int, str]) -> list[Block]:
+        """The classifications of a calendar's event after its round ``event`` (the latest
+        one visible: a stage, a Grand Prix), for the season's printed sheet."""
         ...

@@ -345,6 +345,22 @@ def page_parts(
     return parts
 
 
+def cached_bytes(
+    request: HttpRequest, access: Access, page: str, build: Callable[[], bytes]
+) -> bytes:
+    """The bytes of a file a season serves (a printed sheet), kept as the pages' parts are:
+    under the season's version, the language and the visibility class; built on a miss."""
+    key = page_key(request, access, page)
+    query = page_query(request)
+    held = _cache_get(key) if query is not None else None
+    if isinstance(held, bytes):
+        return held
+    built = build()
+    if query is not None and _variant_allowed(request, access, page, query):
+        _cache_set(key, built, settings.PAGE_CACHE_SECONDS)
+    return built
+
+
 def _etag(request: HttpRequest, access: Access, page: str) -> str | None:
     """The whole response's tag: the shared parts' key, who the menu is for, and the CSRF
     secret its forms carry. None while a message waits to be shown (never a 304 then)."""

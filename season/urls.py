@@ -9,6 +9,7 @@ from season.views import (
     player,
     public,
     rules,
+    sheets,
     stages,
     verify,
 )
@@ -43,6 +44,13 @@ urlpatterns = [
     path(
         "seasons/<slug:slug>/stages/<int:number>/dice/", public.stage_dice, name="season-stage-dice"
     ),
+    # The printed sheets (issue 34): a round's communiqué and the season's sheet, as PDF.
+    path(
+        "seasons/<slug:slug>/stages/<int:number>/sheet.pdf",
+        sheets.round_sheet,
+        name="season-round-sheet",
+    ),
+    path("seasons/<slug:slug>/sheet.pdf", sheets.season_sheet, name="season-sheet"),
     # A resolved round's inputs, seed and nonces, for `python -m engine replay` (issue 19).
     path(
         "seasons/<slug:slug>/stages/<int:number>/round.json",

@@ -34,6 +34,7 @@ from motor.adapters.orders_page import MotorOrdersPage
 from motor.championship import RaceLine, car_points
 from motor.league import pages as league_pages
 from motor.league import ranking as league_results
+from motor.league import sheets as league_sheets
 from motor.league.tables import LeagueCalendarTable
 from motor.league_copy import (
     championship_copy_for_league,
@@ -60,6 +61,7 @@ from motor.standings import championship_standings_write
 from plugins.event_keys import event_key, event_pk
 from plugins.odds import TOP, RunLine
 from plugins.protocol import SeasonTables, Starter
+from sheets import Block
 from specforms import car_fields_from_spec, orders_carried, settings_fields_from_spec
 from specforms.references import linked_references
 
@@ -953,6 +955,22 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
         return league_pages.event_page(
             page, request, season=season, event=event, key=key, upto=upto, renderer=renderer
         )
+
+    # --- the printed sheets (plugins.protocol.GameAdapter, motor.league.sheets) ----------
+
+    def round_sheet_blocks(
+        self,
+        event: Any,
+        *,
+        season: Any,
+        round: Any,
+        team_names: Mapping[int, str],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+    ) -> list[Block]:
+        return league_sheets.round_blocks(event, round=round, seats=seats())
+
+    def event_sheet_blocks(self, event: Any, *, team_names: Mapping[int, str]) -> list[Block]:
+        return league_sheets.championship_blocks(event)
 
     # --- the end of the race (plugins.protocol.GameAdapter, motor.league.ranking) ---------
 

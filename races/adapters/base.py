@@ -47,6 +47,7 @@ from races.course_validation import stage_course_errors
 from races.league import pages as league_pages
 from races.league import ranking as league_results
 from races.league import season_points
+from races.league import sheets as league_sheets
 from races.league.tables import CalendarTable
 from races.models import (
     Classification,
@@ -74,6 +75,7 @@ from races.timing import (
     stage_times,
 )
 from riders.models import RATING_AXES, Rider
+from sheets import Block
 from specforms.references import linked_references
 
 #: The statuses of a rider out of the race for the rest of it (crashed out, abandoned, outside
@@ -1007,6 +1009,24 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         renderer: Callable[[str, dict[str, Any]], Any] | None,
     ) -> Any:
         raise LookupError(f"a stage race serves no page {page!r} of its own")
+
+    # --- the printed sheets (plugins.protocol.GameAdapter, races.league.sheets) ---------
+
+    def round_sheet_blocks(
+        self,
+        event: Any,
+        *,
+        season: Any,
+        round: Any,
+        team_names: Mapping[int, str],
+        seats: Callable[[], Mapping[int, Sequence[Any]]],
+    ) -> list[Block]:
+        return league_sheets.round_blocks(
+            event, round=round, team_names=team_names, timing=self.timing_rules(season.rules)
+        )
+
+    def event_sheet_blocks(self, event: Any, *, team_names: Mapping[int, str]) -> list[Block]:
+        return league_sheets.event_blocks(event, team_names=team_names)
 
     # --- the end of the race (plugins.protocol.GameAdapter, races.league.ranking) ---------
 

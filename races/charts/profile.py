@@ -202,6 +202,54 @@ def _layout_labels(
     return [(placed[i][0], *spans[i], anchors[i]) for i in range(count)]
 
 
+def _summary(
+    words: Mapping[str, str], total: float, climbs: Sequence[tuple[str, str, tuple[float, float]]]
+) -> str:
+    """The profile in words: its length and its climbs ("182 km, 2 categorised climbs: ...")."""
+    summary = f"{total:.1f} km".replace(".0 km", " km")
+    if climbs:
+        listed = ", ".join(
+            text_format(
+                words,
+                PROFILE_TEXTS,
+                "climb_at",
+                climb=_climb_text(name, category),
+                km=num(at_km),
+            )
+            for name, category, (at_km, _) in climbs
+        )
+        key = "climbs_other" if len(climbs) > 1 else "climbs_one"
+        return (
+            summary
+            + ", "
+            + text_format(words, PROFILE_TEXTS, key, count=len(climbs), climbs=listed)
+        )
+    return summary + ", " + words["no_climbs"]
+
+
+def stage_profile_points(
+    segments: Sequence[Mapping[str, Any]], *, texts: Mapping[str, str] | None = None
+) -> tuple[list[tuple[str, list[tuple[float, float]]]], list[tuple[float, str]], str]:
+    """What the SVG profile draws, as data for another drawing (the printed sheet): each
+    segment's colour and (km, metres) points, each climb's summit km and label, and the
+    profile in words (its description)."""
+    words = merge_texts(PROFILE_TEXTS, texts)
+    paths = _elevation_paths(segments or [])
+    if not paths:
+        return [], [], words["no_course"]
+    climbs = [
+        (name.strip(), words[f"category_{terrain}"], points[-1])
+        for terrain, name, points in paths
+        if terrain in CLIMB_CATEGORIES
+    ]
+    pieces = [
+        (TERRAIN_COLOURS.get(terrain, UNKNOWN_COLOUR), points) for terrain, _, points in paths
+    ]
+    labels = [(km, _climb_text(name, category)) for name, category, (km, _) in climbs]
+    summary = _summary(words, paths[-1][2][-1][0], climbs)
+    return pieces, labels, text_format(words, PROFILE_TEXTS, "description", summary=summary)
+
+
 def stage_profile_svg(
     segments: Sequence[Mapping[str, Any]],
     *,
@@ -259,23 +307,7 @@ def stage_profile_svg(
     def py(elevation: float) -> float:
         return base_y - elevation * scale
 
-    climb_count = len(climbs)
-    summary = f"{total:.1f} km".replace(".0 km", " km")
-    if climbs:
-        listed = ", ".join(
-            text_format(
-                words,
-                PROFILE_TEXTS,
-                "climb_at",
-                climb=_climb_text(name, category),
-                km=num(at_km),
-            )
-            for name, category, (at_km, _) in climbs
-        )
-        key = "climbs_other" if climb_count > 1 else "climbs_one"
-        summary += ", " + text_format(words, PROFILE_TEXTS, key, count=climb_count, climbs=listed)
-    else:
-        summary += ", " + words["no_climbs"]
+    summary = _summary(words, total, climbs)
     if title:
         label = text_format(
             words, PROFILE_TEXTS, "description_titled", title=title, summary=summary

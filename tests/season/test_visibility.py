@@ -59,6 +59,8 @@ def _pages(season):
     return {
         "stage": reverse("season-stage", args=["demo", 1]),
         "dice": reverse("season-stage-dice", args=["demo", 1]),
+        # The printed communiqué (issue 34): the same rule as the stage's results.
+        "sheet": reverse("season-round-sheet", args=["demo", 1]),
         "general after 1": reverse("season-standings", args=["demo", "general"]) + "?after=1",
         "rider": reverse("season-rider", args=["demo", rider_id]),
         "team": reverse("season-team", args=["demo", team_id]),
@@ -87,6 +89,8 @@ def test_unpublished_results_are_hidden_from_visitors_and_players(client, privat
     assert _winner_name(private_results, 1) not in stage
     assert "Results</h2>" not in stage
     assert client.get(pages["dice"]).status_code == 404
+    assert client.get(pages["sheet"]).status_code == 404
+    assert client.get(reverse("season-sheet", args=["demo"])).status_code == 404
     assert client.get(pages["general after 1"]).status_code == 404
     # The standings page itself shows no stage's standings, nor any jersey.
     general = client.get(reverse("season-standings", args=["demo", "general"])).content.decode()
@@ -129,6 +133,7 @@ def test_published_results_are_shown_to_everyone_stage_by_stage(client, private_
     assert HIDDEN_NOTE not in stage
     assert _winner_name(private_results, 1) in stage
     assert client.get(pages["dice"]).status_code == 200
+    assert client.get(pages["sheet"]).status_code == 200
     assert client.get(pages["general after 1"]).status_code == 200
     general = client.get(reverse("season-standings", args=["demo", "general"])).content.decode()
     # The latest standings a visitor may see: after stage 1, stage 2 is not published.
