@@ -32,6 +32,7 @@ from plugins import adapter_for
 from season.models import DONE_STATUSES, Notification, Orders, Reminder, Round, SeasonTeam
 from season.results import players_ranking
 from season.round_names import round_name, round_name_start
+from season.services import chat_hooks
 from season.services.carry import standing_teams
 from season.services.commitment import round_seed_commit
 
@@ -206,6 +207,7 @@ def orders_open_send(stages: Iterable[Round], *, now: datetime) -> int:
     for stage in stages:
         if not _claim(stage, "orders_opened_notified_at", now):
             continue
+        chat_hooks.round_opened(round=stage, now=now)
         # The dice are committed before orders are taken (issue 19): the notice says so.
         commitment = round_seed_commit(round=stage)
         telling = Telling(
@@ -388,6 +390,7 @@ def results_send(stages: Iterable[Round], *, now: datetime) -> int:
     for stage in stages:
         if not _claim(stage, "results_notified_at", now):
             continue
+        chat_hooks.results_out(round=stage, now=now)
         leader, places = _ranking_news(stage)
         telling = Telling(stage, Notification.Kind.RESULTS, _params(stage, **leader))
         for player in _players(stage):
@@ -413,6 +416,7 @@ def notifications_send(*, now: datetime | None = None) -> int:
         stages.filter(status=Round.Status.OPEN, orders_opened_notified_at__isnull=True), now=now
     )
     sent += reminders_send(now=now)
+    chat_hooks.reminders_enqueue(now=now)
     sent += missed_send(now=now)
     # Results are out once published, or once resolved where the season auto-publishes.
     results_out = Q(status=Round.Status.PUBLISHED) | Q(
