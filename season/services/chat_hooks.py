@@ -17,11 +17,11 @@ Retry-After if longer), up to ATTEMPTS_MAX; DISABLE_AFTER failures in a row disa
 from __future__ import annotations
 
 import json
-from functools import partial
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
