@@ -416,13 +416,15 @@ def _enqueue(news: _News, *, now: datetime) -> int:
         return 0
     with translation.override(_language(news.season)):
         message = news.build()
+    # Due at once (a claim's ``now`` may be a later moment than the clock's: a test's, beat's).
+    due = min(now, timezone.now())
     rows = [
         ChatDelivery(
             hook=hook,
             event=news.event,
             key=news.key,
             payload=payload_for(hook.kind, message),
-            next_attempt_at=now,
+            next_attempt_at=due,
         )
         for hook in hooks
     ]

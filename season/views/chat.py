@@ -6,21 +6,32 @@ shown here only, masked."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from season import permissions
 from season.forms import ChatHookForm
-from season.models import CHAT_HOOKS_MAX, ChatHook
+from season.models import CHAT_HOOKS_MAX, ChatHook, Season
 from season.services import chat_hooks
 from season.views.organiser import managed_season
 
 
+def hooks_season(request: HttpRequest, slug: str) -> Season:
+    """The season whose hooks the user manages: its organiser only. Not even a superuser
+    (whom has_perm grants everything): the hooks post in the organiser's name."""
+    season = managed_season(request, slug)
+    if not permissions.is_season_organiser(request.user, season):
+        raise PermissionDenied(_("Only the organiser of this season can do that."))
+    return season
+
+
 @login_required
 def chat_hooks_page(request: HttpRequest, slug: str) -> HttpResponse:
-    season = managed_season(request, slug)
+    season = hooks_season(request, slug)
     form = ChatHookForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -53,7 +64,7 @@ def chat_hooks_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _hook(request: HttpRequest, slug: str, pk: int) -> ChatHook:
-    season = managed_season(request, slug)
+    season = hooks_season(request, slug)
     return get_object_or_404(ChatHook, pk=pk, season=season)
 
 
