@@ -173,7 +173,8 @@ def host_resolve(
         for address in addresses:
             why = address_refusal(address)
             if why:
-                raise Refused(PRIVATE, f"{target.host} is {address} ({why})")
+                shown = str(address) if literal else f"{target.host} is {address}"
+                raise Refused(PRIVATE, f"{shown} ({why})")
     return addresses[0]
 
 
