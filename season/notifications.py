@@ -9,7 +9,9 @@ results and a missed deadline: to the round's page).
 `notifications_send` runs every few minutes (Celery beat). Each notice is claimed before
 anything is sent, so two runs never send it twice: a round's notices with a conditional update
 on the round's timestamp, a reminder with its own row (season.models.Reminder, unique per round,
-player and lead time).
+player and lead time). The season's chat channels get their messages at the same claims
+(season.services.chat_hooks: a round opens, results out and the end of a race, and a reminder
+of a deadline two hours away).
 """
 
 import math

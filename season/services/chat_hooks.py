@@ -361,20 +361,21 @@ def _results_message(round: Round) -> Message:
 def _end_message(round: Round, *, season_over: bool) -> Message:
     season = round.season
     item, _within = season.event_of_round(round.number)
-    ranking = _ranking_lines(season, round.number)
+    ranked = [line for line in players_ranking(season=season, number=round.number) if line.rank]
     values = {
         "season": season.name,
         "event": event_name(season, item) if item is not None else "",
-        "winner": ranking[0].partition(". ")[2] if ranking else "",
+        "winner": f"{ranked[0].team} ({ranked[0].player})" if ranked else "",
     }
     if season_over:
         title = _("%(season)s is over") % values
-        if ranking:
+        if ranked:
             title += ": " + _("%(winner)s wins") % values
         url = _site_url(reverse("season-detail", args=[season.slug]))
     else:
         title = _("%(season)s: %(event)s is over") % values
         url = _stage_url(round)
+    ranking = _ranking_lines(season, round.number)
     lines = (_("The players' ranking:"), *ranking) if ranking else ()
     return Message(title=title, lines=lines, url=url)
 

@@ -18,7 +18,7 @@ from season.results import players_ranking
 from season.services import chat_hooks, comments, lifecycle, resolution, webhook_guard
 from tests.factories import UserFactory
 from tests.season.builders import joined as cycling_joined
-from tests.season.builders import league, only_results_due
+from tests.season.builders import league, only_results_due, two_race_league
 from tests.season.chat_receiver import Reply
 from tests.season.motor_builders import joined, motor_league, round_resolved, two_cars_each
 
@@ -103,8 +103,34 @@ def test_a_motor_seasons_results_and_its_end_reach_a_slack_channel(alice, bob, r
     assert texts[0].startswith("Round 1 of Friends' Championship: the results are out")
     blocks = receiver.answered()[0]["blocks"]
     assert "Drivers' standings after round 1:" in blocks[1]["text"]["text"]
-    assert texts[-1].startswith("Friends' Championship is over")
+    leader = next(line for line in players_ranking(season=season, number=numbers[-1]) if line.rank)
+    assert texts[-1].startswith(
+        f"Friends' Championship is over: {leader.team} ({leader.player}) wins"
+    )
     assert ChatDelivery.objects.filter(key=f"season-end:{season.pk}").count() == 1
+
+
+def test_the_end_of_a_race_of_the_calendar_is_posted_once_its_last_stage_is_out(
+    alice, bob, charlie, receiver
+):
+    season, *_rest = two_race_league(organiser=charlie, players=(alice, bob))
+    Season.objects.filter(pk=season.pk).update(auto_publish=True)
+    season.refresh_from_db()
+    ChatHook.objects.create(
+        season=season, kind=ChatHook.Kind.DISCORD, url=receiver.url, on_round_open=False
+    )
+    lifecycle.rounds_force_lock(season=season, numbers=[1, 2])
+    for number in (1, 2):
+        resolution.round_resolve(round_id=season.rounds.get(number=number).pk)
+    notifications_send(now=timezone.now())
+    chat_hooks.deliveries_send()
+
+    titles = [post["embeds"][0]["title"] for post in receiver.answered()]
+    assert len(titles) == 3  # stage 1, stage 2, and the end of race 1 (not of the season)
+    assert titles[2] == f"{season.name}: Tour de Test is over"
+    first_event = season.rounds.get(number=2).season_event_id
+    assert ChatDelivery.objects.filter(key=f"race-end:{first_event}").count() == 1
+    assert not ChatDelivery.objects.filter(key__startswith="season-end:").exists()
 
 
 def test_the_opening_a_reminder_and_a_comment_reach_the_channel(demo, receiver):
@@ -230,6 +256,17 @@ def test_a_delivery_gives_up_after_its_last_attempt_and_many_failures_disable_th
     assert delivery.status == ChatDelivery.Status.FAILED
     assert delivery.attempts == chat_hooks.ATTEMPTS_MAX
     assert len(receiver.posts) == chat_hooks.ATTEMPTS_MAX
+
+
+def test_the_organisers_page_says_when_a_hook_was_disabled_by_its_failures(client, small):
+    hook = hook_for(small, "https://discord.com/api/webhooks/1/x")
+    client.force_login(small.organiser)
+    dashboard = reverse("organiser-season", args=[small.slug])
+    assert 'id="chat-failing"' not in client.get(dashboard).content.decode()
+    ChatHook.objects.filter(pk=hook.pk).update(enabled=False, failures=chat_hooks.DISABLE_AFTER)
+    assert 'id="chat-failing"' in client.get(dashboard).content.decode()
+    page = client.get(reverse("organiser-chat", args=[small.slug])).content.decode()
+    assert "Disabled after too many failures" in page
 
 
 def test_a_gone_webhook_is_not_retried(small, receiver):
