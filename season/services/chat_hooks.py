@@ -16,6 +16,7 @@ Retry-After if longer), up to ATTEMPTS_MAX; DISABLE_AFTER failures in a row disa
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 from collections.abc import Callable, Mapping
@@ -123,6 +124,12 @@ def hook_url_check(*, kind: str, url: str) -> str:
         target = webhook_guard.url_parse(url, allow_private=allow_private)
     except webhook_guard.Refused as refused:
         raise HookRefused(refusal_text(refused), field="url") from refused
+    if _is_ip(target.host):
+        # An address typed as a number: say first what is wrong with it.
+        try:
+            webhook_guard.host_resolve(target, allow_private=allow_private)
+        except webhook_guard.Refused as refused:
+            raise HookRefused(refusal_text(refused), field="url") from refused
     # The test receivers (allowed private addresses) are neither Discord nor Slack.
     if not allow_private:
         if kind == ChatHook.Kind.DISCORD and not (
@@ -150,6 +157,14 @@ def hook_url_check(*, kind: str, url: str) -> str:
     except webhook_guard.Refused as refused:
         raise HookRefused(refusal_text(refused), field="url") from refused
     return url
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 EVENT_FIELDS = ("on_round_open", "on_reminder", "on_results", "on_race_end", "on_comment")

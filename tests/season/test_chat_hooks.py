@@ -468,3 +468,9 @@ def test_the_address_never_shows_on_the_public_pages_or_in_lists(client, small, 
         answer = client.get(url)
         assert answer.status_code == 200
         assert "secret-token" not in answer.content.decode()
+
+
+def test_an_address_typed_as_a_private_number_is_refused_for_what_it_is():
+    form = ChatHookForm({"kind": "discord", "url": "https://10.1.2.3/api/webhooks/1/x"})
+    assert not form.is_valid()
+    assert "private or local network address (10.1.2.3 (private))" in form.errors["url"][0]
