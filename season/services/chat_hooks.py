@@ -27,7 +27,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format
@@ -574,9 +574,11 @@ def _claim(now: datetime) -> ChatDelivery | None:
             ChatDelivery.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("hook")
             .filter(
+                # A disabled hook's news waits; its test messages go (the organiser tries the
+                # address before he enables it again).
+                Q(hook__enabled=True) | Q(event=ChatEvent.TEST),
                 status=ChatDelivery.Status.PENDING,
                 next_attempt_at__lte=now,
-                hook__enabled=True,
             )
             .order_by("next_attempt_at", "pk")
             .first()

@@ -474,3 +474,17 @@ def test_an_address_typed_as_a_private_number_is_refused_for_what_it_is():
     form = ChatHookForm({"kind": "discord", "url": "https://10.1.2.3/api/webhooks/1/x"})
     assert not form.is_valid()
     assert "private or local network address (10.1.2.3 (private))" in form.errors["url"][0]
+
+
+def test_a_disabled_hooks_news_waits_but_its_test_message_goes(small, receiver):
+    hook = hook_for(small, receiver.url, on_comment=True)
+    comments.comment_post(season=small, round=None, user=small.organiser, text="Hi")
+    chat_hooks.hook_enable(hook=hook, enabled=False)
+    # Disabled, it gets no more news.
+    comments.comment_post(season=small, round=None, user=small.organiser, text="Hello?")
+    chat_hooks.hook_test(hook=hook)
+    assert chat_hooks.deliveries_send() == 1
+    assert ChatDelivery.objects.get(event="comment").status == ChatDelivery.Status.PENDING
+    chat_hooks.hook_enable(hook=hook, enabled=True)
+    assert chat_hooks.deliveries_send() == 1
+    assert [post["embeds"][0]["description"] for post in receiver.answered()][1] == "> Hi"
