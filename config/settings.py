@@ -264,6 +264,12 @@ JOB_SILENT_AFTER_SECONDS = env_int("JOB_SILENT_AFTER_SECONDS", 120)
 # How often beat looks for a draft whose team on turn ran out of time (the pick clock, in minutes:
 # a check every few seconds makes its automatic pick within them).
 DRAFT_CLOCK_CHECK_SECONDS = env_int("DRAFT_CLOCK_CHECK_SECONDS", 15)
+# How often beat posts the chat webhooks' due deliveries (season.services.chat_hooks).
+CHAT_DELIVERIES_CHECK_SECONDS = env_int("CHAT_DELIVERIES_CHECK_SECONDS", 30)
+# The chat webhooks post to public https addresses only (season.services.webhook_guard); on,
+# they may post to private ones and over http: for the tests' receivers on 127.0.0.1, never in
+# production.
+CHAT_HOOKS_ALLOW_PRIVATE = env_bool("CHAT_HOOKS_ALLOW_PRIVATE", default=False)
 CELERY_BEAT_SCHEDULE = {
     "lock-due-stages": {
         "task": "season.stages_lock_due",
@@ -274,6 +280,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(DRAFT_CLOCK_CHECK_SECONDS),
     },
     "send-notifications": {"task": "season.notifications_send", "schedule": 300.0},
+    # The chat webhooks' due deliveries (their retries' moments are seconds to hours apart).
+    "send-chat-deliveries": {
+        "task": "season.chat_deliveries_send",
+        "schedule": float(CHAT_DELIVERIES_CHECK_SECONDS),
+    },
 }
 
 # Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username

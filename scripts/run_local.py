@@ -1,5 +1,5 @@
-"""Start the web server, a Celery worker, an odds worker and Celery beat; stop all four on
-Ctrl-C.
+"""Start the web server, a Celery worker, an odds worker, a webhooks worker and Celery beat;
+stop all five on Ctrl-C.
 
 The embedded default: SQLite and Celery's filesystem broker under var/celery (no server to
 install). With REDIS_URL set the same processes use Redis instead. Beat keeps its schedule in
@@ -36,7 +36,8 @@ def main() -> int:
         (broker_dir / folder).mkdir(parents=True, exist_ok=True)
     # The league's queue (resolutions, deadlines, e-mails) and the odds' queue beside it
     # (config.celery.odds_queue), each with a worker of its own: a resolution never waits
-    # behind a chunk of odds (docs/odds.md, "Queues").
+    # behind a chunk of odds (docs/odds.md, "Queues"); the chat webhooks' queue
+    # (config.celery.hooks_queue) likewise, behind a receiver slow to answer.
     queue = os.environ.get("CELERY_QUEUE") or "grandtour"
 
     def worker(name: str, queue: str) -> list[str]:
@@ -64,6 +65,7 @@ def main() -> int:
         "web": [python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"],
         "worker": worker("league", queue),
         "odds worker": worker("odds", f"{queue}-odds"),
+        "hooks worker": worker("hooks", f"{queue}-hooks"),
         "beat": [
             python,
             "-m",

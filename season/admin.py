@@ -7,6 +7,8 @@ from riders.readonly_admin import ReadOnlyAdmin
 from season.admin_ratings import rider_actions_register
 from season.models import (
     DONE_STATUSES,
+    ChatDelivery,
+    ChatHook,
     Comment,
     DiceLog,
     Membership,
@@ -266,6 +268,45 @@ class NotificationAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+@admin.register(ChatHook)
+class ChatHookAdmin(admin.ModelAdmin):
+    """The seasons' chat webhooks. Their addresses are secrets: the staff see them masked and
+    may disable a hook, never read or change its address (the organiser's page does)."""
+
+    list_display = ["season", "kind", "url_masked", "enabled", "failures", "last_failure_at"]
+    list_filter = ["kind", "enabled"]
+    search_fields = ["season__name", "season__slug"]
+    list_select_related = ["season"]
+    exclude = ["url"]
+    readonly_fields = [
+        "season",
+        "kind",
+        "url_masked",
+        "created_by",
+        "last_success_at",
+        "last_failure_at",
+        "last_failure",
+        "failures",
+    ]
+
+    @admin.display(description=_("webhook address"))
+    def url_masked(self, obj: ChatHook) -> str:
+        return obj.url_masked
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(ChatDelivery)
+class ChatDeliveryAdmin(ReadOnlyAdmin):
+    """Each message to a webhook and how its posts went (season.services.chat_hooks)."""
+
+    list_display = ["key", "hook", "event", "status", "attempts", "next_attempt_at", "last_error"]
+    list_filter = ["status", "event"]
+    search_fields = ["key", "hook__season__slug"]
+    list_select_related = ["hook__season"]
 
 
 rider_actions_register(admin.site)

@@ -25,8 +25,10 @@ from season.leagues import (
 )
 from season.models import (
     BUDGET_MAX,
+    CHAT_URL_MAX,
     PICK_MINUTES_MAX,
     ROSTER_MAX,
+    ChatHook,
     Round,
     Season,
     Seat,
@@ -41,6 +43,7 @@ from season.rule_settings import (
     RuleSettings,
     bonuses_error,
 )
+from season.services import chat_hooks
 from season.validators import validate_display_name
 
 DATETIME_LOCAL = "%Y-%m-%dT%H:%M"
@@ -865,3 +868,45 @@ class GameSettingsForm(forms.Form):
             if name != self.ODDS_FIELD:
                 field.disabled = True
                 field.help_text = reason
+
+
+class ChatHookForm(forms.Form):
+    """A season's new chat webhook (season.services.chat_hooks checks the address again, and
+    at every post)."""
+
+    kind = forms.ChoiceField(label=_("Kind"), choices=ChatHook.Kind.choices)
+    url = forms.CharField(
+        label=_("Webhook address"),
+        max_length=CHAT_URL_MAX,
+        widget=forms.URLInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+        help_text=_(
+            "Discord: the channel's settings, Integrations, Webhooks, “Copy Webhook URL” "
+            "(https://discord.com/api/webhooks/…). Slack: an app's Incoming Webhooks "
+            "(https://hooks.slack.com/services/…). Keep it secret: whoever has it can post to "
+            "the channel."
+        ),
+    )
+    on_round_open = forms.BooleanField(
+        label=_("A round opens for orders"), required=False, initial=True
+    )
+    on_reminder = forms.BooleanField(
+        label=_("A reminder, two hours before the deadline"), required=False, initial=True
+    )
+    on_results = forms.BooleanField(label=_("Results published"), required=False, initial=True)
+    on_race_end = forms.BooleanField(
+        label=_("The end of a race or of the season"), required=False, initial=True
+    )
+    on_comment = forms.BooleanField(label=_("Comments"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        kind, url = cleaned.get("kind"), cleaned.get("url")
+        if kind and url:
+            try:
+                cleaned["url"] = chat_hooks.hook_url_check(kind=kind, url=url)
+            except chat_hooks.HookRefused as refused:
+                self.add_error(refused.field or None, refused.message)
+        return cleaned
+
+    def events(self) -> dict[str, bool]:
+        return {name: bool(self.cleaned_data.get(name)) for name in chat_hooks.EVENT_FIELDS}

@@ -1514,3 +1514,171 @@ class HistoryEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season}: {self.get_kind_display()} from round {self.from_round}"
+
+
+# --- chat channels: webhooks to Discord and Slack (issue 34; docs/chat-channels.md) ------------
+
+
+#: The most webhooks a season may have (each one's deliveries are work the workers do).
+CHAT_HOOKS_MAX = 5
+CHAT_URL_MAX = 500
+
+
+class ChatHookKind(models.TextChoices):
+    DISCORD = "discord", _("Discord")
+    SLACK = "slack", _("Slack")
+
+
+class ChatEvent(models.TextChoices):
+    ROUND_OPEN = "open", _("a round opens for orders")
+    REMINDER = "reminder", _("a reminder before the deadline")
+    RESULTS = "results", _("results published")
+    RACE_END = "end", _("the end of a race or of the season")
+    COMMENT = "comment", _("comments")
+    TEST = "test", _("test message")
+
+
+def url_masked(url: str) -> str:
+    """A webhook's address as lists and logs show it: its host and the last characters of its
+    secret path, "https://discord.com/…x1Yz"."""
+    scheme, _sep, rest = url.partition("://")
+    host, _slash, path = rest.partition("/")
+    return f"{scheme}://{host}/…{path[-4:]}" if path else f"{scheme}://{host}/"
+
+
+class ChatHook(models.Model):
+    """A season's webhook: a Discord or Slack channel that the workers post the season's news
+    to (season.services.chat_hooks). Its address is a secret (whoever holds it posts to the
+    channel): shown only to the organiser, masked everywhere else."""
+
+    Kind = ChatHookKind
+
+    season = models.ForeignKey(
+        Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="chat_hooks"
+    )
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    url = models.CharField(_("webhook address"), max_length=CHAT_URL_MAX)
+    on_round_open = models.BooleanField(_("a round opens for orders"), default=True)
+    on_reminder = models.BooleanField(_("a reminder before the deadline"), default=True)
+    on_results = models.BooleanField(_("results published"), default=True)
+    on_race_end = models.BooleanField(_("the end of a race or of the season"), default=True)
+    on_comment = models.BooleanField(_("comments"), default=False)
+    enabled = models.BooleanField(_("enabled"), default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.SET_NULL,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_success_at = models.DateTimeField(_("last success"), null=True, blank=True)
+    last_failure_at = models.DateTimeField(_("last failure"), null=True, blank=True)
+    last_failure = models.CharField(_("last failure's reason"), max_length=300, blank=True)
+    #: Failed attempts since the last success (many in a row disable the hook).
+    failures = models.PositiveIntegerField(_("failures in a row"), default=0)
+
+    class Meta:
+        verbose_name = _("chat webhook")
+        verbose_name_plural = _("chat webhooks")
+        ordering = ["season", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "url"], name="chat_hook_unique_url"),
+            models.CheckConstraint(
+                condition=models.Q(kind__in=ChatHookKind.values), name="chat_hook_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(url__startswith="https://")
+                | models.Q(url__startswith="http://"),
+                name="chat_hook_url_http",
+            ),
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("url"), CHAT_URL_MAX),
+                name="chat_hook_url_max_length",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {url_masked(self.url)}"
+
+    def __repr__(self) -> str:
+        return f"<ChatHook {self.pk}: {self}>"
+
+    @property
+    def url_masked(self) -> str:
+        return url_masked(self.url)
+
+    def posts(self, event: str) -> bool:
+        """Whether this hook posts ``event`` (a ChatEvent; the test message always)."""
+        field = {
+            ChatEvent.ROUND_OPEN: "on_round_open",
+            ChatEvent.REMINDER: "on_reminder",
+            ChatEvent.RESULTS: "on_results",
+            ChatEvent.RACE_END: "on_race_end",
+            ChatEvent.COMMENT: "on_comment",
+        }.get(ChatEvent(event))
+        return field is None or bool(getattr(self, field))
+
+
+class ChatDeliveryStatus(models.TextChoices):
+    PENDING = "pending", _("pending")
+    SENT = "sent", _("sent")
+    FAILED = "failed", _("failed")
+
+
+class ChatDelivery(models.Model):
+    """One message to one webhook, written with the news it announces (or at its claim) and
+    posted by the workers with retries (season.services.chat_hooks.deliveries_send). ``key``
+    names the news ("results:<round>"): each is posted once per hook."""
+
+    Status = ChatDeliveryStatus
+
+    hook = models.ForeignKey(
+        ChatHook, verbose_name=_("webhook"), on_delete=models.CASCADE, related_name="deliveries"
+    )
+    event = models.CharField(_("what"), max_length=8, choices=ChatEvent.choices)
+    key = models.CharField(_("key"), max_length=80)
+    #: The message as posted (season.services.chat_hooks bounds it to PAYLOAD_MAX characters).
+    payload = models.JSONField(_("message"))
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    #: When a worker may (try to) post it next; while one posts it, the end of its lease.
+    next_attempt_at = models.DateTimeField(_("next attempt at"))
+    last_error = models.CharField(_("last error"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("chat delivery")
+        verbose_name_plural = _("chat deliveries")
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["hook", "key"], name="chat_delivery_once_per_hook"),
+            models.CheckConstraint(
+                condition=models.Q(status__in=ChatDeliveryStatus.values),
+                name="chat_delivery_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(event__in=ChatEvent.values), name="chat_delivery_event_valid"
+            ),
+            models.CheckConstraint(condition=~models.Q(key=""), name="chat_delivery_key_set"),
+            models.CheckConstraint(
+                condition=~models.Q(status=ChatDeliveryStatus.SENT)
+                | models.Q(sent_at__isnull=False),
+                name="chat_delivery_sent_at_when_sent",
+            ),
+        ]
+        indexes = [
+            # The workers' due query: filter(status=PENDING, next_attempt_at__lte=now).
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=models.Q(status=ChatDeliveryStatus.PENDING),
+                name="chat_delivery_due",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} → {self.hook} ({self.status})"

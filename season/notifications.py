@@ -9,7 +9,9 @@ results and a missed deadline: to the round's page).
 `notifications_send` runs every few minutes (Celery beat). Each notice is claimed before
 anything is sent, so two runs never send it twice: a round's notices with a conditional update
 on the round's timestamp, a reminder with its own row (season.models.Reminder, unique per round,
-player and lead time).
+player and lead time). The season's chat channels get their messages at the same claims
+(season.services.chat_hooks: a round opens, results out and the end of a race, and a reminder
+of a deadline two hours away).
 """
 
 import math
@@ -32,6 +34,7 @@ from plugins import adapter_for
 from season.models import DONE_STATUSES, Notification, Orders, Reminder, Round, SeasonTeam
 from season.results import players_ranking
 from season.round_names import round_name, round_name_start
+from season.services import chat_hooks
 from season.services.carry import standing_teams
 from season.services.commitment import round_seed_commit
 
@@ -206,6 +209,7 @@ def orders_open_send(stages: Iterable[Round], *, now: datetime) -> int:
     for stage in stages:
         if not _claim(stage, "orders_opened_notified_at", now):
             continue
+        chat_hooks.round_opened(round=stage, now=now)
         # The dice are committed before orders are taken (issue 19): the notice says so.
         commitment = round_seed_commit(round=stage)
         telling = Telling(
@@ -388,6 +392,7 @@ def results_send(stages: Iterable[Round], *, now: datetime) -> int:
     for stage in stages:
         if not _claim(stage, "results_notified_at", now):
             continue
+        chat_hooks.results_out(round=stage, now=now)
         leader, places = _ranking_news(stage)
         telling = Telling(stage, Notification.Kind.RESULTS, _params(stage, **leader))
         for player in _players(stage):
@@ -413,6 +418,7 @@ def notifications_send(*, now: datetime | None = None) -> int:
         stages.filter(status=Round.Status.OPEN, orders_opened_notified_at__isnull=True), now=now
     )
     sent += reminders_send(now=now)
+    chat_hooks.reminders_enqueue(now=now)
     sent += missed_send(now=now)
     # Results are out once published, or once resolved where the season auto-publishes.
     results_out = Q(status=Round.Status.PUBLISHED) | Q(

@@ -11,7 +11,7 @@ from typing import Any
 from celery import shared_task
 
 from season import notifications
-from season.services import draft_clock, jobs, odds, resolution
+from season.services import chat_hooks, draft_clock, jobs, odds, resolution
 
 # Seconds before each retry of a resolution that met a passing fault (the database busy or out of
 # reach). A stage is simulated from its stored seed, so any other error would only repeat itself:
@@ -71,3 +71,12 @@ def odds_chunk_task(self: Any, key: str, index: int) -> dict[str, Any]:
 @shared_task(name="season.odds_merge", acks_late=True, soft_time_limit=50, time_limit=60)
 def odds_merge_task(parts: list[dict[str, Any]], key: str) -> None:
     odds.odds_merge(key=key, parts=parts)
+
+
+# The chat webhooks' posts (season/services/chat_hooks.py), on their own queue: a run posts at
+# most chat_hooks.BATCH deliveries, each within the guard's 10 s.
+@shared_task(
+    name="season.chat_deliveries_send", acks_late=True, soft_time_limit=290, time_limit=300
+)
+def chat_deliveries_send_task() -> None:
+    chat_hooks.deliveries_send()

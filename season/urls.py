@@ -2,6 +2,7 @@ from django.urls import path
 from django.views.generic import RedirectView
 
 from season.views import (
+    chat,
     community,
     event_pages,
     odds,
@@ -205,6 +206,23 @@ urlpatterns = [
         "seasons/<slug:slug>/organise/draft/autopick/",
         organiser.draft_autopick,
         name="organiser-draft-autopick",
+    ),
+    # The season's chat channels (webhooks to Discord and Slack, issue 34).
+    path("seasons/<slug:slug>/organise/chat/", chat.chat_hooks_page, name="organiser-chat"),
+    path(
+        "seasons/<slug:slug>/organise/chat/<int:pk>/test/",
+        chat.chat_hook_test,
+        name="organiser-chat-test",
+    ),
+    path(
+        "seasons/<slug:slug>/organise/chat/<int:pk>/enable/",
+        chat.chat_hook_enable,
+        name="organiser-chat-enable",
+    ),
+    path(
+        "seasons/<slug:slug>/organise/chat/<int:pk>/delete/",
+        chat.chat_hook_delete,
+        name="organiser-chat-delete",
     ),
     path("seasons/<slug:slug>/teams/<int:team_id>/manage/", player.team_page, name="player-team"),
     path(

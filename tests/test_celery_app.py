@@ -59,3 +59,15 @@ def test_a_worker_retries_its_broker_for_as_long_as_it_is_down():
     assert celery_app.conf.broker_connection_retry is True
     assert celery_app.conf.broker_connection_retry_on_startup is True
     assert celery_app.conf.broker_connection_max_retries is None
+
+
+def test_the_webhooks_task_has_a_queue_of_its_own_and_a_beat():
+    """A receiver slow to answer never holds up a resolution (config.celery.hooks_queue)."""
+    from config.celery import hooks_queue
+
+    router = celery_app.amqp.router
+    default = celery_app.conf.task_default_queue
+    assert router.route({}, "season.chat_deliveries_send")["queue"].name == hooks_queue(default)
+    assert router.route({}, "season.stage_resolve")["queue"].name == default
+    beat = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "season.chat_deliveries_send" in beat

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from accounts.rate_limits import Limit, rate_take
 from season.cache import season_changed
 from season.models import COMMENT_MAX_LENGTH, Comment, Membership, Round, Season
+from season.services import chat_hooks
 
 #: At most this many comments per user in one minute (Django's cache counts them).
 RATE_LIMIT = 5
@@ -147,6 +148,8 @@ def comment_post(
         comment = Comment(season=season, round=round, author_id=user.pk, text=cleaned)  # type: ignore[attr-defined]
         comment.full_clean()
         comment.save()
+        # The season's chat channels that post comments: in the comment's transaction.
+        chat_hooks.comment_posted(comment=comment, now=now)
         season_changed(season)
     return comment
 

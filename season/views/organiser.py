@@ -30,7 +30,7 @@ from season.forms import (
     SeasonCreateForm,
     SeasonSettingsForm,
 )
-from season.models import Membership, Round, Season
+from season.models import ChatHook, Membership, Round, Season
 from season.round_names import (
     picks_text,
     round_name,
@@ -170,6 +170,10 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
                 else "",
                 "orders_status": status,
                 "orders_count": orders_count(status),
+                # A chat channel the workers stopped posting to (too many failures in a row).
+                "chat_hooks_failing": ChatHook.objects.filter(
+                    season=season, enabled=False, failures__gt=0
+                ).exists(),
             },
         )
 

@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.axe import AxeLog, axe_install
+from tests.season.chat_receiver import receiver  # noqa: F401 (the chat channels' test receiver)
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 CHROMIUM_ARGS = [

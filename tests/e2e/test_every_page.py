@@ -244,6 +244,7 @@ def organiser_pages(season: Season, drafting: Season) -> dict[str, str]:
         "game-settings": reverse("organiser-game-settings", args=[slug]),
         "calendar": reverse("organiser-calendar", args=[slug]),
         "shift": reverse("organiser-deadlines-shift", args=[slug]),
+        "chat": reverse("organiser-chat", args=[slug]),
         "confirm-resolve": reverse("season-stage-action-confirm", args=[slug, 3, "resolve"]),
         "confirm-code": reverse("organiser-invite-regenerate-confirm", args=[slug]),
         "organise-draft": reverse("organiser-season", args=[drafting.slug]),

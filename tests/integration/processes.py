@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from config.celery import odds_queue
+from config.celery import hooks_queue, odds_queue
 
 ROOT = Path(__file__).resolve().parents[2]
 # What must not appear in any process's output: a traceback or an error line of Celery's log.
@@ -106,15 +106,21 @@ class Processes:
         queue = {**self.env, **extra_env}.get("CELERY_QUEUE") or "grandtour"
         return queue, odds_queue(queue)
 
+    def hooks_queue(self, **extra_env: str) -> str:
+        """The deployment's chat webhooks' queue (config.celery.hooks_queue)."""
+        return hooks_queue(self.queues(**extra_env)[0])
+
     def worker(
         self, name: str, *, queues: tuple[str, ...] = (), **extra_env: str
     ) -> tuple[subprocess.Popen[bytes], Path]:
-        """A worker of both queues (the resolutions' first), or of the ``queues`` given."""
+        """A worker of the three queues (the resolutions' first, the odds', the webhooks'), or
+        of the ``queues`` given."""
+        every = (*self.queues(**extra_env), self.hooks_queue(**extra_env))
         return self.celery(
             name,
             "worker",
             "-Q",
-            ",".join(queues or self.queues(**extra_env)),
+            ",".join(queues or every),
             "--pool=solo",
             "--without-gossip",
             "--without-mingle",

@@ -110,7 +110,7 @@ def test_a_player_cannot_touch_the_seasons_organisation(client, alice, bob, char
     code, name = season.invite_code, season.name
     deadlines = list(season.rounds.values_list("orders_deadline", flat=True))
     client.force_login(alice)
-    for page in ("organiser-season", "organiser-settings", "organiser-calendar"):
+    for page in ("organiser-season", "organiser-settings", "organiser-calendar", "organiser-chat"):
         assert client.get(url(page, season)).status_code == 403, page
     assert client.post(url("organiser-settings", season), {"name": "Mine"}).status_code == 403
     assert client.post(url("organiser-calendar", season), {}).status_code == 403
@@ -139,7 +139,8 @@ def test_a_non_member_cannot_see_a_private_season(client, alice, bob, charlie):
     season = league(organiser=charlie, is_public=False)
     (team,) = joined(season, bob)
     client.force_login(alice)
-    for page in ("season-detail", "organiser-season", "organiser-settings", "organiser-calendar"):
+    pages = ("season-detail", "organiser-season", "organiser-settings", "organiser-calendar")
+    for page in (*pages, "organiser-chat"):
         assert client.get(url(page, season)).status_code == 404, page
     assert client.get(url("player-team", season, team_id=team.pk)).status_code == 404
     assert client.get(url("player-orders", season, team_id=team.pk)).status_code == 404
@@ -167,6 +168,7 @@ def test_every_organiser_and_player_page_needs_an_account(client, demo):
         url("organiser-season", demo),
         url("organiser-settings", demo),
         url("organiser-calendar", demo),
+        url("organiser-chat", demo),
         url("player-team", demo, team_id=team.pk),
         url("player-orders", demo, team_id=team.pk),
     ]
