@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('season', '0032_history_of_a_track'),
+        ('season', '0033_moreno_version_5_kept_for_raced_seasons'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
