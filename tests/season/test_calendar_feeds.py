@@ -281,6 +281,12 @@ def test_a_public_seasons_feed_lists_its_rounds(make, client, charlie):
     assert to_the_second(first.orders_deadline) == found[season_uid(first)].DTSTART
 
 
+def test_a_seasons_feed_costs_the_same_few_queries(client, charlie, django_assert_max_num_queries):
+    season = cycling(charlie, template=template_race(stages=6))
+    with django_assert_max_num_queries(2):
+        assert len(events(fetch(client, season_url(season)))) == 6
+
+
 def test_the_season_feed_never_shows_unpublished_results(client, alice, charlie):
     season = cycling(charlie, auto_publish=False)
     join(season, alice)
