@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.calendar_tokens import calendar_token_renew, calendar_token_user
 from season.models import Season
@@ -41,7 +41,7 @@ def _answer(request: HttpRequest, feed: Feed, *, private: bool) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def member_calendar(request: HttpRequest, token: str) -> HttpResponse:
     """The member's own deadlines, at the address carrying his token."""
     user = calendar_token_user(token)
@@ -50,7 +50,7 @@ def member_calendar(request: HttpRequest, token: str) -> HttpResponse:
     return _answer(request, member_feed(user=user), private=True)
 
 
-@require_GET
+@require_safe
 def season_calendar(request: HttpRequest, slug: str) -> HttpResponse:
     """A season's rounds: anyone's for a public season; a private season's only with the token
     of one of its members (``?token=``)."""

@@ -155,6 +155,15 @@ def test_the_feed_says_what_a_calendar_needs(client, alice, charlie):
     assert event.walk("VALARM")
 
 
+def test_a_calendar_app_may_ask_with_head_but_never_post(client, alice, charlie):
+    join(cycling(charlie), alice)
+    url = member_url(alice)
+    head = client.head(url)
+    assert head.status_code == 200
+    assert head["Content-Type"] == "text/calendar; charset=utf-8"
+    assert client.post(url).status_code == 405
+
+
 def test_an_unchanged_feed_answers_304(client, alice, charlie):
     join(cycling(charlie), alice)
     url = member_url(alice)
