@@ -38,7 +38,7 @@ from accounts.models import Profile
 from plugins import adapter_for
 from season.models import Membership, MembershipRole, Round, Season, SeasonTeam
 from season.permissions import PUBLIC_VIEW, status_visible
-from season.round_names import round_name, round_name_start
+from season.round_names import round_name, round_title
 
 PRODID = "-//Grand Tour//Calendar feeds//EN"
 #: How often a subscribed calendar should fetch the feed again (REFRESH-INTERVAL, RFC 7986,
@@ -228,12 +228,8 @@ def member_feed(*, user: Any) -> Feed:
                     url = _site_url(reverse("season-detail", args=[season.slug]))
                     who = ""
                 lines = [
-                    _("%(round)s of %(season)s: %(event)s")
-                    % {
-                        "round": round_name_start(season, round_.number),
-                        "season": season.name,
-                        "event": game.event_label(game.round_event(round_)),
-                    },
+                    # "Friends' Tour · Stage 3 of Paris-Nice: Nice - Antibes"
+                    f"{season.name} · {round_title(game, season, round_)}",
                     who,
                     _("Orders deadline: %(when)s")
                     % {"when": _when(season, round_.orders_deadline)},
