@@ -351,3 +351,38 @@ def test_the_season_page_links_its_feed(client, alice, charlie):
     page = client.get(reverse("season-detail", args=[private.slug])).content.decode()
     assert token not in page
     assert calendar_token_get(user=charlie) in page
+
+
+def test_a_deadline_moved_in_the_admin_moves_the_event_too(client, charlie):
+    from tests.factories import UserFactory
+
+    season = cycling(charlie)
+    second = season.rounds.get(number=2)
+    staff = UserFactory(username="sam", is_staff=True, is_superuser=True)
+    client.force_login(staff)
+    url = reverse("admin:season_round_change", args=[second.pk])
+    new = timezone.localtime(second.orders_deadline + timedelta(hours=2))
+    response = client.post(
+        url,
+        {
+            "orders_deadline_0": new.strftime("%Y-%m-%d"),
+            "orders_deadline_1": new.strftime("%H:%M:%S"),
+        },
+    )
+    assert response.status_code == 302
+    second.refresh_from_db()
+    assert second.orders_deadline == new.replace(microsecond=0)
+    assert second.deadline_sequence == 1
+    client.logout()
+    event = events(fetch(client, season_url(season)))[season_uid(second)]
+    assert event["SEQUENCE"] == 1
+
+
+def test_a_calendar_of_several_races_names_each_round_with_its_race(client, alice, charlie):
+    from tests.season.test_calendar import three_races
+
+    season = three_races(charlie, stages=(2, 2, 2))
+    found = events(fetch(client, season_url(season)))
+    fourth = season.rounds.get(number=4)
+    summary = str(found[season_uid(fourth)]["SUMMARY"])
+    assert summary.startswith(f"{season.name}: orders deadline of stage 2 of ")
