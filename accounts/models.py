@@ -59,3 +59,27 @@ class Profile(models.Model):
     @property
     def reminder_hours(self) -> tuple[int, ...]:
         return reminder_hours(self.reminder_leads)
+
+
+class CalendarToken(models.Model):
+    """The private address of a member's calendar feed (season.services.calendar_feed): a
+    selector that finds the row and a secret compared in constant time
+    (accounts.calendar_tokens). Renewing it replaces both: the old address stops working."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="calendar_token",
+        verbose_name=_("user"),
+    )
+    # The feed's lookup: CalendarToken.objects.get(selector=...) (unique, so indexed).
+    selector = models.CharField(_("selector"), max_length=16, unique=True)
+    secret = models.CharField(_("secret"), max_length=64)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("calendar address")
+        verbose_name_plural = _("calendar addresses")
+
+    def __str__(self) -> str:
+        return str(self.user)

@@ -1,6 +1,8 @@
 from django.contrib import admin, messages
 from django.db.models import QuerySet
+from django.forms import ModelForm
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from riders.readonly_admin import ReadOnlyAdmin
@@ -22,6 +24,15 @@ from season.models import (
     Selection,
 )
 from season.services import jobs, lifecycle
+
+
+def _deadline_moved(form: ModelForm) -> None:  # type: ignore[type-arg]
+    """A deadline edited here moves the round's event in the calendar feeds, as the
+    organiser's calendar edit does (leagues.calendar_update)."""
+    if "orders_deadline" in form.changed_data and form.instance.pk is not None:
+        form.instance.deadline_sequence += 1
+        form.instance.deadline_moved_at = timezone.now()
+
 
 # What the league's services alone may change on a round: its lifecycle, its seed and the inputs
 # it was resolved with (a replay depends on both). Staff change the status through the actions
@@ -99,6 +110,12 @@ class SeasonAdmin(admin.ModelAdmin):
     list_select_related = ["organiser"]
     inlines = [SeasonEventInline, RoundInline, MembershipInline]
 
+    def save_formset(self, request, form, formset, change):  # type: ignore[no-untyped-def]
+        if formset.model is Round:
+            for inline_form in formset.forms:
+                _deadline_moved(inline_form)
+        super().save_formset(request, form, formset, change)
+
 
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
@@ -113,6 +130,10 @@ class RoundAdmin(admin.ModelAdmin):
     @admin.display(description=_("seed"))
     def seed_shown(self, obj: Round) -> object:
         return _seed_shown(obj)
+
+    def save_model(self, request, obj, form, change):  # type: ignore[no-untyped-def]
+        _deadline_moved(form)
+        super().save_model(request, obj, form, change)
 
     @admin.display(description=_("engine inputs"))
     def engine_inputs_shown(self, obj: Round) -> object:

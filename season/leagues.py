@@ -533,6 +533,9 @@ def calendar_update(
                 )
                 continue
             stage.orders_deadline = new
+            # The calendar feeds' SEQUENCE and LAST-MODIFIED of the round's event.
+            stage.deadline_sequence += 1
+            stage.deadline_moved_at = now
             changed.append(stage)
         for previous, stage in itertools.pairwise(stages):
             if (
@@ -549,7 +552,9 @@ def calendar_update(
                 )
         if errors:
             raise CalendarInvalid(errors)
-        Round.objects.bulk_update(changed, ["orders_deadline"])
+        Round.objects.bulk_update(
+            changed, ["orders_deadline", "deadline_sequence", "deadline_moved_at"]
+        )
         for stage in changed:
             # A reminder whose moment is to come again is sent again, at its new moment.
             assert stage.orders_deadline is not None

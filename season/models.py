@@ -597,6 +597,14 @@ class Round(models.Model):
     results_notified_at = models.DateTimeField(
         null=True, blank=True, verbose_name=_("results notice sent at")
     )
+    #: How many times the orders deadline moved, and when it last did: the SEQUENCE and
+    #: LAST-MODIFIED of the round's event in the calendar feeds (season.services.calendar_feed),
+    #: so that a subscribed calendar moves its event instead of adding a second one.
+    #: Written by leagues.calendar_update (the calendar edit and the shift of every deadline).
+    deadline_sequence = models.PositiveIntegerField(_("deadline moves"), default=0, editable=False)
+    deadline_moved_at = models.DateTimeField(
+        _("deadline moved at"), null=True, blank=True, editable=False
+    )
 
     class Meta:
         verbose_name = _("round")

@@ -2,6 +2,7 @@ from django.urls import path
 from django.views.generic import RedirectView
 
 from season.views import (
+    calendar_feeds,
     chat,
     community,
     event_pages,
@@ -20,6 +21,11 @@ urlpatterns = [
     # Public pages of a season (readable without an account unless the season is private).
     path("", public.home, name="home"),
     path("seasons/<slug:slug>/", public.season_detail, name="season-detail"),
+    # The calendar feeds (season/views/calendar_feeds.py): a season's, a member's own.
+    path(
+        "seasons/<slug:slug>/calendar.ics", calendar_feeds.season_calendar, name="season-calendar"
+    ),
+    path("calendar/<str:token>.ics", calendar_feeds.member_calendar, name="member-calendar"),
     # How a ruleset works, from its adapter (linked from the orders forms and the dice codes).
     path("rules/<str:ruleset>/", rules.ruleset_rules, name="ruleset-rules"),
     path(
@@ -123,6 +129,7 @@ urlpatterns = [
     ),
     # --- Organiser and player flows (season/views/organiser.py, season/views/player.py) ---
     path("my/", player.my_seasons, name="my-seasons"),
+    path("my/calendar/renew/", calendar_feeds.calendar_renew, name="calendar-renew"),
     path("my/notifications/", community.notifications, name="notifications"),
     path("my/notifications/read/", community.notifications_read_all, name="notifications-read-all"),
     path(

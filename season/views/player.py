@@ -47,6 +47,7 @@ from season.models import (
 from season.orders import ROLE_LIMITS, role_count_text
 from season.round_names import event_name, round_name, round_title, team_size_text
 from season.services import draft_clock
+from season.services.calendar_feed import member_feed_links
 from season.services.carry import orders_carried, orders_source
 from season.services.invitations import invitations_pending
 from season.services.orders import OrdersClosed, OrdersInvalid, orders_submit
@@ -221,6 +222,7 @@ def my_seasons(request: HttpRequest) -> HttpResponse:
             "rows": rows,
             "invitations": invitations_pending(user=request.user),
             "code_form": InviteCodeForm(),
+            "calendar": member_feed_links(user=request.user),
         },
     )
 

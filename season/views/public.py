@@ -27,6 +27,7 @@ from season.permissions import results_view, round_results_visible, status_visib
 from season.rated import rated_game
 from season.round_names import round_choices, round_name
 from season.services import lifecycle
+from season.services.calendar_feed import season_feed_links
 from season.services.orders_status import orders_count, orders_status
 from season.services.ratings import history_rows
 from season.tables import (
@@ -123,6 +124,7 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 # What changed outside the rounds (an admin's ratings applied to the season).
                 "history": history_rows(season=season),
                 "member_links": mark_safe(page_cache.live_mark("member_links")),
+                "calendar_link": mark_safe(page_cache.live_mark("calendar_link")),
                 # The season's comments (season/views/community.py), rendered per request.
                 "comments": mark_safe(page_cache.live_mark("comments")),
                 **part,
@@ -132,15 +134,23 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
     def member_links() -> dict[str, str]:
         comments = community.comments_html(request, access, None)
+        # A private season's feed carries the member's own key (season_access let him in).
+        calendar = render_to_string(
+            "season/_calendar_subscribe.html",
+            {
+                "links": season_feed_links(season=access.state, user=request.user),
+                "is_public": access.state.is_public,
+            },
+        )
         # The visitor's own links: nothing to render (and no query) for an anonymous visitor.
         if not request.user.is_authenticated:
-            return {"member_links": "", "comments": comments}
+            return {"member_links": "", "comments": comments, "calendar_link": calendar}
         my_team = SeasonTeam.objects.filter(season_id=access.state.pk, owner=request.user).first()
         html = render_to_string(
             "season/_member_links.html",
             {"season": access.state, "is_organiser": access.is_organiser, "my_team": my_team},
         )
-        return {"member_links": html, "comments": comments}
+        return {"member_links": html, "comments": comments, "calendar_link": calendar}
 
     return page_cache.cached_page(request, access, "season", build, live=member_links)
 
