@@ -97,10 +97,10 @@ def api_token(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "renew":
-            key = api_token_renew(user=request.user)  # type: ignore[arg-type]
+            key = api_token_renew(user=request.user)
         elif action == "revoke":
-            if api_token_revoke(user=request.user):  # type: ignore[arg-type]
+            if api_token_revoke(user=request.user):
                 messages.success(request, gettext("Your API token is revoked."))
             return redirect("api-token")
-    token = api_token_of(user=request.user)  # type: ignore[arg-type]
+    token = api_token_of(user=request.user)
     return render(request, "registration/api_token.html", {"token": token, "key": key})

@@ -76,6 +76,7 @@ def member_pages(season: Season, drafting: Season, cyclo: Season) -> dict[str, s
         "my-seasons": reverse("my-seasons"),
         "notifications": reverse("notifications"),
         "notification-settings": reverse("notification-settings"),
+        "api-token": reverse("api-token"),
         "join-code": reverse("season-join-code"),
         "new-season": reverse("season-create"),
         "my-team": reverse("player-team", args=[slug, team.pk]),

@@ -19,10 +19,12 @@ def three_seasons(alice):
 def test_a_list_comes_in_pages_with_links_to_the_next_and_previous(api, three_seasons):
     first = api.get("/api/seasons/?limit=2").json()
     assert (first["count"], first["limit"], first["offset"]) == (3, 2, 0)
-    assert len(first["results"]) == 2 and first["previous"] is None
+    assert len(first["results"]) == 2
+    assert first["previous"] is None
     assert first["next"].endswith("/api/seasons/?limit=2&offset=2")
     second = api.get(first["next"]).json()
-    assert len(second["results"]) == 1 and second["next"] is None
+    assert len(second["results"]) == 1
+    assert second["next"] is None
     assert second["previous"].endswith("/api/seasons/?limit=2&offset=0")
     assert api.get("/api/seasons/").json()["limit"] == 50
 

@@ -25,7 +25,8 @@ def test_a_published_rounds_results_events_dice_and_standings_are_given(api, lea
     for path in ("results/", "events/", "dice/", "standings/drivers/", "standings/constructors/"):
         assert api.get(f"/api/seasons/{MOTOR}/rounds/2/{path}").status_code == 200, path
     table = api.get(f"/api/seasons/{CYCLING}/tables/players/").json()
-    assert table["after"] == 2 and table["count"] == 3
+    assert table["after"] == 2
+    assert table["count"] == 3
 
 
 def test_an_unpublished_rounds_results_are_given_to_nobody(api, leagues):
@@ -44,8 +45,10 @@ def _nothing_of_round_3(api, headers):
         refused = api.get(f"/api/seasons/{slug}/rounds/3/standings/{table}/", **headers)
         assert refused.json() == {"detail": "The standings after round 3 are not published."}
         round_3 = api.get(f"/api/seasons/{slug}/rounds/3/", **headers).json()
-        assert round_3["status"] == "resolved" and not round_3["results_visible"]
-        assert round_3["seed"] is None and round_3["resolved_at"] is None
+        assert round_3["status"] == "resolved"
+        assert not round_3["results_visible"]
+        assert round_3["seed"] is None
+        assert round_3["resolved_at"] is None
         assert round_3["tables"] == []
         assert api.get(f"/api/seasons/{slug}/tables/riders/?after=3", **headers).status_code == 404
 
@@ -66,12 +69,15 @@ def test_an_answer_is_not_modified_until_the_season_changes(api, leagues):
     first = api.get(RESULTS % 2)
     tag = first["ETag"]
     again = api.get(RESULTS % 2, HTTP_IF_NONE_MATCH=tag)
-    assert again.status_code == 304 and again["ETag"] == tag and not again.content
+    assert again.status_code == 304
+    assert again["ETag"] == tag
+    assert not again.content
     assert api.get(RESULTS % 3).status_code == 404
     with committed():
         lifecycle.round_publish(round=Round.objects.get(season=leagues["cycling"], number=3))
     changed = api.get(RESULTS % 2, HTTP_IF_NONE_MATCH=tag)
-    assert changed.status_code == 200 and changed["ETag"] != tag
+    assert changed.status_code == 200
+    assert changed["ETag"] != tag
     assert api.get(RESULTS % 3).status_code == 200  # published now
 
 

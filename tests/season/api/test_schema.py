@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from config.wsgi import application
-from season.models import Round, Season
+from season.models import Season
 from season.permissions import PUBLIC_VIEW, status_visible, visible_upto
 from tests.season.api.conftest import CYCLING, MOTOR, PRIVATE, bearer, token_of
 
@@ -122,40 +122,41 @@ def test_every_operation_answers_as_its_schema_says_and_hides_what_is_not_publis
     seen_ok: set[str] = set()
     # Anonymous, then Alice with her token (she plays in the private season).
     for headers, examples in ((None, 20), (bearer(token_of("alice"))["HTTP_AUTHORIZATION"], 8)):
-        _run_operations(operations, hidden, headers, examples, seen_ok)
+        for operation in operations:
+            _run_operation(operation, hidden, headers, examples, seen_ok)
     # Every operation answered at least once with data, not only with errors.
     assert seen_ok == {operation.label for operation in operations}
 
 
-def _run_operations(operations, hidden, headers, examples, seen_ok):
-    for operation in operations:
+def _run_operation(operation, hidden, headers, examples, seen_ok):
+    """Up to ``examples`` generated requests of the operation, each answer checked."""
 
-        @settings(
-            max_examples=examples,
-            deadline=None,
-            derandomize=True,
-            database=None,
-            suppress_health_check=list(HealthCheck),
-        )
-        @given(
-            case=operation.as_strategy(),
-            path=_overrides(operation),
-            real=st.booleans(),
-            after=st.sampled_from([None, 1, 2]),
-        )
-        def run(case, path, real, after):
-            if real:
-                case.path_parameters = {**(case.path_parameters or {}), **path}
-                if case.query and "after" in case.query:
-                    case.query = {k: v for k, v in case.query.items() if k != "after"}
-                    if after is not None:
-                        case.query["after"] = after
-            if headers:
-                case.headers = {**(case.headers or {}), "Authorization": headers}
-            response = case.call()
-            case.validate_response(response)
-            _nothing_hidden(hidden, case.formatted_path, response.status_code, response.text)
-            if response.status_code == 200:
-                seen_ok.add(operation.label)
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(
+        case=operation.as_strategy(),
+        path=_overrides(operation),
+        real=st.booleans(),
+        after=st.sampled_from([None, 1, 2]),
+    )
+    def run(case, path, real, after):
+        if real:
+            case.path_parameters = {**(case.path_parameters or {}), **path}
+            if case.query and "after" in case.query:
+                case.query = {k: v for k, v in case.query.items() if k != "after"}
+                if after is not None:
+                    case.query["after"] = after
+        if headers:
+            case.headers = {**(case.headers or {}), "Authorization": headers}
+        response = case.call()
+        case.validate_response(response)
+        _nothing_hidden(hidden, case.formatted_path, response.status_code, response.text)
+        if response.status_code == 200:
+            seen_ok.add(operation.label)
 
-        run()
+    run()
