@@ -28,7 +28,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from season.cache import SeasonState, _cache_get, _cache_set, season_state
+from season.cache import SeasonState, cache_get, cache_set, season_state
 from season.models import Membership
 from season.permissions import PUBLIC_VIEW
 
@@ -160,11 +160,11 @@ def season_answer(
         return _headers(Response(status=status.HTTP_304_NOT_MODIFIED), etag, shared=access.shared)
     keep = access.shared and _keepable(request)
     key = API_PREFIX + etag.strip('"')
-    data = _cache_get(key) if keep else None
+    data = cache_get(key) if keep else None
     if data is None:
         data = build()
         if keep:
-            _cache_set(key, data, settings.PAGE_CACHE_SECONDS)
+            cache_set(key, data, settings.PAGE_CACHE_SECONDS)
     return _headers(Response(data), etag, shared=access.shared)
 
 
