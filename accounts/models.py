@@ -83,3 +83,28 @@ class CalendarToken(models.Model):
 
     def __str__(self) -> str:
         return str(self.user)
+
+
+class ApiToken(models.Model):
+    """A member's key to the read API (season/api): one a member, renewed or revoked by him on
+    /accounts/api/. Only the key's SHA-256 digest is kept (accounts.api_tokens): the key is
+    shown once, when made, and a stolen database gives no working key."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_token",
+        verbose_name=_("user"),
+    )
+    # The index of every API request's lookup: filter(digest=sha256(key)).
+    digest = models.CharField(_("digest"), max_length=64, unique=True)
+    #: The key's first characters, for the member to tell which key he holds.
+    prefix = models.CharField(_("prefix"), max_length=8)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.prefix}…)"

@@ -10,8 +10,10 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods
 from django.views.i18n import set_language as django_set_language
 
+from accounts.api_tokens import api_token_of, api_token_renew, api_token_revoke
 from accounts.forms import LimitedPasswordResetForm, ReminderChoiceForm, SignupForm
 from accounts.language import SESSION_KEY, known, language_choose
 from accounts.reminders import (
@@ -85,3 +87,20 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
             initial={"hours": choice.hours, "by_email": choice.by_email, "in_app": choice.in_app}
         )
     return render(request, "registration/notification_settings.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_token(request: HttpRequest) -> HttpResponse:
+    """The member's key to the read API: made or renewed (shown once), or revoked."""
+    key = None
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "renew":
+            key = api_token_renew(user=request.user)
+        elif action == "revoke":
+            if api_token_revoke(user=request.user):
+                messages.success(request, gettext("Your API token is revoked."))
+            return redirect("api-token")
+    token = api_token_of(user=request.user)
+    return render(request, "registration/api_token.html", {"token": token, "key": key})

@@ -40,6 +40,11 @@ INSTALLED_APPS = [
     "rules",
     "axes",
     "csp",
+    # The read API (season/api): Django REST framework, its OpenAPI 3 schema and the Swagger
+    # UI of its docs page served from our static files (docs/api.md).
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "accounts",
     "riders",
     "races",
@@ -324,6 +329,38 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     },
 }
+
+# The read API (season/api, docs/api.md): JSON only, members' tokens only (no session: a
+# browser's cookies never act on it), the limits per client and window below.
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["season.api.auth.ApiTokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_THROTTLE_CLASSES": ["season.api.limits.ApiRateThrottle"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "season.api.errors.api_exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Grand Tour read API",
+    "DESCRIPTION": "The seasons' calendars, results, standings and competitors (docs/api.md).",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No deep links: Swagger UI nests them in each operation's button (an axe-core failure).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False, "displayOperationId": False},
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+# Requests a client may make to the API per window: an address without a token, a token.
+API_RATE_ANONYMOUS = env_int("API_RATE_ANONYMOUS", 120)
+API_RATE_TOKEN = env_int("API_RATE_TOKEN", 600)
+API_RATE_SECONDS = env_int("API_RATE_SECONDS", 60)
+#: The largest page of any list of the API (``limit``), and the page when none is asked.
+API_MAX_LIMIT = 200
+API_DEFAULT_LIMIT = 50
 
 # The address of the site in emails.
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")

@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/setlang/", accounts_views.set_language, name="set_language"),
     path("accounts/", include("accounts.urls")),
+    path("api/", include("season.api.urls")),
     path("championships/", include("motor.urls")),
     path("", include("season.urls")),
 ]

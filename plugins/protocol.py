@@ -431,6 +431,32 @@ class GameAdapter(TeamFormation, OrdersPage, Protocol):
         round whose results this visitor may see."""
         ...
 
+    # --- the read API (season/api): plain lines, one shape for every game ------------------
+    # A line is a dict: place, competitor_id, name, team_id, team, value, gap, status, detail
+    # (a dict of the game's own fields); an event: seq, turn, kind, competitor_ids, detail.
+    # ``team_names``: league team id -> name; ``team_of``: a seat's competitor id (a rider's,
+    # a car's entry) -> its league team id.
+
+    def api_tables(self) -> list[tuple[str, str, str]]:
+        """The standings tables after a round as (key, label, unit of their value)."""
+        ...
+
+    def api_results(
+        self, event: Any, *, team_names: Mapping[int, str], team_of: Mapping[int, int]
+    ) -> list[dict[str, Any]]:
+        """The round's results (``event``: its stage or Grand Prix), by place."""
+        ...
+
+    def api_standing(
+        self, event: Any, table: str, *, team_names: Mapping[int, str], team_of: Mapping[int, int]
+    ) -> list[dict[str, Any]] | None:
+        """One of :meth:`api_tables` after the round, by place; None: no such table."""
+        ...
+
+    def api_events(self, event: Any) -> list[dict[str, Any]]:
+        """What happened in the round, as its page lists it, in the engine's order."""
+        ...
+
     # --- the end of the race (season/results.py) -----------------------------------------
 
     def league_ranking_choices(self) -> Sequence[tuple[str, Any]]:

@@ -98,6 +98,12 @@ def _cache_set(key: str, value: Any, timeout: float | None) -> None:
         _cache_failed(error)
 
 
+#: The same reads and writes for the other answers kept under a season's state (the read API,
+#: season/api/answers.py): a cache that fails is logged, never raised.
+cache_get = _cache_get
+cache_set = _cache_set
+
+
 @dataclass(frozen=True)
 class SeasonState:
     """What a page needs to know of a season before it reads anything else: enough to check

@@ -67,7 +67,8 @@ def test_an_adapter_lacking_a_member_is_refused_by_name():
 
     with pytest.raises(
         TypeError,
-        match="adapter 'half-a-game' lacks candidate, commitment_of, computer_teams, dice_log",
+        match="adapter 'half-a-game' lacks api_events, api_results, api_standing, api_tables, "
+        "candidate, commitment_of",
     ):
         register(HalfAGame())
     assert "half-a-game" not in adapter_names()

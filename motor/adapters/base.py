@@ -32,6 +32,7 @@ from engine.spec import Spec, SpecError
 from motor.adapters.formation import MotorFormation
 from motor.adapters.orders_page import MotorOrdersPage
 from motor.championship import RaceLine, car_points
+from motor.league import api as league_api
 from motor.league import pages as league_pages
 from motor.league import ranking as league_results
 from motor.league import sheets as league_sheets
@@ -935,6 +936,24 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
         rule_link: Callable[[Any], Any],
     ) -> dict[str, Any]:
         return league_pages.dice_part(rolls, seats=seats)
+
+    # --- the read API (plugins.protocol.GameAdapter, motor.league.api) ---------------------
+
+    def api_tables(self) -> list[tuple[str, str, str]]:
+        return league_api.tables()
+
+    def api_results(
+        self, event: Any, *, team_names: Mapping[int, str], team_of: Mapping[int, int]
+    ) -> list[dict[str, Any]]:
+        return league_api.results_lines(event, team_names=team_names, team_of=team_of)
+
+    def api_standing(
+        self, event: Any, table: str, *, team_names: Mapping[int, str], team_of: Mapping[int, int]
+    ) -> list[dict[str, Any]] | None:
+        return league_api.standing_lines(event, table, team_names=team_names, team_of=team_of)
+
+    def api_events(self, event: Any) -> list[dict[str, Any]]:
+        return league_api.event_lines(event)
 
     def league_standings_url(self, slug: str) -> str:
         return reverse("season-motor-standings", args=[slug, "drivers"])

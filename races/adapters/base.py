@@ -44,6 +44,7 @@ from races.adapters.spec_forms import (
 )
 from races.course_generation import route_problems, stage_courses_generate
 from races.course_validation import stage_course_errors
+from races.league import api as league_api
 from races.league import pages as league_pages
 from races.league import ranking as league_results
 from races.league import season_points
@@ -990,6 +991,24 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         rule_link: Callable[[Any], Any],
     ) -> dict[str, Any]:
         return league_pages.dice_part(rolls, seats=seats, rule_link=rule_link)
+
+    # --- the read API (plugins.protocol.GameAdapter, races.league.api) ---------------------
+
+    def api_tables(self) -> list[tuple[str, str, str]]:
+        return league_api.tables()
+
+    def api_results(
+        self, event: Any, *, team_names: Mapping[int, str], team_of: Mapping[int, int]
+    ) -> list[dict[str, Any]]:
+        return league_api.results_lines(event, team_names=team_names)
+
+    def api_standing(
+        self, event: Any, table: str, *, team_names: Mapping[int, str], team_of: Mapping[int, int]
+    ) -> list[dict[str, Any]] | None:
+        return league_api.standing_lines(event, table, team_names=team_names)
+
+    def api_events(self, event: Any) -> list[dict[str, Any]]:
+        return league_api.event_lines(event)
 
     def league_standings_url(self, slug: str) -> str:
         return reverse("season-standings", args=[slug, "general"])

@@ -77,6 +77,7 @@ def member_pages(season: Season, drafting: Season, cyclo: Season) -> dict[str, s
         "notifications": reverse("notifications"),
         "notification-settings": reverse("notification-settings"),
         "calendar-renew": reverse("calendar-renew"),
+        "api-token": reverse("api-token"),
         "join-code": reverse("season-join-code"),
         "new-season": reverse("season-create"),
         "my-team": reverse("player-team", args=[slug, team.pk]),
