@@ -1,6 +1,10 @@
 """Do simulated Tours look like real ones? Complete demo Tours, stage by stage, beside real ones.
 
     .venv/bin/python bench/realism.py [--tours 20] [--ruleset moreno] [--league-tours 20]
+        [--small-field-tours 20] [--seed S]
+
+Fresh random seeds by default, printed first (``--seed S`` gives the same figures again; stage n
+of Tour t has seed S + 1000 t + n; ``--seed 0`` the seeds the rules were tuned on, issue 16).
 
 Runs the engine, the stage times and the classifications (pure Python, no database) over the
 21 stages of the demo Tour, carrying abandons, crash counts, the GC start order, the jerseys and
@@ -19,7 +23,11 @@ which the head of the race passes 3/4 of the course until he crossed the line; t
 is the group of the favourites, the one holding most of the GC top 10 before the stage, else
 the largest; ``breakaway_pct_vs_largest_group`` is the figure against the largest group);
 the GC gaps of the 2nd, 10th, 20th, 50th and last; abandons as a share of the field; stages
-won by specialists (rated 3+ on the stage's axis). Real bands beside each.
+won by specialists (rated 3+ on the stage's axis). Real bands beside each. Then issue 32's
+goals on what one player sees: the share of single seasons whose GC gaps and abandons are in
+band, and the shares of stages that end in a bunch, are won by 10-90 s in the mountains (and in
+no 5-second step on more than a fifth of them), have a crash, are won from a breakaway or by a
+specialist.
 Then, with ``--small-field-tours``, the league's 32 riders alone (the organiser's smaller
 field, abandon rules scaled to it). The last line is JSON (``demo``, ``league`` and
 ``small_field``, each with ``goals``: the figures of issue 16 and whether each is in its band).
