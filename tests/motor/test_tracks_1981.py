@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.motor import parse_document
+from engine.rulesets.grandprix.orders import SPEC_EXAMPLE
 from engine.rulesets.grandprix.playtest import run_playtest
 from engine.rulesets.grandprix.track import Track, grid_index, load_track
 from motor.demo import FIXTURES_DIR, TRACK_FILES, TRACKS_DIR
@@ -68,7 +69,10 @@ def test_pit_lane_and_racing_lines(circuit_id: str) -> None:
 
 
 def _figures(circuit_id: str) -> tuple[float, float, float, float]:
-    report = run_playtest(_track(circuit_id), 16, risk="normal", seed=1)
+    # §7.1's example orders, the defaults the band was drawn for: the default orders of
+    # version 4 take the lap-2 insurance stop, which spares the punctured cars (docs/grandprix.md,
+    # "auto against the best fixed orders": 27-43 % retired, median 35 %).
+    report = run_playtest(_track(circuit_id), 16, risk="normal", seed=1, orders=SPEC_EXAMPLE)
     rates = [rate for _id, _name, _count, rate in report.corner_exits]
     return report.retired_share, report.pole_wins, min(rates), max(rates)
 

@@ -24,8 +24,10 @@ from engine.rulesets.grandprix.track import Track
 
 NAME = "grandprix"
 #: Bumped whenever the same inputs and seed give another outcome (rules, [D] values).
-VERSION = 3  # 2: the risk levels weigh green end squares (policy.GREEN_BIAS); 3: each
-# fuel-saving card held saves one out-of-fuel (a second one overwrote the first), races of 4+ laps
+VERSION = 4  # 2: the risk levels weigh green end squares (policy.GREEN_BIAS); 3: each
+# fuel-saving card held saves one out-of-fuel (a second one overwrote the first), races of 4+ laps;
+# 4: the default orders (auto, computer cars) play speed cards from 2nd gear and take the lap-2
+# insurance stop (orders.CarOrders, issue 32)
 DESCRIPTION = "Grand Prix: F1 dice game on a track file, qualifying, gears, corners, incidents"
 
 

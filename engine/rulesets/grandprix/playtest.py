@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from engine.motor import CarEntry
 from engine.rulesets.grandprix.orders import CarOrders
@@ -49,14 +51,15 @@ def run_playtest(
     seed: int = 1,
     laps: int | None = None,
     settings: GrandPrixSettings | None = None,
+    orders: Mapping[str, Any] | None = None,
 ) -> PlaytestReport:
-    """``races`` events with every car on ``risk`` (seeds ``seed``, ``seed + 1``, ...)."""
+    """``races`` events with every car on ``risk`` (seeds ``seed``, ``seed + 1``, ...) and
+    the default orders, or ``orders``' fields (§7.1 names) where given."""
     from engine.rulesets.grandprix import GrandPrixInputs, simulate
 
-    orders = {c.car_id: CarOrders(c.car_id, risk=risk) for c in PLAYTEST_CARS}
-    inputs = GrandPrixInputs(
-        track, PLAYTEST_CARS, orders, settings or GrandPrixSettings(), laps=laps
-    )
+    given = dict(orders or {})
+    cars = {c.car_id: CarOrders(c.car_id, **{"risk": risk, **given}) for c in PLAYTEST_CARS}
+    inputs = GrandPrixInputs(track, PLAYTEST_CARS, cars, settings or GrandPrixSettings(), laps=laps)
     outcomes: list[GrandPrixOutcome] = [simulate(inputs, seed + n) for n in range(races)]
     return summarise(track, outcomes, risk)
 

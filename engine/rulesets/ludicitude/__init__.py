@@ -18,7 +18,7 @@ from engine.rulesets.ludicitude.track import GAME
 
 NAME = GAME
 #: Bumped whenever the same inputs and seed give another outcome (rules, defaults, driver).
-VERSION = 1
+VERSION = 2  # 2: the default driver spends its brake by the finish (policy.BRAKE_HORIZON)
 DESCRIPTION = "Ludicitude: 24-card tracks, speed dice, speed limits and brake points"
 
 __all__ = ["DESCRIPTION", "NAME", "VERSION", "CarEntry", "RaceInputs", "RaceOutcome", "simulate"]

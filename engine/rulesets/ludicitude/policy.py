@@ -25,12 +25,32 @@ PROBABILITY: tuple[tuple[Fraction, ...], ...] = tuple(
 )
 
 
+#: [D] P-2 as the engine plays it (version 2): a brake point is worth λ while the car stands
+#: at least this many cards from the finish, then less in proportion to the cards left, and
+#: nothing once the move finishes (no penalty is left to pay with it). P-2 as written weighs it
+#: λ to the line, so the driver finished with 5.5 points unspent (issue 32; docs/ludicitude.md,
+#: "auto against the best fixed orders"). Far from the finish (the §8 vectors L10-L12) the
+#: scores are P-2's.
+BRAKE_HORIZON = 24  # one lap of the 24 cards (tried 12 and 18: auto 0.55 and 0.36 points short)
+
+
+def brake_worth(position: int, finish: int) -> Fraction:
+    """The share of λ a brake point is worth to a car at ``position``: 1 at ``BRAKE_HORIZON``
+    cards or more from the finish, down to 0 on it."""
+    return Fraction(max(0, min(BRAKE_HORIZON, finish - position)), BRAKE_HORIZON)
+
+
 def utility(move: Move, *, position: int, brake: int, finish: int, weight: Fraction) -> Fraction:
-    """P-2: -100 if the car is eliminated, otherwise ``min(m, F - p) + λ·(b_after - b)``
-    (``b_after`` after the cost of the change, the penalties and any recovery)."""
+    """P-2: -100 if the car is eliminated, otherwise ``min(m, F - p) + λ·w·(b_after - b)``
+    (``b_after`` after the cost of the change, the penalties and any recovery; ``w`` is
+    :func:`brake_worth` of the car's position ``p``, 0 for a move that finishes; far from
+    the finish ``w`` is 1 and this is P-2 as written)."""
     if move.eliminated:
         return ELIMINATED
-    return min(move.moved, finish - position) + weight * (move.brake - brake)
+    moved = min(move.moved, finish - position)
+    if move.finished:
+        return Fraction(moved)
+    return moved + weight * brake_worth(position, finish) * (move.brake - brake)
 
 
 def scores(

@@ -41,8 +41,8 @@ CASES: dict[str, tuple[str, GrandPrixSettings, dict[str, dict[str, Any]]]] = {
         {
             "car1": {"quali_risk": "aggressive"},
             "car2": {"max_gear": 3},
-            "car3": {"card_min_gear": 2},
-            "car4": {"pit_strategy": "lap2_insurance"},
+            "car3": {"card_min_gear": 3},  # the defaults are 2 and lap2_insurance (version 4)
+            "car4": {"pit_strategy": "required_only"},
             "car5": {"mode": "interactive"},
         },
     ),

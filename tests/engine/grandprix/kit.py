@@ -7,7 +7,7 @@ from pathlib import Path
 
 from engine.motor import CarEntry, load_document
 from engine.rulesets.grandprix.board import board_for
-from engine.rulesets.grandprix.orders import CarOrders
+from engine.rulesets.grandprix.orders import SPEC_EXAMPLE, CarOrders
 from engine.rulesets.grandprix.race import RUNNING, GrandPrixRace
 from engine.rulesets.grandprix.settings import GrandPrixSettings
 from engine.rulesets.grandprix.source import ScriptedSource
@@ -39,9 +39,11 @@ def placed(
     settings: GrandPrixSettings | None = None,
 ) -> tuple[GrandPrixRace, dict[str, int]]:
     """A race in round ``round_no`` with each car on ``(square, crossings, gear)``; returns
-    the race and the car indices by name. Piles start empty (a test puts cards in them)."""
+    the race and the car indices by name. Piles start empty (a test puts cards in them). Cars
+    without ``orders`` drive on §7.1's example orders (cards from 3rd gear, required stops
+    only), which the §8 vectors are written for, not on the engine's defaults."""
     names = list(cars)
-    all_orders = [(orders or {}).get(n) or CarOrders(n) for n in names]
+    all_orders = [(orders or {}).get(n) or CarOrders(n, **SPEC_EXAMPLE) for n in names]
     race = GrandPrixRace(
         board_for(track), all_orders, ScriptedSource(dice, decks), settings or GrandPrixSettings()
     )

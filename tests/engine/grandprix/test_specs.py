@@ -83,8 +83,8 @@ def test_the_orders_spec_is_section_7_1_with_the_defaults_of_car_orders() -> Non
         "risk": "normal",
         "quali_risk": "same",
         "max_gear": 4,
-        "card_min_gear": 3,
-        "pit_strategy": "required_only",
+        "card_min_gear": 2,  # version 4: the best fixed orders (bench/auto_vs_best.py)
+        "pit_strategy": "lap2_insurance",
     }
     assert ORDERS_CODEC.from_data({"car": "c1", **ORDERS_SPEC.defaults()}) == CarOrders("c1")
     assert [v for v, _ in ORDERS_SPEC["quali_risk"].choices] == [

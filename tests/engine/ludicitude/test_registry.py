@@ -14,7 +14,7 @@ from engine.spec import SpecError
 
 def test_ludicitude_is_a_registered_motor_ruleset() -> None:
     ruleset = get_ruleset("ludicitude")
-    assert (ruleset.name, ruleset.discipline, ruleset.version) == ("ludicitude", "motor", 1)
+    assert (ruleset.name, ruleset.discipline, ruleset.version) == ("ludicitude", "motor", 2)
     assert ruleset.motor is HOOKS
     assert motor_ruleset("ludicitude") == (ruleset, HOOKS)
     assert ruleset_for_game("ludicitude") is ruleset
