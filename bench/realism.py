@@ -43,7 +43,7 @@ import secrets
 import statistics
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
@@ -334,6 +334,11 @@ def won_from_breakaway(trace: Trace, winner_id: int, favourites: Sequence[int] =
 # -- one Tour ------------------------------------------------------------------------------
 
 
+#: A bench's look at each stage of simulate_tour: (number, timed lines, classifications after
+#: it, its record, last stage).
+OnStage = Callable[[int, Sequence[Any], dict[str, Any], StageRecord, bool], None]
+
+
 def stage_seed(base: int, tour: int, number: int) -> int:
     """The seed of stage ``number`` of Tour ``tour`` of a run whose seeds start at ``base``:
     base 0 gives the seeds the rules were tuned on (``tour * 1000 + stage``, issue 16), a
@@ -348,7 +353,15 @@ def simulate_tour(
     ruleset: str,
     tour: int,
     base: int = 0,
+    orders: Mapping[int, Mapping[str, Any]] | None = None,
+    on_stage: OnStage | None = None,
 ) -> dict[str, Any]:
+    """One Tour of ``riders`` over ``courses``. ``orders``: some riders' orders of the
+    ruleset's spec by rider id (as a player gives them: the ruleset's part of each rider is
+    built from them, ``hooks.rider_of``); none: every rider on his role's default.
+    ``on_stage(number, timed lines, classifications after it, its record, last stage)`` is
+    called after each stage (a bench scoring a team)."""
+    given = orders or {}
     teams = {name: index for index, name in enumerate(dict.fromkeys(r["team"] for r in riders))}
     by_id = {r["id"]: r for r in riders}
     birth_dates = {r["id"]: date.fromisoformat(r["birth"]) for r in riders}
@@ -387,9 +400,9 @@ def simulate_tour(
             ),
             settings=adapter.engine_settings(rules),
             extras={
-                r["id"]: hooks.rider_of({}, carried[r["id"]], course)
+                r["id"]: hooks.rider_of(given.get(r["id"], {}), carried.get(r["id"], {}), course)
                 for r in starters
-                if r["id"] in carried
+                if r["id"] in carried or r["id"] in given
             },
             yellow_jersey=yellow,
             green_jersey=green,
@@ -475,6 +488,8 @@ def simulate_tour(
         gc_rank = {line.rider_id: (line.rank, line.value) for line in tables["general"]}
         yellow = tables["general"][0].rider_id if tables["general"] else None
         green = tables["points"][0].rider_id if tables["points"] else None
+        if on_stage is not None:
+            on_stage(number, timed, tables, records[-1], number == len(courses))
     general = tables["general"]
     gaps = {
         place: general[min(int(place), len(general)) - 1].gap
