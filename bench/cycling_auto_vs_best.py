@@ -226,7 +226,7 @@ def line(t: Tally) -> str:
     g, gw = interval(t.best_gc)
     wins, jerseys = statistics.fmean(t.wins), statistics.fmean(t.jerseys)
     return (
-        f"{t.label:<58} points {p:6.1f} ±{pw:5.1f}  best GC {g:5.1f} ±{gw:4.1f}"
+        f"{t.label:<60} points {p:6.1f} ±{pw:5.1f}  best GC {g:5.1f} ±{gw:4.1f}"
         f"  stage wins {wins:4.2f}  jersey days {jerseys:5.2f}"
     )
 
