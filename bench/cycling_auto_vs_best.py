@@ -184,7 +184,8 @@ def score_tour(
     roles, orders = build(rows)
     riders = with_roles(league, roles)
     mine = {r["id"] for r in rows}
-    got = {"points": 0, "wins": 0, "jerseys": 0, "best_gc": None}
+    got = {"points": 0, "wins": 0, "jerseys": 0}
+    best_gc: list[int] = []
 
     def on_stage(
         number: int, timed: Sequence[Any], tables: dict[str, Any], record: Any, last: bool
@@ -208,14 +209,12 @@ def score_tour(
         got["wins"] += sum(1 for t in timed if t.rank == 1 and t.rider_id in mine)
         got["jerseys"] += sum(1 for ids in standings.values() if ids and ids[0] in mine)
         if last:
-            got["best_gc"] = next(
-                (line.rank for line in tables["general"] if line.rider_id in mine), None
-            )
+            best_gc.extend(line.rank for line in tables["general"] if line.rider_id in mine)
 
     simulate_tour(
         riders, courses, ruleset=game, tour=tour, base=base, orders=orders, on_stage=on_stage
     )
-    return got["points"], got["best_gc"], got["wins"], got["jerseys"]
+    return got["points"], min(best_gc, default=None), got["wins"], got["jerseys"]
 
 
 # -- the table -----------------------------------------------------------------------------
