@@ -24,7 +24,6 @@ Fresh seeds unless ``--seed``; the seed is printed.
 from __future__ import annotations
 
 import argparse
-import math
 import secrets
 import statistics
 import sys
@@ -36,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.auto_vs_best import interval  # noqa: E402
 from bench.realism import default_roles, league_riders, load_demo, simulate_tour  # noqa: E402
 from races.league.fantasy import JERSEY_POINTS, StageFacts, stage_points  # noqa: E402
 
@@ -54,14 +54,6 @@ class Tally:
     best_gc: list[float] = field(default_factory=list)
     wins: list[float] = field(default_factory=list)
     jerseys: list[float] = field(default_factory=list)
-
-
-def interval(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95 % interval."""
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, math.inf
-    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
 # -- the candidates ------------------------------------------------------------------------
