@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint check bench clean-db accelerate accelerate-clean
+.PHONY: run test test-fast lint check bench clean-db
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -34,21 +34,13 @@ lint: check
 FAST_TESTS := tests/engine tests/races tests/test_i18n.py
 test-fast: $(STAMP)
 	$(PY) -m pytest -n auto -q -m "not django_db and not postgres and not redis and not worker and not browser" \
-		--ignore=tests/engine/test_compiled.py $(FAST_TESTS) $(PYTEST_ARGS)
+		$(FAST_TESTS) $(PYTEST_ARGS)
 
 test: lint
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
-
-# Optional: the engines compiled with mypyc, in place (needs a C compiler; docs/engine.md,
-# "Compiled build"). Same outcomes; accelerate-clean goes back to pure Python.
-accelerate: $(STAMP)
-	$(PY) scripts/accelerate.py
-
-accelerate-clean: $(STAMP)
-	$(PY) scripts/accelerate.py --clean
 
 clean-db:
 	rm -f db.sqlite3 db.sqlite3-journal db.sqlite3-wal db.sqlite3-shm

@@ -7,13 +7,10 @@
 Grand Prix: full events (qualifying and 3 laps, 12 cars) on every shipped track, in turn.
 Ludicitude: 12 cars with the default driver on the example ring (anneau-exemple), 2 laps.
 
-    .venv/bin/python bench/engine.py --ruleset grandprix --compare
-
-The first line says whether the engine runs compiled (mypyc, ``make accelerate``) or as pure
-Python. ``--compare`` runs the same benchmark twice in fresh processes, on a copy of the
-engine's sources alone (pure Python) and on the compiled engine (this tree's when it is built,
-else one built in a temporary copy, a few minutes), then prints the two side by side.
-``--engine-from DIR`` takes the ``engine`` package from DIR (used by ``--compare``).
+The first line says where the engine comes from. ``--engine-from DIR`` takes the ``engine``
+package from DIR (another tree's, to compare two versions in one sitting). The engines run as
+pure Python, the one build there is (issue 33 removed the optional compiled build:
+docs/engine.md, "Compiled build: removed").
 
 Prints the median over the runs of: stages per second, rider-moves per second, dice rolls per
 second, the cost of the same dice drawn alone with ``RandomDice`` (no rules) and the engine's
@@ -24,11 +21,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import tracemalloc
 from pathlib import Path
@@ -38,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 if "--engine-from" in sys.argv:  # before the engine's first import
     sys.path.insert(0, str(Path(sys.argv[sys.argv.index("--engine-from") + 1]).resolve()))
 
+import engine  # noqa: E402
 from engine import simulate  # noqa: E402
-from engine.accelerated import build_state, describe  # noqa: E402
 from engine.cli import course_from_data, entrants_from_rows, load_riders  # noqa: E402
 from engine.cycling.inputs import StageInputs  # noqa: E402
 from engine.cycling.outcome import Outcome  # noqa: E402
@@ -219,42 +213,6 @@ def bench_ludicitude(runs: int, races: int, seed: int) -> int:
     return 0
 
 
-SUMMARY = ("engine compiled:", "engine cost", "CPU time", "speed:", "per stage:")
-
-
-def compare(argv: list[str]) -> int:
-    """The same benchmark in two fresh processes, pure Python then compiled (module doc)."""
-    rest = [a for a in argv if a != "--compare"]
-    with tempfile.TemporaryDirectory(prefix="grandtour-bench-") as tmp:
-        pure = Path(tmp, "pure")
-        shutil.copytree(
-            ROOT / "engine", pure / "engine", ignore=shutil.ignore_patterns("*.so", "__pycache__")
-        )
-        if build_state().is_compiled and not build_state().stale:
-            compiled = ROOT
-        else:
-            compiled = Path(tmp, "compiled")
-            shutil.copytree(pure, compiled)
-            print("building the compiled engine in a temporary copy ...", flush=True)
-            build = [sys.executable, str(ROOT / "scripts" / "accelerate.py"), "--quiet"]
-            subprocess.run([*build, "--target", str(compiled)], check=True)
-        outputs = {}
-        for label, where in (("pure Python", pure), ("compiled", compiled)):
-            print(f"--- {label} ---", flush=True)
-            run = subprocess.run(
-                [sys.executable, __file__, *rest, "--engine-from", str(where)],
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            print(run.stdout, end="", flush=True)
-            outputs[label] = [line for line in run.stdout.splitlines() if line.startswith(SUMMARY)]
-    print("--- side by side ---")
-    for pure_line, compiled_line in zip(*outputs.values(), strict=True):
-        print(f"{pure_line:<58} | {compiled_line}")
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", default="moreno")
@@ -265,14 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--races", type=int, help="motor: races a run (grandprix 100, ludicitude 2000)"
     )
-    parser.add_argument(
-        "--compare", action="store_true", help="pure Python and compiled, side by side"
-    )
     parser.add_argument("--engine-from", type=Path, help="take the engine package from here")
     args = parser.parse_args(argv)
-    if args.compare:
-        return compare(argv if argv is not None else sys.argv[1:])
-    print(f"engine compiled: {describe()}", flush=True)
+    print(f"engine: pure Python, from {Path(engine.__file__).parent}", flush=True)
     if args.ruleset == "grandprix":
         return bench_grandprix(args.runs, args.races or 100, args.seed)
     if args.ruleset == "ludicitude":

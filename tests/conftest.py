@@ -1,15 +1,14 @@
 """Shared fixtures and the markers for tests that need the real parts.
 
-Tests marked postgres / redis / worker / browser / compiler are skipped with a printed reason
+Tests marked postgres / redis / worker / browser are skipped with a printed reason
 where those parts are absent (a newcomer's `make test`). With GRANDTOUR_REQUIRE_REAL=1 (set by
 .ci/run) a missing part fails the test instead, so CI cannot pass with a real-part test skipped.
 """
 
-import importlib.util
 import os
 import shutil
 import socket
-import sysconfig
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
@@ -19,6 +18,24 @@ from hypothesis import settings as hypothesis_settings
 from tests.factories import UserFactory
 
 CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def stray_extensions(root: Path = ROOT) -> list[Path]:
+    """C extensions beside the engine's sources: left by the compiled build that issue 33
+    removed (``make accelerate``), they would shadow the sources every test reads."""
+    return sorted([*root.joinpath("engine").rglob("*.so"), *root.glob("grandtour_engine__mypyc*")])
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    stray = stray_extensions()
+    if stray:
+        raise pytest.UsageError(
+            f"{len(stray)} compiled extension(s) of the removed compiled build shadow the "
+            f"engine's sources, e.g. {stray[0]}: delete them "
+            "(find engine -name '*.so' -delete; rm -f grandtour_engine__mypyc*)"
+        )
+
 
 # No property test is timed (speed is measured by bench/, never by a test): on a loaded machine
 # Hypothesis's default 200 ms deadline failed tests whose every example was right.
@@ -35,12 +52,6 @@ def _redis_answers(url: str) -> bool:
         return False
 
 
-def _can_compile() -> bool:
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    headers = os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))
-    return bool(importlib.util.find_spec("mypyc") and shutil.which(compiler) and headers)
-
-
 def _missing_parts(item: pytest.Item) -> list[str]:
     markers = {marker.name for marker in item.iter_markers()}
     missing = []
@@ -52,8 +63,6 @@ def _missing_parts(item: pytest.Item) -> list[str]:
         missing.append("Redis (set REDIS_URL=redis://127.0.0.1:6379/0)")
     if "browser" in markers and not shutil.which(CHROMIUM):
         missing.append(f"Chromium ({CHROMIUM}: apt-get install chromium)")
-    if "compiler" in markers and not _can_compile():
-        missing.append("mypyc and a C compiler (cc, Python.h) for the compiled engine")
     return missing
 
 
