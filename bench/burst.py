@@ -7,7 +7,8 @@ the workers as deployed, while logged-in players and anonymous visitors load pag
 Builds the N leagues with the product's services on PostgreSQL (its own database, made afresh):
 half Moréno on a short stage race (the demo's Critérium, 4 stages, the Tour's start list), four
 players drafting eight riders each and computer teams riding the rest; half Grand Prix on the
-demo 1981 championship, four players with two cars each and computer teams driving the rest.
+demo 1981 championship, four players with two cars each and computer teams driving the rest
+(the players of each cycling league play the motor league after it too: My seasons lists two).
 Every league's round 1 is open with its deadline at the same instant. Then it starts gunicorn
 as production runs it (bench/load.py), ``--workers`` league workers (the README's command line
 and queue) and one beat (django_celery_beat's DatabaseScheduler, the deadline check every
@@ -126,7 +127,13 @@ def build(leagues: int) -> Built:
     from motor.models import PointsSystem
     from races.models import Race
     from season.computer_teams import computer_teams_fill
-    from season.formation import budget_pick, draft_autopick, draft_start, draft_status
+    from season.formation import (
+        budget_pick,
+        draft_autopick,
+        draft_start,
+        draft_status,
+        free_pickables,
+    )
     from season.leagues import SeasonSettings, season_create, season_join
     from season.models import Season
     from season.rule_settings import RuleSettings
@@ -139,6 +146,8 @@ def build(leagues: int) -> Built:
     first = timezone.now() + timedelta(days=1)
     client = Client()
     built = Built(round_ids=[])
+    cookies: dict[int, str] = {}
+    players: list[Any] = []
     started = time.perf_counter()
     for index in range(leagues):
         motor = index % 2 == 1
@@ -169,15 +178,16 @@ def build(leagues: int) -> Built:
                 hours_between=24,
                 options={"points_system": points} if motor else None,
             )
-            players = [
-                user_model.objects.create(username=f"{slug}-player-{n}") for n in range(PLAYERS)
-            ]
+            if not motor:  # the players of a cycling league play the motor one after it too
+                players = [
+                    user_model.objects.create(username=f"{slug}-player-{n}") for n in range(PLAYERS)
+                ]
             teams = [
                 season_join(season=season, user=user, team_name=f"{user.username} team")
                 for user in players
             ]
             if motor:
-                entries = list(championship.entries.order_by("pk"))
+                entries = free_pickables(season=season)
                 for n, team in enumerate(teams):
                     for entry in entries[2 * n : 2 * n + 2]:
                         budget_pick(team=team, pickable=entry)
@@ -195,11 +205,12 @@ def build(leagues: int) -> Built:
         for user, team in zip(players, teams, strict=True):
             if len(built.orders) >= SESSIONS_MAX:
                 break
-            client.force_login(user)
-            cookie = client.cookies["sessionid"].value
-            client.cookies.clear()
-            built.orders.append((f"/seasons/{slug}/teams/{team.pk}/orders/", cookie))
-            built.my.append(("/my/", cookie))
+            if user.pk not in cookies:
+                client.force_login(user)
+                cookies[user.pk] = client.cookies["sessionid"].value
+                client.cookies.clear()
+                built.my.append(("/my/", cookies[user.pk]))
+            built.orders.append((f"/seasons/{slug}/teams/{team.pk}/orders/", cookies[user.pk]))
         if (index + 1) % 20 == 0 or index + 1 == leagues:
             print(
                 f"  {index + 1} leagues built ({time.perf_counter() - started:.0f} s;"
