@@ -347,7 +347,7 @@ class Season(models.Model):
 def _calendar_of(events: "models.QuerySet[SeasonEvent]") -> "models.QuerySet[SeasonEvent]":
     """Calendar events as Season.calendar keeps them: each with its league copy and the
     numbers of its first round and of its first round not done yet."""
-    return events.select_related(
+    return events.select_related(  # type: ignore[no-redef]
         "race__template", "championship__copied_from", "championship__points_system"
     ).annotate(
         first_round=models.Min("rounds__number"),
