@@ -76,15 +76,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def database_create(url: str) -> None:
-    """Create the database if missing; the bench's own default database is made afresh."""
+def database_create(url: str, *, fresh: bool | None = None) -> None:
+    """Create the database if missing; made afresh if ``fresh`` (by default: the bench's own
+    default database)."""
     import psycopg
 
     parsed = urlparse(url)
     name = parsed.path.lstrip("/")
     admin = parsed._replace(path="/postgres").geturl()
     with psycopg.connect(admin, autocommit=True) as conn:
-        if url == DEFAULT_DB:
+        if url == DEFAULT_DB if fresh is None else fresh:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
             conn.execute(f'CREATE DATABASE "{name}"')
@@ -115,11 +116,15 @@ def children_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def wrk(url: str, connections: int, duration: int, server: int) -> dict[str, str]:
+def wrk(
+    url: str, connections: int, duration: int, server: int, *, script: str | None = None
+) -> dict[str, str]:
+    """One wrk run on ``url`` (or on the requests a lua ``script`` makes: its path given)."""
     threads = min(2, connections)
     server_before, wrk_before = group_cpu_seconds(server), children_cpu_seconds()
+    lua = ["-s", script] if script else []
     out = subprocess.run(
-        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", url],
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--latency", *lua, url],
         capture_output=True,
         text=True,
         check=True,

@@ -259,9 +259,10 @@ LOGGING = {
 STAGE_RESOLVE_PAUSE_BEFORE_COMMIT = env_int("STAGE_RESOLVE_PAUSE_BEFORE_COMMIT", 0)
 
 # Beat's DatabaseScheduler copies this schedule into its tables when it starts (an interval
-# changed here replaces the stored one). Every minute in production; the beat test checks every
-# second or two so that it need not wait a minute.
-STAGE_DEADLINE_CHECK_SECONDS = env_int("STAGE_DEADLINE_CHECK_SECONDS", 60)
+# changed here replaces the stored one). Every 5 s in production (issue 33: a check every minute
+# let a round wait up to a minute past its deadline): a check with nothing due costs a few
+# indexed queries (docs/busy-evening.md); the beat test checks every second.
+STAGE_DEADLINE_CHECK_SECONDS = env_int("STAGE_DEADLINE_CHECK_SECONDS", 5)
 # A queued or running job that has not reported for this long has lost its worker (longer than
 # the stage resolution's hard time limit, 90 s): the page says "waiting for a worker" and the
 # deadline check queues it again.
@@ -279,6 +280,9 @@ CELERY_BEAT_SCHEDULE = {
     "lock-due-stages": {
         "task": "season.stages_lock_due",
         "schedule": float(STAGE_DEADLINE_CHECK_SECONDS),
+        # A check still queued when the next is sent (behind a busy evening's resolutions on
+        # the league queue) is dropped by the worker: the next one does the same work.
+        "options": {"expires": float(STAGE_DEADLINE_CHECK_SECONDS)},
     },
     "expire-draft-clocks": {
         "task": "season.draft_clocks_expire",

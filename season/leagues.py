@@ -650,14 +650,17 @@ class MySeason:
 
 
 def my_seasons(*, user: Any) -> list[MySeason]:
-    """The user's seasons (organised or played), each with his team and the next stage that
-    takes or will take orders (three queries whatever the number of seasons)."""
+    """The user's seasons (organised or played), each with his team, its calendar read
+    (Season.calendar) and the next stage that takes or will take orders (four queries whatever
+    the number of seasons)."""
     memberships = list(
         Membership.objects.filter(user=user)
         .select_related("season__organiser")
         .order_by("-season__created_at")
     )
     season_ids = [m.season_id for m in memberships]
+    # The page names each season's event: every calendar in one query, not one a season.
+    Season.calendars_read(m.season for m in memberships)
     teams = {
         t.season_id: t for t in SeasonTeam.objects.filter(season_id__in=season_ids, owner=user)
     }

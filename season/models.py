@@ -1,5 +1,6 @@
 import secrets
 import zoneinfo
+from collections.abc import Iterable
 from datetime import timedelta
 
 from django.conf import settings
@@ -234,20 +235,22 @@ class Season(models.Model):
         season object: the pages and services of one request share it)."""
         cached: list[SeasonEvent] | None = self.__dict__.get("_calendar")
         if cached is None:
-            cached = list(
-                self.events.select_related(  # type: ignore[no-redef]
-                    "race__template", "championship__copied_from", "championship__points_system"
-                )
-                .annotate(
-                    first_round=models.Min("rounds__number"),
-                    first_pending=models.Min(
-                        "rounds__number", filter=~models.Q(rounds__status__in=DONE_STATUSES)
-                    ),
-                )
-                .order_by("number")
-            )
+            cached = list(_calendar_of(self.events.all()).order_by("number"))
             self.__dict__["_calendar"] = cached
         return cached
+
+    @staticmethod
+    def calendars_read(seasons: "Iterable[Season]") -> None:
+        """Read the calendar of every one of ``seasons`` in one query, as :meth:`calendar`
+        reads one (a page listing several seasons, e.g. My seasons, asks each for its event)."""
+        by_pk = {season.pk: season for season in seasons}
+        calendars: dict[int, list[SeasonEvent]] = {pk: [] for pk in by_pk}
+        for item in _calendar_of(SeasonEvent.objects.filter(season_id__in=by_pk)).order_by(
+            "season_id", "number"
+        ):
+            calendars[item.season_id].append(item)
+        for pk, calendar in calendars.items():
+            by_pk[pk].__dict__["_calendar"] = calendar
 
     def calendar_from_rounds(self, rounds: "list[Round]") -> None:
         """Keep the calendar as read with the season's every round (each with its
@@ -339,6 +342,19 @@ class Season(models.Model):
     @property
     def tz(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.time_zone)
+
+
+def _calendar_of(events: "models.QuerySet[SeasonEvent]") -> "models.QuerySet[SeasonEvent]":
+    """Calendar events as Season.calendar keeps them: each with its league copy and the
+    numbers of its first round and of its first round not done yet."""
+    return events.select_related(  # type: ignore[no-redef]
+        "race__template", "championship__copied_from", "championship__points_system"
+    ).annotate(
+        first_round=models.Min("rounds__number"),
+        first_pending=models.Min(
+            "rounds__number", filter=~models.Q(rounds__status__in=DONE_STATUSES)
+        ),
+    )
 
 
 def ruleset_mismatch(ruleset: str, event: object) -> str:

@@ -42,12 +42,15 @@ def test_a_silent_job_is_one_past_the_resolution_time_limit():
     assert stage_task.time_limit < settings.JOB_SILENT_AFTER_SECONDS
 
 
-def test_the_deadline_check_runs_every_minute_by_default(monkeypatch):
+def test_the_deadline_check_runs_every_five_seconds_by_default(monkeypatch):
+    """A round waits at most a few seconds past its deadline (issue 33); a check that waited
+    in the queue past the next one expires instead of piling up behind the resolutions."""
     monkeypatch.delenv("STAGE_DEADLINE_CHECK_SECONDS", raising=False)
     defaults = importlib.reload(config.settings)
     try:
         entry = defaults.CELERY_BEAT_SCHEDULE["lock-due-stages"]
-        assert (entry["task"], entry["schedule"]) == ("season.stages_lock_due", 60.0)
+        assert (entry["task"], entry["schedule"]) == ("season.stages_lock_due", 5.0)
+        assert entry["options"] == {"expires": 5.0}
         assert entry["task"] in registered_tasks()
     finally:
         importlib.reload(config.settings)

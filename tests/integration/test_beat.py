@@ -5,7 +5,7 @@ passes, in both layouts the README names (issue 11).
    SQLite file and the filesystem broker, in a temporary folder of this test's own.
 2. PostgreSQL and Redis with a separate worker and beat process (markers; CI runs it).
 
-Beat checks the deadlines every STAGE_DEADLINE_CHECK_SECONDS (60 in production, 1 here).
+Beat checks the deadlines every STAGE_DEADLINE_CHECK_SECONDS (5 in production, 1 here).
 """
 
 import os
