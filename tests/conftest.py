@@ -1,8 +1,9 @@
 """Shared fixtures and the markers for tests that need the real parts.
 
-Tests marked postgres / redis / worker / browser / compiler are skipped with a printed reason
-where those parts are absent (a newcomer's `make test`). With GRANDTOUR_REQUIRE_REAL=1 (set by
-.ci/run) a missing part fails the test instead, so CI cannot pass with a real-part test skipped.
+Tests marked postgres / redis / worker / browser / compiler / netns are skipped with a printed
+reason where those parts are absent (a newcomer's `make test`). With GRANDTOUR_REQUIRE_REAL=1
+(set by .ci/run) a missing part fails the test instead, so CI cannot pass with a real-part test
+skipped.
 """
 
 import importlib.util
@@ -54,6 +55,11 @@ def _missing_parts(item: pytest.Item) -> list[str]:
         missing.append(f"Chromium ({CHROMIUM}: apt-get install chromium)")
     if "compiler" in markers and not _can_compile():
         missing.append("mypyc and a C compiler (cc, Python.h) for the compiled engine")
+    if "netns" in markers:
+        from tests.integration.hosts import netns_missing
+
+        if reason := netns_missing():
+            missing.append(reason)
     return missing
 
 
