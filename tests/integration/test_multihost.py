@@ -97,6 +97,14 @@ def broker_forget(queue: str) -> None:
             client.zrem("unacked_index", tag)
 
 
+def checks_done(log: Path) -> int:
+    """Deadline checks a worker has finished, by its log."""
+    return sum(
+        "season.stages_lock_due[" in line and "succeeded" in line
+        for line in log.read_text().splitlines()
+    )
+
+
 def statuses(rounds: list[Round]) -> dict[int, str]:
     return dict(Round.objects.filter(pk__in=[r.pk for r in rounds]).values_list("pk", "status"))
 
@@ -186,7 +194,14 @@ def test_a_host_lost_in_the_middle_of_a_burst_leaves_every_round_resolved_once(
                 *logs,
             )
             recovered_in = time.monotonic() - lost_at
-            time.sleep(2)  # a later deadline check must change nothing
+            # Two more deadline checks, run by B, must change nothing.
+            checks = checks_done(tmp_path / "b-league.log")
+            wait_for(
+                lambda: checks_done(tmp_path / "b-league.log") >= checks + 2,
+                60,
+                "two more deadline checks",
+                *logs,
+            )
     finally:
         deployment.stop()
         broker_forget(queue)
