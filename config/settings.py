@@ -107,6 +107,19 @@ DATABASES = {
         conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
     )
 }
+# A worker host that vanishes in the middle of a transaction (power cut, network lost) says
+# nothing to PostgreSQL: its session stays open, the round's row locked, until TCP gives up
+# (hours). The server ends a session left idle inside a transaction for this long (0: never),
+# so that another worker can resolve that round (README, "Workers on other hosts"). Far longer
+# than any pause between two statements of the app's transactions.
+DB_IDLE_IN_TRANSACTION_SECONDS = env_int("DB_IDLE_IN_TRANSACTION_SECONDS", 60)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and (
+    DB_IDLE_IN_TRANSACTION_SECONDS > 0
+):
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"]["options"] = (
+        f"-c idle_in_transaction_session_timeout={DB_IDLE_IN_TRANSACTION_SECONDS * 1000}"
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a web process and a worker process on one file.
     DATABASES["default"].setdefault("OPTIONS", {})

@@ -1190,6 +1190,9 @@ class Job(models.Model):
     detail = models.TextField(blank=True, verbose_name=_("detail"))
     # Set while a retry of a failed job is really scheduled, to the time it will run.
     retry_at = models.DateTimeField(null=True, blank=True, verbose_name=_("retry at"))
+    # The Celery worker that started it last (its --hostname, "name@host"): with workers on
+    # several hosts, which one had a stage when it went silent, and which one resolved it.
+    worker = models.CharField(max_length=200, blank=True, verbose_name=_("worker"))
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 

@@ -31,7 +31,12 @@ def round_resolve_task(self: Any, round_id: int, job_id: int | None = None) -> N
     retries = self.request.retries
     retry_in = RETRY_DELAYS[retries] if retries < len(RETRY_DELAYS) else None
     try:
-        resolution.round_resolve(round_id=round_id, job_id=job_id, retry_in=retry_in)
+        resolution.round_resolve(
+            round_id=round_id,
+            job_id=job_id,
+            retry_in=retry_in,
+            worker=self.request.hostname or "",
+        )
     except jobs.PASSING_FAULTS as error:
         if retry_in is None:
             raise

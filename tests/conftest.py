@@ -1,8 +1,9 @@
 """Shared fixtures and the markers for tests that need the real parts.
 
-Tests marked postgres / redis / worker / browser are skipped with a printed reason
-where those parts are absent (a newcomer's `make test`). With GRANDTOUR_REQUIRE_REAL=1 (set by
-.ci/run) a missing part fails the test instead, so CI cannot pass with a real-part test skipped.
+Tests marked postgres / redis / worker / browser / netns are skipped with a printed
+reason where those parts are absent (a newcomer's `make test`). With GRANDTOUR_REQUIRE_REAL=1
+(set by .ci/run) a missing part fails the test instead, so CI cannot pass with a real-part test
+skipped.
 """
 
 import os
@@ -63,6 +64,11 @@ def _missing_parts(item: pytest.Item) -> list[str]:
         missing.append("Redis (set REDIS_URL=redis://127.0.0.1:6379/0)")
     if "browser" in markers and not shutil.which(CHROMIUM):
         missing.append(f"Chromium ({CHROMIUM}: apt-get install chromium)")
+    if "netns" in markers:
+        from tests.integration.hosts import netns_missing
+
+        if reason := netns_missing():
+            missing.append(reason)
     return missing
 
 

@@ -102,7 +102,7 @@ def _next_round_follow(resolved: Round) -> None:
 
 
 def round_resolve(
-    *, round_id: int, job_id: int | None = None, retry_in: int | None = None
+    *, round_id: int, job_id: int | None = None, retry_in: int | None = None, worker: str = ""
 ) -> Round:
     """Resolve a stage exactly once (ARCHITECTURE "Stage lifecycle").
 
@@ -112,7 +112,8 @@ def round_resolve(
     another worker finished first, write results, events, dice and standings in one
     transaction. A failure leaves nothing half-written and is recorded on the stage and the
     job before re-raising; the job says a retry is coming only for a passing fault when the
-    task will retry (`retry_in` seconds from now, given by the task).
+    task will retry (`retry_in` seconds from now, given by the task). The job records the
+    `worker` that started it (the task's hostname; empty in-process).
     """
     try:
         with transaction.atomic():
@@ -159,6 +160,7 @@ def round_resolve(
         failure="",
         detail="",
         retry_at=None,
+        worker=worker[:200],
     )
 
     try:
