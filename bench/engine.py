@@ -1,6 +1,6 @@
 """How fast is the rules engine? The 21 stages of the demo Tour with its 176 riders.
 
-    .venv/bin/python bench/engine.py [--ruleset moreno] [--runs 5]
+    .venv/bin/python bench/engine.py [--ruleset moreno] [--runs 5] [--lean]
     .venv/bin/python bench/engine.py --ruleset grandprix [--runs 5] [--races 100]
     .venv/bin/python bench/engine.py --ruleset ludicitude [--runs 5] [--races 2000]
 
@@ -14,6 +14,8 @@ Python. ``--compare`` runs the same benchmark twice in fresh processes, on a cop
 engine's sources alone (pure Python) and on the compiled engine (this tree's when it is built,
 else one built in a temporary copy, a few minutes), then prints the two side by side.
 ``--engine-from DIR`` takes the ``engine`` package from DIR (used by ``--compare``).
+``--lean`` times the cycling engines' lean path (``simulate(..., lean=True)``, the odds' runs:
+no dice log, no events but the lines'); its dice are counted on the full path, untimed.
 
 Prints the median over the runs of: stages per second, rider-moves per second, dice rolls per
 second, the cost of the same dice drawn alone with ``RandomDice`` (no rules) and the engine's
@@ -70,11 +72,13 @@ def load_tour(stages_path: Path, riders_path: Path) -> list[StageInputs]:
 
 
 def run_tour(
-    ruleset: str, tour: list[StageInputs], seed: int
+    ruleset: str, tour: list[StageInputs], seed: int, *, lean: bool = False
 ) -> tuple[float, float, list[Outcome]]:
-    """Wall-clock seconds, CPU seconds of this process, the outcomes."""
+    """Wall-clock seconds, CPU seconds of this process, the outcomes (``lean``: the engine's
+    lean path, the odds' runs: no dice log, no events but the lines')."""
+    extra = {"lean": True} if lean else {}  # an older engine (--engine-from) has no lean path
     start, cpu = time.perf_counter(), time.process_time()
-    outcomes = [simulate(ruleset, inputs, seed + i) for i, inputs in enumerate(tour)]
+    outcomes = [simulate(ruleset, inputs, seed + i, **extra) for i, inputs in enumerate(tour)]
     return time.perf_counter() - start, time.process_time() - cpu, outcomes
 
 
@@ -269,6 +273,9 @@ def main(argv: list[str] | None = None) -> int:
         "--compare", action="store_true", help="pure Python and compiled, side by side"
     )
     parser.add_argument("--engine-from", type=Path, help="take the engine package from here")
+    parser.add_argument(
+        "--lean", action="store_true", help="cycling: time the lean path (the odds' runs)"
+    )
     args = parser.parse_args(argv)
     if args.compare:
         return compare(argv if argv is not None else sys.argv[1:])
@@ -289,7 +296,9 @@ def main(argv: list[str] | None = None) -> int:
     outcomes: list[Outcome] = []
     for run in range(args.runs):
         seed = args.seed + 1000 * run
-        elapsed, cpu, outcomes = run_tour(args.ruleset, tour, seed)
+        elapsed, cpu, outcomes = run_tour(args.ruleset, tour, seed, lean=args.lean)
+        if args.lean:  # the same stages' dice, counted on the full path (not timed)
+            outcomes = run_tour(args.ruleset, tour, seed)[2]
         cpu_times.append(cpu)
         moves = sum(o.rider_moves for o in outcomes)
         rolls = sum(len(o.dice) for o in outcomes)
@@ -308,8 +317,10 @@ def main(argv: list[str] | None = None) -> int:
     longest = max(range(len(tour)), key=lambda i: len(outcomes[i].dice))
     peak = peak_memory(args.ruleset, tour[longest], args.seed + longest)
     stages = len(tour)
+    path = ", lean path" if args.lean else ""
     print(
-        f"ruleset {args.ruleset}: {stages} stages x {n_riders} riders, median of {args.runs} runs"
+        f"ruleset {args.ruleset}{path}: {stages} stages x {n_riders} riders, median of "
+        f"{args.runs} runs"
     )
     print(f"per stage: {1000 * t / stages:.1f} ms")
     print(f"rider-moves: {statistics.median(moves_per_s):,.0f} rider-moves/s")

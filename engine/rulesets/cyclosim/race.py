@@ -216,6 +216,7 @@ class Race:
         "gc_leaders",
         "gruppetto",
         "ids",
+        "keep",
         "lane",
         "lateral",
         "line",
@@ -284,6 +285,7 @@ class Race:
         events: list[RawEvent] | None = None,
         road: Road | None = None,
         stage_type: str = "",
+        keep: bool = True,
     ) -> None:
         n = len(entrants)
         if road is None:
@@ -442,6 +444,9 @@ class Race:
         self.finished = 0
         self.log: list[DiceRow] = log if log is not None else []
         self.events: list[RawEvent] = events if events is not None else []
+        #: False: the lean path (odds), no dice log and no events (the lines' crossers are
+        #: kept); the same draws, so the same results.
+        self.keep = keep
         # The fast path draws exactly what RandomDice.roll would (engine.dice.fast_bits).
         self._bits = fast_bits(dice)
         self.dice = dice
@@ -466,14 +471,14 @@ class Race:
     def roll2d6(self, r: int, purpose: str) -> int:
         """§2.2: one pair of d6, each logged under ``purpose`` (contract, follow, attack)."""
         bits = self._bits
-        log = self.log
-        turn, unit, rider = self.turn, self.unit, self.ids[r]
         if bits is None:
             total = 0
+            turn, unit, rider = self.turn, self.unit, self.ids[r]
             for _ in range(2):
                 f = self.dice.roll(D6, turn=turn, unit=unit, rider_id=self.rid[r], rule_id=purpose)
                 face = int(f)
-                log.append((turn, unit, rider, purpose, "d6", face))
+                if self.keep:
+                    self.log.append((turn, unit, rider, purpose, "d6", face))
                 total += face
             return total
         # engine.dice.fast_bits: 3 bits a draw until below 6, as randrange(6) draws.
@@ -483,19 +488,21 @@ class Race:
         b = bits(3)
         while b >= 6:
             b = bits(3)
-        log.append((turn, unit, rider, purpose, "d6", a + 1))
-        log.append((turn, unit, rider, purpose, "d6", b + 1))
+        if self.keep:
+            log = self.log
+            turn, unit, rider = self.turn, self.unit, self.ids[r]
+            log.append((turn, unit, rider, purpose, "d6", a + 1))
+            log.append((turn, unit, rider, purpose, "d6", b + 1))
         return a + b + 2
 
     def dice_log(self) -> DiceLog:
         return DiceLog(self.log)
 
-    def event(self, kind: str, riders: Sequence[int], data: EventData) -> RawEvent:
+    def event(self, kind: str, riders: Sequence[int], data: EventData) -> None:
         """Record an event (riders given as indices, stored as ids; ``data`` of its kind,
-        engine.cycling.events)."""
-        ev = RawEvent(self.turn, kind, tuple(self.ids[r] for r in riders), data)
-        self.events.append(ev)
-        return ev
+        engine.cycling.events); none on the lean path."""
+        if self.keep:
+            self.events.append(RawEvent(self.turn, kind, tuple(self.ids[r] for r in riders), data))
 
     # -- energy ----------------------------------------------------------------------------
     def pe(self, r: int) -> int:
