@@ -185,14 +185,7 @@ def _wheel_target(
     among the reachable cells on rows ``far - 2 .. far`` whose cell ahead holds a rider who
     moved this turn and has no follower yet, the first class of ``wheel`` (team mate or any),
     then the furthest row, then the lowest lane."""
-    W = race.W
-    occ, teams, moved, fol, free = race.occ, race.team, race.moved, race.fol, race.free
-    turn = race.turn
-    team = teams[r]
-    mate = race.wheel_mate[r]
-    other = race.wheel_other[r]
-    best_cls = len(wheel)
-    best = -1
+    free = race.free
     # Rows of the riders ahead of the wheel cells: far - 1 .. far + 1 (not beyond the line,
     # not closer than ri + 2); masks[k] is row ri+1+k, one mask per row up to far. Rows are
     # taken from the furthest and lanes from the lowest, so the first rider of a class is the
@@ -201,6 +194,21 @@ def _wheel_target(
     hi = far + 1
     if hi >= race.line:
         hi = race.line - 1
+    # The furthest row with a rider ahead of a reachable cell (none: no wheel, and no need to
+    # read the rest).
+    k = ri + 2  # masks[zr - k]: the wheel cells' row, zr - 1
+    while hi >= lo and not masks[hi - k] & ~free[hi]:
+        hi -= 1
+    if hi < lo:
+        return -1
+    W = race.W
+    occ, teams, moved, fol = race.occ, race.team, race.moved, race.fol
+    turn = race.turn
+    team = teams[r]
+    mate = race.wheel_mate[r]
+    other = race.wheel_other[r]
+    best_cls = len(wheel)
+    best = -1
     for zr in range(hi, lo - 1, -1):
         wr = zr - 1
         # Lanes with a rider at row zr whose wheel cell is reachable.
