@@ -206,6 +206,7 @@ class Race:
         "easy_riders",
         "entrants",
         "events",
+        "final_from",
         "finish_seq",
         "finish_time",
         "finished",
@@ -357,6 +358,12 @@ class Race:
                 profile=e.profile,
             )
             for e, o in zip(self.entrants, given, strict=True)
+        ]
+        #: The row index from which each rider rides his final (§4.1 ``final.rows`` before the
+        #: line; past the road: none), fixed by his orders.
+        far_away = 2 * size
+        self.final_from = [
+            self.line - o.final.rows if o.final.rows > 0 else far_away for o in self.orders
         ]
         #: Riders whose orders have neither attack window nor final (a fast path for followers).
         self.plain = [not o.attacks and o.final.rows <= 0 for o in self.orders]

@@ -79,18 +79,22 @@ def _spent_window(race: Race, r: int, o: RiderOrders) -> AttackWindow | None:
     return None
 
 
-def in_final(race: Race, r: int, o: RiderOrders) -> bool:
-    return o.final.rows > 0 and race.off + race.N - race.pos[r] <= o.final.rows
+def in_final(race: Race, r: int) -> bool:
+    """Whether ``r`` rides his final (``final.rows > 0`` and ``line - pos <= final.rows``)."""
+    return race.pos[r] >= race.final_from[r]
 
 
 def cap_for(race: Race, r: int, pace: str, ri_first: int, b: int, *, final: bool) -> int:
     """§4.2 with the energy guard and R-A2: the largest ``cd`` rider ``r`` bids."""
     terrain = race.terr[ri_first]
-    pi = race.pi(r, ri_first)
     pe_max = race.pe_max[r]
-    # race.pe(r), and no min/max below: a Python call or builtin costs more than the rest of
-    # this path, taken once a leader and a turn.
+    # race.pe(r) and race.pi(r, ri_first) inlined, and no min/max below: a Python call or
+    # builtin costs more than the rest of this path, taken once a leader and a turn.
     pe = pe_max - race.consumed[r]
+    pi = race.pit[r][pe]
+    if pi:
+        pi += race.mods[r][race.modk[ri_first]]
+        pi = 1 if pi < 1 else (8 if pi > 8 else pi)
     if not final:
         floor = (race.orders[r].floor_pct * pe_max + 99) // 100
         if pe - floor < pi:
@@ -109,7 +113,7 @@ def leader_cap(race: Race, r: int) -> tuple[int, int]:
     his own row, PE and orders only, so it stays the same while he waits in an auction."""
     o = race.orders[r]
     first = race.pos[r] + 1
-    final = in_final(race, r, o)
+    final = in_final(race, r)
     win = -1
     if final:
         pace = o.final.pace
@@ -250,7 +254,7 @@ def follower_attacks(race: Race, f: int) -> int:
     if race.dropped_turn[f] >= race.turn - 1:
         return -2  # R-F7
     o = race.orders[f]
-    if in_final(race, f, o):
+    if in_final(race, f):
         return -1
     return _window(race, f, o, ("follower", "any")) if o.attacks else -1
 
@@ -340,7 +344,11 @@ def contract(race: Race, r: int, path: list[Cell], b: int, purpose: str, sit: in
     cum = race.cum
     base = cum[first]
     cd = cum[path[-1][0] + 1] - base
-    pi = race.pi(r, first)
+    consumed, pe_max = race.consumed, race.pe_max
+    pi = race.pit[r][pe_max[r] - consumed[r]]  # race.pi(r, first) inlined
+    if pi:
+        pi += race.mods[r][race.modk[first]]
+        pi = 1 if pi < 1 else (8 if pi > 8 else pi)
     d = race.roll2d6(r, purpose) + b
     descent = race.terr[first] == DESCENT
     rslt = (d + pi if d >= pi else 2 * pi) if descent else d if d >= pi else pi
@@ -351,7 +359,6 @@ def contract(race: Race, r: int, path: list[Cell], b: int, purpose: str, sit: in
         move(race, r, path, sit)
         race.capacity[r] = 0
         return 0
-    consumed, pe_max = race.consumed, race.pe_max
     if rslt + pi >= cd:
         c = consumed[r] + cd - rslt  # race.spend(r, cd - rslt)
         consumed[r] = c if c < pe_max[r] else pe_max[r]
@@ -424,7 +431,7 @@ def attack(race: Race, r: int, win: int) -> int:
     if win >= 0:
         pace = o.attacks[win].pace
         race.attacks_used[r][win] += 1
-    elif in_final(race, r, o):
+    elif in_final(race, r):
         pace = o.final.pace
     elif race.sit_up[r]:
         pace = ai.GRUPPETTO_PACE
@@ -436,7 +443,7 @@ def attack(race: Race, r: int, win: int) -> int:
     if p >= 0:
         race.fol[p] = -1
         race.pred[r] = -1
-    cap = cap_for(race, r, pace, ri + 1, BONUS, final=in_final(race, r, o))
+    cap = cap_for(race, r, pace, ri + 1, BONUS, final=in_final(race, r))
     far, masks, lat = race.reach(ri, lane, cap)
     path = race.build_path(ri, lane, far, -1, masks, lat)
     if not race.sit_up[r]:  # sitting up is no attack
@@ -457,7 +464,7 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
     paths, moved, lateral, crashed_turn = race.path, race.moved, race.lateral, race.crashed_turn
     plain, sit_up, start, cum, terr = race.plain, race.sit_up, race.start, race.cum, race.terr
     pe_max, consumed, status = race.pe_max, race.consumed, race.status
-    chase_attack = ai.CHASE_ATTACK
+    chase_attack, chase, pos = ai.CHASE_ATTACK, race.chase, race.pos
     while f >= 0:
         path_p = paths[p]
         if moved[p] != turn or len(path_p) < MIN_PULL or lateral[p] or crashed_turn[p] == turn:
@@ -466,14 +473,15 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
             return back
         if plain[f]:  # no attack window, no final: only a chase or sitting up
             win = -1
-            attacks = (sit_up[f] or (chase_attack and _chases(race, f))) and race.dropped_turn[
-                f
-            ] < turn - 1
+            # _chases(race, f) inlined.
+            attacks = (
+                sit_up[f] or (chase_attack and chase[f] and terr[pos[f] + 1] != DESCENT)
+            ) and race.dropped_turn[f] < turn - 1
         else:
             win = follower_attacks(race, f)
             attacks = win != -2 and (
                 win >= 0
-                or in_final(race, f, race.orders[f])
+                or in_final(race, f)
                 or (chase_attack and _chases(race, f))
                 or sit_up[f]
             )
@@ -692,8 +700,10 @@ def auction(race: Race) -> None:
         leaders.discard(w)
         race.unit += 1
         recent.clear()
-        # A kept plan was made on a board that has not changed on the rows it read.
-        _, _, path, _, win = bid_of(race, plan)
+        # A kept plan was made on a board that has not changed on the rows it read: its path
+        # (bid_of, inlined) is built on the current board.
+        target, _, _, win, ri, ln, tlane, masks, lat = plan
+        path = race.build_path(ri, ln, target, tlane, masks, lat)
         if path:
             contract(race, w, path, 0, "contract", SIT_A)
             if win >= 0:
