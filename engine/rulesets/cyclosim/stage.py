@@ -213,15 +213,15 @@ def _wheel_target(
     other = race.wheel_other[r]
     best_cls = len(wheel)
     best = -1
+    low_lane = race.low_lane
     for zr in range(hi, lo - 1, -1):
         wr = zr - 1
         # Lanes with a rider at row zr whose wheel cell is reachable.
         m = masks[wr - ri - 1] & ~free[zr]
         base = zr * W
         while m:
-            low = m & -m
-            m ^= low
-            zl = low.bit_length() - 1
+            zl = low_lane[m]
+            m &= m - 1
             z = occ[base + zl]
             if z < 0 or moved[z] != turn or fol[z] >= 0:
                 continue
