@@ -161,7 +161,12 @@ def bid_of(race: Race, plan: Plan) -> Bid:
 
 
 def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Plan:
-    """:func:`leader_bid` without the path."""
+    """:func:`leader_bid` without the path.
+
+    §4.3 step 2, the wheel cell ``r`` bids for (inlined: a plan is made about three times a
+    unit): among the reachable cells on rows ``far - 2 .. far`` whose cell ahead holds a rider
+    who moved this turn and has no follower yet, the first class of ``wheel`` (team mate or
+    any), then the furthest row, then the lowest lane."""
     o = race.orders[r]
     ri = race.pos[r]
     cap, win = capped if capped is not None else leader_cap(race, r)
@@ -172,65 +177,46 @@ def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Pl
     else:
         far, masks, lat = race.reach(ri, lane, cap)
     wheel = o.wheel
-    if wheel and win < 0 and far > ri and not lateral and not race.sit_up[r]:
-        target = _wheel_target(race, r, wheel, ri, far, masks)
-        if target >= 0:
-            W = race.W
-            ahead = target // W
-            wl = target - ahead * W
-            return (ri + ahead, r, True, -1, ri, lane, wl, masks, lat)
-    return (far, r, bool(wheel), win, ri, lane, -1, masks, lat)
-
-
-def _wheel_target(
-    race: Race, r: int, wheel: tuple[str, ...], ri: int, far: int, masks: list[int]
-) -> int:
-    """§4.3 step 2: the wheel cell ``r`` bids for, as ``(row index - ri) · W + lane``, or -1:
-    among the reachable cells on rows ``far - 2 .. far`` whose cell ahead holds a rider who
-    moved this turn and has no follower yet, the first class of ``wheel`` (team mate or any),
-    then the furthest row, then the lowest lane."""
+    if not wheel or win >= 0 or far <= ri or lateral or race.sit_up[r]:
+        return (far, r, bool(wheel), win, ri, lane, -1, masks, lat)
     free = race.free
     # Rows of the riders ahead of the wheel cells: far - 1 .. far + 1 (not beyond the line,
-    # not closer than ri + 2); masks[k] is row ri+1+k, one mask per row up to far. Rows are
-    # taken from the furthest and lanes from the lowest, so the first rider of a class is the
-    # best of it.
+    # not closer than ri + 2); masks[zr - k] is the wheel cells' row, zr - 1. Rows are taken
+    # from the furthest and lanes from the lowest, so the first rider of a class is the best
+    # of it. Rows with no rider ahead of a reachable cell are skipped before any other read.
     lo = far - 1 if far - 1 > ri + 2 else ri + 2
     hi = far + 1
     if hi >= race.line:
         hi = race.line - 1
-    # The furthest row with a rider ahead of a reachable cell (none: no wheel, and no need to
-    # read the rest).
-    k = ri + 2  # masks[zr - k]: the wheel cells' row, zr - 1
+    k = ri + 2
     while hi >= lo and not masks[hi - k] & ~free[hi]:
         hi -= 1
-    if hi < lo:
-        return -1
-    W = race.W
-    occ, teams, moved, fol = race.occ, race.team, race.moved, race.fol
-    turn = race.turn
-    team = teams[r]
-    mate = race.wheel_mate[r]
-    other = race.wheel_other[r]
-    best_cls = len(wheel)
-    best = -1
-    low_lane = race.low_lane
-    for zr in range(hi, lo - 1, -1):
-        wr = zr - 1
-        # Lanes with a rider at row zr whose wheel cell is reachable.
-        m = masks[wr - ri - 1] & ~free[zr]
-        base = zr * W
-        while m:
-            zl = low_lane[m]
-            m &= m - 1
-            z = occ[base + zl]
-            if z < 0 or moved[z] != turn or fol[z] >= 0:
-                continue
-            cls = mate if teams[z] == team else other
-            if 0 <= cls < best_cls:
-                best_cls, best = cls, (wr - ri) * W + zl
-                if cls == 0:
-                    return best
-    return best
+    if hi >= lo:
+        W = race.W
+        occ, teams, moved, fol, low_lane = race.occ, race.team, race.moved, race.fol, race.low_lane
+        turn = race.turn
+        team = teams[r]
+        mate = race.wheel_mate[r]
+        other = race.wheel_other[r]
+        best_cls = len(wheel)
+        best_row = best_lane = -1
+        for zr in range(hi, lo - 1, -1):
+            m = masks[zr - k] & ~free[zr]
+            base = zr * W
+            while m:
+                zl = low_lane[m]
+                m &= m - 1
+                z = occ[base + zl]
+                if z < 0 or moved[z] != turn or fol[z] >= 0:
+                    continue
+                cls = mate if teams[z] == team else other
+                if 0 <= cls < best_cls:
+                    if cls == 0:
+                        return (zr - 1, r, True, -1, ri, lane, zl, masks, lat)
+                    best_cls, best_row, best_lane = cls, zr - 1, zl
+        if best_row >= 0:
+            return (best_row, r, True, -1, ri, lane, best_lane, masks, lat)
+    return (far, r, True, -1, ri, lane, -1, masks, lat)
 
 
 def _lateral_reach(race: Race, r: int, cap: int) -> tuple[int, list[int], int]:
@@ -480,10 +466,7 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
         else:
             win = follower_attacks(race, f)
             attacks = win != -2 and (
-                win >= 0
-                or in_final(race, f)
-                or (chase_attack and _chases(race, f))
-                or sit_up[f]
+                win >= 0 or in_final(race, f) or (chase_attack and _chases(race, f)) or sit_up[f]
             )
         if attacks:
             result = attack(race, f, win)
