@@ -1,6 +1,6 @@
 """How fast is the rules engine? The 21 stages of the demo Tour with its 176 riders.
 
-    .venv/bin/python bench/engine.py [--ruleset moreno] [--runs 5]
+    .venv/bin/python bench/engine.py [--ruleset moreno] [--runs 5] [--lean]
     .venv/bin/python bench/engine.py --ruleset grandprix [--runs 5] [--races 100]
     .venv/bin/python bench/engine.py --ruleset ludicitude [--runs 5] [--races 2000]
 
@@ -11,6 +11,8 @@ The first line says where the engine comes from. ``--engine-from DIR`` takes the
 package from DIR (another tree's, to compare two versions in one sitting). The engines run as
 pure Python, the one build there is (issue 33 removed the optional compiled build:
 docs/engine.md, "Compiled build: removed").
+``--lean`` times the cycling engines' lean path (``simulate(..., lean=True)``, the odds' runs:
+no dice log, no events but the lines'); its dice are counted on the full path, untimed.
 
 Prints the median over the runs of: stages per second, rider-moves per second, dice rolls per
 second, the cost of the same dice drawn alone with ``RandomDice`` (no rules) and the engine's
@@ -64,11 +66,13 @@ def load_tour(stages_path: Path, riders_path: Path) -> list[StageInputs]:
 
 
 def run_tour(
-    ruleset: str, tour: list[StageInputs], seed: int
+    ruleset: str, tour: list[StageInputs], seed: int, *, lean: bool = False
 ) -> tuple[float, float, list[Outcome]]:
-    """Wall-clock seconds, CPU seconds of this process, the outcomes."""
+    """Wall-clock seconds, CPU seconds of this process, the outcomes (``lean``: the engine's
+    lean path, the odds' runs: no dice log, no events but the lines')."""
+    extra = {"lean": True} if lean else {}  # an older engine (--engine-from) has no lean path
     start, cpu = time.perf_counter(), time.process_time()
-    outcomes = [simulate(ruleset, inputs, seed + i) for i, inputs in enumerate(tour)]
+    outcomes = [simulate(ruleset, inputs, seed + i, **extra) for i, inputs in enumerate(tour)]
     return time.perf_counter() - start, time.process_time() - cpu, outcomes
 
 
@@ -224,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         "--races", type=int, help="motor: races a run (grandprix 100, ludicitude 2000)"
     )
     parser.add_argument("--engine-from", type=Path, help="take the engine package from here")
+    parser.add_argument(
+        "--lean", action="store_true", help="cycling: time the lean path (the odds' runs)"
+    )
     args = parser.parse_args(argv)
     print(f"engine: pure Python, from {Path(engine.__file__).parent}", flush=True)
     if args.ruleset == "grandprix":
@@ -242,7 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     outcomes: list[Outcome] = []
     for run in range(args.runs):
         seed = args.seed + 1000 * run
-        elapsed, cpu, outcomes = run_tour(args.ruleset, tour, seed)
+        elapsed, cpu, outcomes = run_tour(args.ruleset, tour, seed, lean=args.lean)
+        if args.lean:  # the same stages' dice, counted on the full path (not timed)
+            outcomes = run_tour(args.ruleset, tour, seed)[2]
         cpu_times.append(cpu)
         moves = sum(o.rider_moves for o in outcomes)
         rolls = sum(len(o.dice) for o in outcomes)
@@ -261,8 +270,10 @@ def main(argv: list[str] | None = None) -> int:
     longest = max(range(len(tour)), key=lambda i: len(outcomes[i].dice))
     peak = peak_memory(args.ruleset, tour[longest], args.seed + longest)
     stages = len(tour)
+    path = ", lean path" if args.lean else ""
     print(
-        f"ruleset {args.ruleset}: {stages} stages x {n_riders} riders, median of {args.runs} runs"
+        f"ruleset {args.ruleset}{path}: {stages} stages x {n_riders} riders, median of "
+        f"{args.runs} runs"
     )
     print(f"per stage: {1000 * t / stages:.1f} ms")
     print(f"rider-moves: {statistics.median(moves_per_s):,.0f} rider-moves/s")

@@ -107,8 +107,13 @@ def simulate(
     seed: int,
     *,
     dice: DiceSource | None = None,
+    lean: bool = False,
 ) -> Outcome:
     """Resolve one stage with the named cycling ruleset; dice default to ``RandomDice(seed)``.
+
+    ``lean``: the ruleset's lean path (the odds' runs): the same results, turns and rider-moves
+    for the same seed, with an empty dice log and, of the events, only the summit and
+    intermediate sprint lines (:data:`engine.cycling.events.LINE_EVENTS`).
 
     The inputs' settings must be the ruleset's own type (or None, its defaults): a
     ``ValueError`` says so otherwise, as it does for extras of another ruleset's type.
@@ -129,5 +134,6 @@ def simulate(
                 f"ruleset {ruleset_name!r} takes {rider_type.__name__} extras; rider "
                 f"{wrong[0]} has {type(inputs.extras[wrong[0]]).__name__}"
             )
-    assert ruleset.simulate is not None
-    return ruleset.simulate(inputs, dice if dice is not None else RandomDice(seed), seed)
+    run = ruleset.simulate_lean if lean and ruleset.simulate_lean else ruleset.simulate
+    assert run is not None
+    return run(inputs, dice if dice is not None else RandomDice(seed), seed)

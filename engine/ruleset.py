@@ -5,7 +5,9 @@
 - ``name``, ``description``, ``version`` (the same inputs and seed give the same outcome
   within one version), ``discipline`` (``cycling`` or ``motor``);
 - ``simulate(inputs, dice, seed) -> outcome`` (cycling: a stage; motor rulesets race through
-  their ``motor`` hooks instead);
+  their ``motor`` hooks instead); ``simulate_lean``, the same with no dice log and no events
+  but the summit and intermediate sprint lines (the odds' runs), the same results for the
+  same seed (None: the ruleset has no lean path, ``simulate`` serves);
 - ``settings_type`` and ``settings_spec``: every setting with its kind, bounds, default and
   help text (a form is generated from ``settings_spec.to_data()``), ``settings`` its codec;
 - ``orders_spec``: the orders a player gives per rider (or car);
@@ -44,6 +46,7 @@ class Ruleset(Generic[I, O, S]):
     version: int
     discipline: str
     simulate: Callable[[I, DiceSource, int], O] | None = None
+    simulate_lean: Callable[[I, DiceSource, int], O] | None = None
     settings_type: type[S] | None = None
     settings_spec: Spec = NO_FIELDS
     settings: Codec[S] | None = None

@@ -37,6 +37,9 @@ BREAKAWAY = "breakaway"
 SUMMIT = "summit"
 INTERMEDIATE_SPRINT = "intermediate_sprint"
 ABANDON = "abandon"
+#: The events of the summit and intermediate sprint lines: the timing reads the sprints'
+#: crossing order (bonuses), so the lean path (odds) keeps these and no others.
+LINE_EVENTS: frozenset[str] = frozenset({SUMMIT, INTERMEDIATE_SPRINT})
 
 #: Each kind's fields and their JSON types: (required, optional).
 EVENT_FIELDS: Mapping[str, tuple[Mapping[str, type], Mapping[str, type]]] = MappingProxyType(

@@ -701,13 +701,14 @@ class CyclingAdapter(CyclingFormation, CyclingOrdersPage, commitment.DiceCommitm
         """One run of a stage's stored inputs with a given seed, as the odds count it: each
         rider's place, out or not (after the time cut: the resolution's timing), gap, and time
         in the general classification after the stage (his time before, plus the stage's, less
-        its bonuses; no penalties, no tie-break beyond the stage place)."""
+        its bonuses; no penalties, no tie-break beyond the stage place). The engine's lean
+        path: no dice log, no events but the lines', the same results as the resolution's."""
         stage: Stage = round.stage
         inputs = self.inputs_from_data(inputs_data)
         before = {e.rider_id: e.gc_time_before for e in inputs.entrants}
 
         def run(seed: int) -> list[RunLine]:
-            outcome = self.simulate(inputs, seed=seed)
+            outcome = simulate(self.name, inputs, seed, lean=True)
             lines = []
             for line in self.stage_times(stage=stage, outcome=outcome, rules=rules):
                 finished = line.status == FINISHED

@@ -50,8 +50,8 @@ def settings_of(inputs: CyclosimInputs) -> CyclosimSettings:
     return inputs.settings if inputs.settings is not None else CyclosimSettings()
 
 
-def new_race(inputs: CyclosimInputs, dice: DiceSource) -> Race:
-    """A mass-start stage before the start grid (R-T3)."""
+def new_race(inputs: CyclosimInputs, dice: DiceSource, *, keep: bool = True) -> Race:
+    """A mass-start stage before the start grid (R-T3); ``keep=False``: the lean path."""
     return Race(
         build_board(inputs.course),
         inputs.entrants,
@@ -60,17 +60,28 @@ def new_race(inputs: CyclosimInputs, dice: DiceSource) -> Race:
         dice=dice,
         distance_km=inputs.course.distance_km,
         stage_type=inputs.course.stage_type,
+        keep=keep,
     )
 
 
 def simulate(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
     """Resolve one stage: mass start (§3.2 - §3.11) or time trial (§3.12)."""
+    return _simulate(inputs, dice, seed, keep=True)
+
+
+def simulate_lean(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
+    """:func:`simulate` keeping no dice log and no events but the summit and intermediate
+    sprint lines (the odds' runs): the same results, turns and rider-moves."""
+    return _simulate(inputs, dice, seed, keep=False)
+
+
+def _simulate(inputs: CyclosimInputs, dice: DiceSource, seed: int, *, keep: bool) -> Outcome:
     stage_type = inputs.course.stage_type
     if stage_type == "ITT":
-        return _itt(inputs, dice, seed)
+        return _itt(inputs, dice, seed, keep=keep)
     if stage_type == "TTT":
-        return _ttt(inputs, dice, seed)
-    race = new_race(inputs, dice)
+        return _ttt(inputs, dice, seed, keep=keep)
+    race = new_race(inputs, dice, keep=keep)
     start_grid(race)
     run(race)
     return outcome(
@@ -78,7 +89,7 @@ def simulate(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
     )
 
 
-def _itt(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
+def _itt(inputs: CyclosimInputs, dice: DiceSource, seed: int, *, keep: bool) -> Outcome:
     """§3.12 ITT: each rider alone on an empty road, in start order (reverse GC), with the
     ``time_trialist`` rating on the flat."""
     board = build_board(inputs.course)
@@ -100,6 +111,7 @@ def _itt(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
             log=log,
             events=events,
             road=road,
+            keep=keep,
         )
         race.place(0, race.off, 0)
         run(race)
@@ -109,7 +121,7 @@ def _itt(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
     )
 
 
-def _ttt(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
+def _ttt(inputs: CyclosimInputs, dice: DiceSource, seed: int, *, keep: bool) -> Outcome:
     """§3.12 TTT: each team as one file on its own road (relays allowed), team time = time
     of its ``ttt_counting_rider``-th rider for him and those ahead; riders behind keep theirs."""
     board = build_board(inputs.course)
@@ -140,6 +152,7 @@ def _ttt(inputs: CyclosimInputs, dice: DiceSource, seed: int) -> Outcome:
             log=log,
             events=events,
             road=roads[size],
+            keep=keep,
         )
         for k in range(race.n):
             race.place(k, race.off - k, 0)
@@ -219,6 +232,7 @@ RULESET: Ruleset[CyclosimInputs, Outcome, CyclosimSettings] = Ruleset(
     version=VERSION,
     discipline=CYCLING,
     simulate=simulate,
+    simulate_lean=simulate_lean,
     settings_type=CyclosimSettings,
     settings_spec=SETTINGS_SPEC,
     settings=SETTINGS_CODEC,

@@ -75,6 +75,13 @@ def spread_table(lanes: int) -> tuple[int, ...]:
     return tuple((m | (m << 1) | (m >> 1)) & full for m in range(full + 1))
 
 
+@cache
+def low_lane_table(lanes: int) -> tuple[int, ...]:
+    """``table[m]``: the lowest lane of mask ``m`` (``(m & -m).bit_length() - 1``; -1 for 0),
+    for every mask of ``lanes`` lanes: one read instead of three operations and a call."""
+    return tuple((m & -m).bit_length() - 1 for m in range(1 << lanes))
+
+
 def _round_half_up_div(num: int, den: int) -> int:
     return (2 * num + den) // (2 * den)
 
@@ -89,6 +96,7 @@ class Road:
         "N",
         "W",
         "board",
+        "chains",
         "climbs",
         "cost",
         "cum",
@@ -170,6 +178,8 @@ class Road:
         self.line_rows = [c + off for c, _, _ in lines]
         self.line_kinds = [k for _, k, _ in lines]
         self.line_data = [d for _, _, d in lines]
+        #: Race.spread_chain's masks by start mask, shared by the races on this road.
+        self.chains: dict[int, list[int]] = {}
 
 
 class Race:
@@ -184,6 +194,7 @@ class Race:
         "attacks_used",
         "board",
         "capacity",
+        "chains",
         "chase",
         "chase_max",
         "chase_ratio",
@@ -202,6 +213,7 @@ class Race:
         "easy_riders",
         "entrants",
         "events",
+        "final_from",
         "finish_seq",
         "finish_time",
         "finished",
@@ -212,6 +224,7 @@ class Race:
         "gc_leaders",
         "gruppetto",
         "ids",
+        "keep",
         "lane",
         "lateral",
         "line",
@@ -221,6 +234,7 @@ class Race:
         "line_rows",
         "line_turn",
         "log",
+        "low_lane",
         "modk",
         "mods",
         "move_seq",
@@ -280,6 +294,7 @@ class Race:
         events: list[RawEvent] | None = None,
         road: Road | None = None,
         stage_type: str = "",
+        keep: bool = True,
     ) -> None:
         n = len(entrants)
         if road is None:
@@ -319,6 +334,8 @@ class Race:
         self.free = [self.full] * size
         self.occ = [-1] * (size * W)
         self.spread = spread_table(W)
+        self.low_lane = low_lane_table(W)
+        self.chains = road.chains
 
         s = settings
         self.ids = [e.rider_id for e in self.entrants]
@@ -350,6 +367,12 @@ class Race:
                 profile=e.profile,
             )
             for e, o in zip(self.entrants, given, strict=True)
+        ]
+        #: The row index from which each rider rides his final (§4.1 ``final.rows`` before the
+        #: line; past the road: none), fixed by his orders.
+        far_away = 2 * size
+        self.final_from = [
+            self.line - o.final.rows if o.final.rows > 0 else far_away for o in self.orders
         ]
         #: Riders whose orders have neither attack window nor final (a fast path for followers).
         self.plain = [not o.attacks and o.final.rows <= 0 for o in self.orders]
@@ -437,6 +460,9 @@ class Race:
         self.finished = 0
         self.log: list[DiceRow] = log if log is not None else []
         self.events: list[RawEvent] = events if events is not None else []
+        #: False: the lean path (odds), no dice log and no events (the lines' crossers are
+        #: kept); the same draws, so the same results.
+        self.keep = keep
         # The fast path draws exactly what RandomDice.roll would (engine.dice.fast_bits).
         self._bits = fast_bits(dice)
         self.dice = dice
@@ -461,14 +487,14 @@ class Race:
     def roll2d6(self, r: int, purpose: str) -> int:
         """§2.2: one pair of d6, each logged under ``purpose`` (contract, follow, attack)."""
         bits = self._bits
-        log = self.log
-        turn, unit, rider = self.turn, self.unit, self.ids[r]
         if bits is None:
             total = 0
+            turn, unit, rider = self.turn, self.unit, self.ids[r]
             for _ in range(2):
                 f = self.dice.roll(D6, turn=turn, unit=unit, rider_id=self.rid[r], rule_id=purpose)
                 face = int(f)
-                log.append((turn, unit, rider, purpose, "d6", face))
+                if self.keep:
+                    self.log.append((turn, unit, rider, purpose, "d6", face))
                 total += face
             return total
         # engine.dice.fast_bits: 3 bits a draw until below 6, as randrange(6) draws.
@@ -478,19 +504,21 @@ class Race:
         b = bits(3)
         while b >= 6:
             b = bits(3)
-        log.append((turn, unit, rider, purpose, "d6", a + 1))
-        log.append((turn, unit, rider, purpose, "d6", b + 1))
+        if self.keep:
+            log = self.log
+            turn, unit, rider = self.turn, self.unit, self.ids[r]
+            log.append((turn, unit, rider, purpose, "d6", a + 1))
+            log.append((turn, unit, rider, purpose, "d6", b + 1))
         return a + b + 2
 
     def dice_log(self) -> DiceLog:
         return DiceLog(self.log)
 
-    def event(self, kind: str, riders: Sequence[int], data: EventData) -> RawEvent:
+    def event(self, kind: str, riders: Sequence[int], data: EventData) -> None:
         """Record an event (riders given as indices, stored as ids; ``data`` of its kind,
-        engine.cycling.events)."""
-        ev = RawEvent(self.turn, kind, tuple(self.ids[r] for r in riders), data)
-        self.events.append(ev)
-        return ev
+        engine.cycling.events); none on the lean path."""
+        if self.keep:
+            self.events.append(RawEvent(self.turn, kind, tuple(self.ids[r] for r in riders), data))
 
     # -- energy ----------------------------------------------------------------------------
     def pe(self, r: int) -> int:
@@ -574,14 +602,32 @@ class Race:
         # The furthest row the cap pays for (rows ri0+1 .. far cost cum[far+1] - base); cum
         # has size + 1 entries, so far stays on the board's last row index at most.
         far = bisect_right(cum, base + cap, ri0 + 1) - 2
-        masks: list[int] = []
-        append = masks.append
-        for row in free[ri0 + 1 : far + 1]:
-            m = spread[m] & row
-            if not m:
-                return ri0 + len(masks), masks, lat
-            append(m)
+        rows = free[ri0 + 1 : far + 1]
+        if rows.count(self.full) == len(rows):
+            # Nobody on those rows (a quarter of the calls): the masks only spread from m.
+            masks = self.spread_chain(m)[: len(rows)]
+            return (far if far > ri0 else ri0), masks, lat
+        # One mask a row (a list display: no call a row); a row that stops the spread makes
+        # 0, and every mask after it is 0: the reach ends before the first.
+        masks = [m := spread[m] & row for row in rows]
+        if not m:
+            k = masks.index(0)
+            return ri0 + k, masks[:k], lat
         return (far if far > ri0 else ri0), masks, lat
+
+    def spread_chain(self, m: int) -> list[int]:
+        """The masks :meth:`reach` finds from mask ``m`` over empty rows: ``spread[m]``,
+        ``spread[spread[m]]``..., one a row index of the road (kept by ``m``, for the road)."""
+        chain = self.chains.get(m)
+        if chain is None:
+            spread = self.spread
+            chain = []
+            x = m
+            for _ in range(self.size):
+                x = spread[x]
+                chain.append(x)
+            self.chains[m] = chain
+        return chain
 
     def _reach_behind_grid(
         self, ri0: int, m: int, base: int, cap: int, lat: int

@@ -79,18 +79,22 @@ def _spent_window(race: Race, r: int, o: RiderOrders) -> AttackWindow | None:
     return None
 
 
-def in_final(race: Race, r: int, o: RiderOrders) -> bool:
-    return o.final.rows > 0 and race.off + race.N - race.pos[r] <= o.final.rows
+def in_final(race: Race, r: int) -> bool:
+    """Whether ``r`` rides his final (``final.rows > 0`` and ``line - pos <= final.rows``)."""
+    return race.pos[r] >= race.final_from[r]
 
 
 def cap_for(race: Race, r: int, pace: str, ri_first: int, b: int, *, final: bool) -> int:
     """§4.2 with the energy guard and R-A2: the largest ``cd`` rider ``r`` bids."""
     terrain = race.terr[ri_first]
-    pi = race.pi(r, ri_first)
     pe_max = race.pe_max[r]
-    # race.pe(r), and no min/max below: a Python call or builtin costs more than the rest of
-    # this path, taken once a leader and a turn.
+    # race.pe(r) and race.pi(r, ri_first) inlined, and no min/max below: a Python call or
+    # builtin costs more than the rest of this path, taken once a leader and a turn.
     pe = pe_max - race.consumed[r]
+    pi = race.pit[r][pe]
+    if pi:
+        pi += race.mods[r][race.modk[ri_first]]
+        pi = 1 if pi < 1 else (8 if pi > 8 else pi)
     if not final:
         floor = (race.orders[r].floor_pct * pe_max + 99) // 100
         if pe - floor < pi:
@@ -109,7 +113,7 @@ def leader_cap(race: Race, r: int) -> tuple[int, int]:
     his own row, PE and orders only, so it stays the same while he waits in an auction."""
     o = race.orders[r]
     first = race.pos[r] + 1
-    final = in_final(race, r, o)
+    final = in_final(race, r)
     win = -1
     if final:
         pace = o.final.pace
@@ -157,7 +161,12 @@ def bid_of(race: Race, plan: Plan) -> Bid:
 
 
 def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Plan:
-    """:func:`leader_bid` without the path."""
+    """:func:`leader_bid` without the path.
+
+    §4.3 step 2, the wheel cell ``r`` bids for (inlined: a plan is made about three times a
+    unit): among the reachable cells on rows ``far - 2 .. far`` whose cell ahead holds a rider
+    who moved this turn and has no follower yet, the first class of ``wheel`` (team mate or
+    any), then the furthest row, then the lowest lane."""
     o = race.orders[r]
     ri = race.pos[r]
     cap, win = capped if capped is not None else leader_cap(race, r)
@@ -168,57 +177,46 @@ def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Pl
     else:
         far, masks, lat = race.reach(ri, lane, cap)
     wheel = o.wheel
-    if wheel and win < 0 and far > ri and not lateral and not race.sit_up[r]:
-        target = _wheel_target(race, r, wheel, ri, far, masks)
-        if target >= 0:
-            W = race.W
-            ahead = target // W
-            wl = target - ahead * W
-            return (ri + ahead, r, True, -1, ri, lane, wl, masks, lat)
-    return (far, r, bool(wheel), win, ri, lane, -1, masks, lat)
-
-
-def _wheel_target(
-    race: Race, r: int, wheel: tuple[str, ...], ri: int, far: int, masks: list[int]
-) -> int:
-    """§4.3 step 2: the wheel cell ``r`` bids for, as ``(row index - ri) · W + lane``, or -1:
-    among the reachable cells on rows ``far - 2 .. far`` whose cell ahead holds a rider who
-    moved this turn and has no follower yet, the first class of ``wheel`` (team mate or any),
-    then the furthest row, then the lowest lane."""
-    W = race.W
-    occ, teams, moved, fol, free = race.occ, race.team, race.moved, race.fol, race.free
-    turn = race.turn
-    team = teams[r]
-    mate = race.wheel_mate[r]
-    other = race.wheel_other[r]
-    best_cls = len(wheel)
-    best = -1
+    if not wheel or win >= 0 or far <= ri or lateral or race.sit_up[r]:
+        return (far, r, bool(wheel), win, ri, lane, -1, masks, lat)
+    free = race.free
     # Rows of the riders ahead of the wheel cells: far - 1 .. far + 1 (not beyond the line,
-    # not closer than ri + 2); masks[k] is row ri+1+k, one mask per row up to far. Rows are
-    # taken from the furthest and lanes from the lowest, so the first rider of a class is the
-    # best of it.
+    # not closer than ri + 2); masks[zr - k] is the wheel cells' row, zr - 1. Rows are taken
+    # from the furthest and lanes from the lowest, so the first rider of a class is the best
+    # of it. Rows with no rider ahead of a reachable cell are skipped before any other read.
     lo = far - 1 if far - 1 > ri + 2 else ri + 2
     hi = far + 1
     if hi >= race.line:
         hi = race.line - 1
-    for zr in range(hi, lo - 1, -1):
-        wr = zr - 1
-        # Lanes with a rider at row zr whose wheel cell is reachable.
-        m = masks[wr - ri - 1] & ~free[zr]
-        base = zr * W
-        while m:
-            low = m & -m
-            m ^= low
-            zl = low.bit_length() - 1
-            z = occ[base + zl]
-            if z < 0 or moved[z] != turn or fol[z] >= 0:
-                continue
-            cls = mate if teams[z] == team else other
-            if 0 <= cls < best_cls:
-                best_cls, best = cls, (wr - ri) * W + zl
-                if cls == 0:
-                    return best
-    return best
+    k = ri + 2
+    while hi >= lo and not masks[hi - k] & ~free[hi]:
+        hi -= 1
+    if hi >= lo:
+        W = race.W
+        occ, teams, moved, fol, low_lane = race.occ, race.team, race.moved, race.fol, race.low_lane
+        turn = race.turn
+        team = teams[r]
+        mate = race.wheel_mate[r]
+        other = race.wheel_other[r]
+        best_cls = len(wheel)
+        best_row = best_lane = -1
+        for zr in range(hi, lo - 1, -1):
+            m = masks[zr - k] & ~free[zr]
+            base = zr * W
+            while m:
+                zl = low_lane[m]
+                m &= m - 1
+                z = occ[base + zl]
+                if z < 0 or moved[z] != turn or fol[z] >= 0:
+                    continue
+                cls = mate if teams[z] == team else other
+                if 0 <= cls < best_cls:
+                    if cls == 0:
+                        return (zr - 1, r, True, -1, ri, lane, zl, masks, lat)
+                    best_cls, best_row, best_lane = cls, zr - 1, zl
+        if best_row >= 0:
+            return (best_row, r, True, -1, ri, lane, best_lane, masks, lat)
+    return (far, r, True, -1, ri, lane, -1, masks, lat)
 
 
 def _lateral_reach(race: Race, r: int, cap: int) -> tuple[int, list[int], int]:
@@ -242,7 +240,7 @@ def follower_attacks(race: Race, f: int) -> int:
     if race.dropped_turn[f] >= race.turn - 1:
         return -2  # R-F7
     o = race.orders[f]
-    if in_final(race, f, o):
+    if in_final(race, f):
         return -1
     return _window(race, f, o, ("follower", "any")) if o.attacks else -1
 
@@ -257,14 +255,14 @@ def _chases(race: Race, f: int) -> bool:
 
 def move(race: Race, r: int, path: list[Cell], sit: int) -> None:
     """Move ``r`` along ``path`` (R-T1), register the lines and the finish (R-FT1)."""
-    pos, lanes = race.pos, race.lane
+    pos, lanes, occ, free = race.pos, race.lane, race.occ, race.free
     ri0 = pos[r]
     l0 = lanes[r]
     line = race.line
     W = race.W
     if ri0 < line:  # lift (inlined: every move passes here)
-        race.occ[ri0 * W + l0] = -1
-        race.free[ri0] |= 1 << l0
+        occ[ri0 * W + l0] = -1
+        free[ri0] |= 1 << l0
     race.start[r] = (ri0, l0)
     race.path[r] = path
     if path:
@@ -280,25 +278,28 @@ def move(race: Race, r: int, path: list[Cell], sit: int) -> None:
     race.recent.append(r)
     pos[r] = ri
     lanes[r] = lane
-    if ri >= line:
-        x = line - ri0
-        rows = ri - ri0
-        cap = race.capacity[r]
-        if cap > 0:
-            # R-FT1 [D] in a time trial: the fraction of the turn is the cost to the line over
-            # what his roll could pay (rslt, or rslt + PI when he spent): a better roll crosses
-            # earlier, so riders are not tied by whole rows (docs/rules-choices.md).
-            x = race.cum[line + 1] - race.cum[ri0 + 1]
-            rows = cap
-        # R-FT1: t = (k - 1 + x / rows) · turn_s, half up.
-        num = ((race.turn - 1) * rows + x) * race.turn_s
-        race.finish_time[r] = race.cross_time[r] = (2 * num + rows) // (2 * rows)
-        race.status[r] = FINISHED
-        race.finished += 1
-        race.finish_seq[r] = seq
-    else:  # place (inlined)
-        race.occ[ri * W + lane] = r
-        race.free[ri] &= ~(1 << lane)
+    if ri < line:  # place (inlined)
+        occ[ri * W + lane] = r
+        free[ri] &= ~(1 << lane)
+        if ri >= race.next_line_row[r]:
+            _cross_lines(race, r, ri)
+        return
+    # Across the line.
+    x = line - ri0
+    rows = ri - ri0
+    cap = race.capacity[r]
+    if cap > 0:
+        # R-FT1 [D] in a time trial: the fraction of the turn is the cost to the line over
+        # what his roll could pay (rslt, or rslt + PI when he spent): a better roll crosses
+        # earlier, so riders are not tied by whole rows (docs/rules-choices.md).
+        x = race.cum[line + 1] - race.cum[ri0 + 1]
+        rows = cap
+    # R-FT1: t = (k - 1 + x / rows) · turn_s, half up.
+    num = ((race.turn - 1) * rows + x) * race.turn_s
+    race.finish_time[r] = race.cross_time[r] = (2 * num + rows) // (2 * rows)
+    race.status[r] = FINISHED
+    race.finished += 1
+    race.finish_seq[r] = seq
     if ri >= race.next_line_row[r]:
         _cross_lines(race, r, ri)
 
@@ -329,7 +330,11 @@ def contract(race: Race, r: int, path: list[Cell], b: int, purpose: str, sit: in
     cum = race.cum
     base = cum[first]
     cd = cum[path[-1][0] + 1] - base
-    pi = race.pi(r, first)
+    consumed, pe_max = race.consumed, race.pe_max
+    pi = race.pit[r][pe_max[r] - consumed[r]]  # race.pi(r, first) inlined
+    if pi:
+        pi += race.mods[r][race.modk[first]]
+        pi = 1 if pi < 1 else (8 if pi > 8 else pi)
     d = race.roll2d6(r, purpose) + b
     descent = race.terr[first] == DESCENT
     rslt = (d + pi if d >= pi else 2 * pi) if descent else d if d >= pi else pi
@@ -341,13 +346,15 @@ def contract(race: Race, r: int, path: list[Cell], b: int, purpose: str, sit: in
         race.capacity[r] = 0
         return 0
     if rslt + pi >= cd:
-        race.spend(r, cd - rslt)
+        c = consumed[r] + cd - rslt  # race.spend(r, cd - rslt)
+        consumed[r] = c if c < pe_max[r] else pe_max[r]
         if tt:
             race.capacity[r] = rslt + pi
         move(race, r, path, sit)
         race.capacity[r] = 0
         return 0
-    race.spend(r, pi)
+    c = consumed[r] + pi  # race.spend(r, pi)
+    consumed[r] = c if c < pe_max[r] else pe_max[r]
     limit = rslt + pi
     k = bisect_right(cum, base + limit) - 1 - first
     if k > len(path):
@@ -410,7 +417,7 @@ def attack(race: Race, r: int, win: int) -> int:
     if win >= 0:
         pace = o.attacks[win].pace
         race.attacks_used[r][win] += 1
-    elif in_final(race, r, o):
+    elif in_final(race, r):
         pace = o.final.pace
     elif race.sit_up[r]:
         pace = ai.GRUPPETTO_PACE
@@ -422,7 +429,7 @@ def attack(race: Race, r: int, win: int) -> int:
     if p >= 0:
         race.fol[p] = -1
         race.pred[r] = -1
-    cap = cap_for(race, r, pace, ri + 1, BONUS, final=in_final(race, r, o))
+    cap = cap_for(race, r, pace, ri + 1, BONUS, final=in_final(race, r))
     far, masks, lat = race.reach(ri, lane, cap)
     path = race.build_path(ri, lane, far, -1, masks, lat)
     if not race.sit_up[r]:  # sitting up is no attack
@@ -443,7 +450,7 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
     paths, moved, lateral, crashed_turn = race.path, race.moved, race.lateral, race.crashed_turn
     plain, sit_up, start, cum, terr = race.plain, race.sit_up, race.start, race.cum, race.terr
     pe_max, consumed, status = race.pe_max, race.consumed, race.status
-    chase_attack = ai.CHASE_ATTACK
+    chase_attack, chase, pos = ai.CHASE_ATTACK, race.chase, race.pos
     while f >= 0:
         path_p = paths[p]
         if moved[p] != turn or len(path_p) < MIN_PULL or lateral[p] or crashed_turn[p] == turn:
@@ -452,16 +459,14 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
             return back
         if plain[f]:  # no attack window, no final: only a chase or sitting up
             win = -1
-            attacks = (sit_up[f] or (chase_attack and _chases(race, f))) and race.dropped_turn[
-                f
-            ] < turn - 1
+            # _chases(race, f) inlined.
+            attacks = (
+                sit_up[f] or (chase_attack and chase[f] and terr[pos[f] + 1] != DESCENT)
+            ) and race.dropped_turn[f] < turn - 1
         else:
             win = follower_attacks(race, f)
             attacks = win != -2 and (
-                win >= 0
-                or in_final(race, f, race.orders[f])
-                or (chase_attack and _chases(race, f))
-                or sit_up[f]
+                win >= 0 or in_final(race, f) or (chase_attack and _chases(race, f)) or sit_up[f]
             )
         if attacks:
             result = attack(race, f, win)
@@ -678,8 +683,10 @@ def auction(race: Race) -> None:
         leaders.discard(w)
         race.unit += 1
         recent.clear()
-        # A kept plan was made on a board that has not changed on the rows it read.
-        _, _, path, _, win = bid_of(race, plan)
+        # A kept plan was made on a board that has not changed on the rows it read: its path
+        # (bid_of, inlined) is built on the current board.
+        target, _, _, win, ri, ln, tlane, masks, lat = plan
+        path = race.build_path(ri, ln, target, tlane, masks, lat)
         if path:
             contract(race, w, path, 0, "contract", SIT_A)
             if win >= 0:

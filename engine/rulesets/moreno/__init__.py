@@ -68,8 +68,9 @@ def board_of(course: Course) -> Board:
     return board
 
 
-def new_race(inputs: MorenoInputs, dice: DiceSource) -> Race:
-    """The stage's state before the start (riders not on the board yet)."""
+def new_race(inputs: MorenoInputs, dice: DiceSource, *, keep: bool = True) -> Race:
+    """The stage's state before the start (riders not on the board yet); ``keep=False``: no
+    dice log, no events but the lines' (the lean path)."""
     return Race(
         board_of(inputs.course),
         inputs.entrants,
@@ -78,12 +79,23 @@ def new_race(inputs: MorenoInputs, dice: DiceSource) -> Race:
         extras=inputs.extras_in_order(DEFAULT_RIDER),
         yellow_jersey=inputs.yellow_jersey,
         green_jersey=inputs.green_jersey,
+        keep=keep,
     )
 
 
 def simulate(inputs: MorenoInputs, dice: DiceSource, seed: int) -> Outcome:
     """Resolve one stage (moreno.md §3): mass start (R-T1 .. R-A5) or time trial (R-TT)."""
-    race = new_race(inputs, dice)
+    return _simulate(inputs, dice, seed, keep=True)
+
+
+def simulate_lean(inputs: MorenoInputs, dice: DiceSource, seed: int) -> Outcome:
+    """:func:`simulate` keeping no dice log and no events but the summit and intermediate
+    sprint lines (the odds' runs): the same results, turns and rider-moves."""
+    return _simulate(inputs, dice, seed, keep=False)
+
+
+def _simulate(inputs: MorenoInputs, dice: DiceSource, seed: int, *, keep: bool) -> Outcome:
+    race = new_race(inputs, dice, keep=keep)
     stage_type = inputs.course.stage_type
     if stage_type in ("ITT", "TTT"):
         race.time_trial = True
@@ -148,6 +160,7 @@ RULESET: Ruleset[MorenoInputs, Outcome, MorenoSettings] = Ruleset(
     version=VERSION,
     discipline=CYCLING,
     simulate=simulate,
+    simulate_lean=simulate_lean,
     settings_type=MorenoSettings,
     settings_spec=SETTINGS_SPEC,
     settings=SETTINGS_CODEC,

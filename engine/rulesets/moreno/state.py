@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cycling.course import Board
-from engine.cycling.events import CRASH, RawEvent, crash_data
+from engine.cycling.events import CRASH, LINE_EVENTS, RawEvent, crash_data
 from engine.cycling.inputs import Entrant
 from engine.cycling.outcome import Crash
 from engine.dice import DPOKER, DiceSource, Die, fast_bits
@@ -171,6 +171,7 @@ class Race:
         "ids",
         "in_breakaway",
         "index_of",
+        "keep",
         "lo",
         "log",
         "moved",
@@ -223,6 +224,7 @@ class Race:
         extras: Sequence[MorenoRider] | None = None,
         yellow_jersey: int | None = None,
         green_jersey: int | None = None,
+        keep: bool = True,
     ) -> None:
         self.board = board
         self.settings = settings or MorenoSettings()
@@ -300,6 +302,9 @@ class Race:
         self.units: list[Unit] = []
         self.log: list[DiceRow] = []
         self.events: list[RawEvent] = []
+        #: False: the lean path (odds), no dice log and no events but the summit and
+        #: intermediate sprint lines; the same draws, so the same results.
+        self.keep = keep
         #: Crashes inside the neutralised final cases: rider -> turn-start group mates.
         self.neutralised: dict[int, list[int]] = {}
         self.dice = dice
@@ -319,7 +324,8 @@ class Race:
         x = bits(k)
         while x >= n:
             x = bits(k)
-        self.log.append((self.turn, self.unit, self.rid[r], rule, die.name, die.faces[x]))
+        if self.keep:
+            self.log.append((self.turn, self.unit, self.rid[r], rule, die.name, die.faces[x]))
         return x
 
     def roll2(self, d1: Die, d2: Die, r: int, rule: str) -> int:
@@ -339,12 +345,13 @@ class Race:
         i2 = bits(k)
         while i2 >= n:
             i2 = bits(k)
-        turn = self.turn
-        unit = self.unit
-        rid = self.rid[r]
-        log = self.log
-        log.append((turn, unit, rid, rule, d1.name, d1.faces[i1]))
-        log.append((turn, unit, rid, rule, d2.name, d2.faces[i2]))
+        if self.keep:
+            turn = self.turn
+            unit = self.unit
+            rid = self.rid[r]
+            log = self.log
+            log.append((turn, unit, rid, rule, d1.name, d1.faces[i1]))
+            log.append((turn, unit, rid, rule, d2.name, d2.faces[i2]))
         return i1 * n + i2
 
     def roll3(self, die: Die, r: int, rule: str) -> int:
@@ -366,15 +373,16 @@ class Race:
         i3 = bits(k)
         while i3 >= n:
             i3 = bits(k)
-        turn = self.turn
-        unit = self.unit
-        rid = self.rid[r]
-        name = die.name
-        faces = die.faces
-        log = self.log
-        log.append((turn, unit, rid, rule, name, faces[i1]))
-        log.append((turn, unit, rid, rule, name, faces[i2]))
-        log.append((turn, unit, rid, rule, name, faces[i3]))
+        if self.keep:
+            turn = self.turn
+            unit = self.unit
+            rid = self.rid[r]
+            name = die.name
+            faces = die.faces
+            log = self.log
+            log.append((turn, unit, rid, rule, name, faces[i1]))
+            log.append((turn, unit, rid, rule, name, faces[i2]))
+            log.append((turn, unit, rid, rule, name, faces[i3]))
         return (i1 * n + i2) * n + i3
 
     def _roll_source(self, die: Die, r: int, rule: str) -> int:
@@ -383,7 +391,8 @@ class Race:
             die, turn=self.turn, unit=self.unit, rider_id=self.rid[r], rule_id=rule
         )
         x = die.faces.index(face)
-        self.log.append((self.turn, self.unit, self.rid[r], rule, die.name, die.faces[x]))
+        if self.keep:
+            self.log.append((self.turn, self.unit, self.rid[r], rule, die.name, die.faces[x]))
         return x
 
     @property
@@ -516,7 +525,8 @@ class Race:
     def event(self, kind: str, riders: Sequence[int], data: EventData) -> RawEvent:
         """Record an event (riders as indices; ``data`` of its kind, engine.cycling.events)."""
         ev = RawEvent(self.turn, kind, tuple(riders), data)
-        self.events.append(ev)
+        if self.keep or kind in LINE_EVENTS:
+            self.events.append(ev)
         return ev
 
     # -- crashes (R-X) --------------------------------------------------------------------
