@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -96,13 +99,36 @@ def peak_memory(ruleset: str, inputs: StageInputs, seed: int) -> int:
         tracemalloc.stop()
 
 
-def bench_grandprix(runs: int, races: int, seed: int) -> int:
+def _timed_event(gp: Any, inputs: Any, seed: int) -> tuple[float, float, float, float, Any]:
+    """One event through :func:`engine.rulesets.grandprix.simulate`'s steps, timed apart:
+    wall-clock and CPU seconds of the event, then of its race alone (the start grid, the race
+    and the outcome, without the piles' shuffle and the qualifying), and the outcome."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    race = gp.new_race(inputs, gp.RandomSource(seed))
+    race.shuffle_piles()
+    race.run_qualifying()
+    t1, c1 = time.perf_counter(), time.process_time()
+    race.start_grid()
+    race.run_race()
+    out = gp.build_outcome(
+        race, gp.entry_order(inputs.cars), ruleset=gp.NAME, version=gp.VERSION, seed=seed
+    )
+    t2, c2 = time.perf_counter(), time.process_time()
+    return t2 - t0, c2 - c0, t2 - t1, c2 - c1, out
+
+
+def bench_grandprix(
+    runs: int, races: int, seed: int, peer_dir: Path | None = None, outcomes: Path | None = None
+) -> int:
     """Races/s (wall clock and CPU time), car-turns/s, the ratio to the same dice alone, the
-    first race on a cold board (no cached runs, searches or rooms), peak memory of one race."""
+    first race on a cold board (no cached runs, searches or rooms), peak memory of one race;
+    with a peer (``--peer DIR``, module docstring) the peer's races interleaved with ours and
+    the ratio of the two."""
     from engine.motor import CarEntry, load_document
+    from engine.rulesets import grandprix as gp
     from engine.rulesets.grandprix import GrandPrixInputs
     from engine.rulesets.grandprix import board as gp_board
-    from engine.rulesets.grandprix import simulate as gp_simulate
+    from engine.rulesets.grandprix.outcome import outcome_to_json
     from engine.rulesets.grandprix.source import RandomSource
     from engine.rulesets.grandprix.track import load_track
 
@@ -111,50 +137,121 @@ def bench_grandprix(runs: int, races: int, seed: int) -> int:
         CarEntry(f"car{i + 1}", f"Driver {i + 1}", f"Team {i // 2 + 1}") for i in range(12)
     )
     inputs = [GrandPrixInputs(load_track(load_document(p)), cars) for p in paths]
+    if outcomes is not None:
+        return write_outcomes(inputs, runs, races, seed, outcomes, gp.simulate, outcome_to_json)
+    peer = None
+    if peer_dir is not None:
+        from bench.grandprix_peer import FlammeRouge, PeerMissing
+
+        try:
+            peer = FlammeRouge(peer_dir)
+        except PeerMissing as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        print(f"peer: {peer.describe()}", flush=True)
+        for n in range(20):  # warm-up
+            peer.race(seed + n)
     gp_board.clear_boards()
     start = time.perf_counter()
-    gp_simulate(inputs[0], seed)
+    gp.simulate(inputs[0], seed)
     cold = time.perf_counter() - start
     for n in range(3 * len(inputs)):  # warm-up: boards and their caches built
-        gp_simulate(inputs[n % len(inputs)], seed + n)
+        gp.simulate(inputs[n % len(inputs)], seed + n)
     rates, cpu_rates, turn_rates, ratios = [], [], [], []
+    race_rates, peer_rates, peer_cpu_rates, vs, vs_race, vs_cpu = [], [], [], [], [], []
+    loads = []
     for run in range(runs):
         base = seed + 100_000 * (run + 1)
-        elapsed = cpu = 0.0
-        turns = throws = 0
+        elapsed = cpu = race_elapsed = peer_elapsed = peer_cpu = 0.0
+        turns = throws = peer_turns = 0
         for n in range(races):  # outcomes are not kept: the collector would time their heap
-            t0, c0 = time.perf_counter(), time.process_time()
-            out = gp_simulate(inputs[n % len(inputs)], base + n)
-            elapsed += time.perf_counter() - t0
-            cpu += time.process_time() - c0
+            wall, cpu_s, race_wall, _, out = _timed_event(gp, inputs[n % len(inputs)], base + n)
+            elapsed += wall
+            cpu += cpu_s
+            race_elapsed += race_wall
             turns += out.car_turns
             throws += sum(1 for d in out.log if d.kind in ("throw", "pit", "tie"))
+            del out
+            if peer is not None:  # interleaved: one of ours, one of the peer's
+                t0, c0 = time.perf_counter(), time.process_time()
+                peer_turns += peer.race(base + n)
+                peer_elapsed += time.perf_counter() - t0
+                peer_cpu += time.process_time() - c0
         source = RandomSource(base)
         t0 = time.perf_counter()
         for _ in range(throws):
             source.throw("")
         alone = time.perf_counter() - t0
+        load = os.getloadavg()[0]
+        loads.append(load)
         rates.append(races / elapsed)
         cpu_rates.append(races / cpu)
+        race_rates.append(races / race_elapsed)
         turn_rates.append(turns / elapsed)
         ratios.append(elapsed / alone)
-        print(f"run {run + 1}: {elapsed:.3f} s, {races / elapsed:.1f} races/s, {turns} car-turns")
+        line = (
+            f"run {run + 1}: {elapsed:.3f} s, {races / elapsed:.1f} events/s "
+            f"(race only {races / race_elapsed:.1f}/s), {turns / races:.0f} car-turns an event"
+        )
+        if peer is not None:
+            peer_rates.append(races / peer_elapsed)
+            peer_cpu_rates.append(races / peer_cpu)
+            vs.append(peer_elapsed / elapsed)
+            vs_race.append(peer_elapsed / race_elapsed)
+            vs_cpu.append(peer_cpu / cpu)
+            line += (
+                f" | Flamme Rouge {races / peer_elapsed:.1f} races/s, "
+                f"{peer_turns / races:.0f} rider-turns a race | ratio {vs[-1]:.2f}x "
+                f"(race only {vs_race[-1]:.2f}x)"
+            )
+        print(f"{line}, load {load:.2f}", flush=True)
     tracemalloc.start()
     try:
-        gp_simulate(inputs[0], seed)
+        gp.simulate(inputs[0], seed)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
+    load = f"load average {statistics.median(loads):.2f}"
     print(
         f"ruleset grandprix: {races} events (qualifying + race, 12 cars) over "
         f"{len(paths)} tracks, median of {runs} runs"
     )
     print(f"first race, cold board ({inputs[0].track.id}): {1000 * cold:.1f} ms")
     print(f"car-turns: {statistics.median(turn_rates):,.0f} car-turns/s")
-    print(f"engine cost / dice-alone cost: {statistics.median(ratios):.1f}x")
+    print(f"engine cost / dice-alone cost: {statistics.median(ratios):.1f}x ({load})")
     print(f"peak memory of one race (tracemalloc): {peak / 2**20:.2f} MB")
     print(f"CPU time (this process alone): {statistics.median(cpu_rates):.1f} races/s")
-    print(f"speed: {statistics.median(rates):.1f} races/s")
+    print(f"race only (no qualifying): {statistics.median(race_rates):.1f} races/s ({load})")
+    print(f"speed: {statistics.median(rates):.1f} races/s ({load})")
+    if peer is not None:
+        print(f"Flamme Rouge: {statistics.median(peer_rates):.1f} races/s ({load})")
+        print(
+            f"against Flamme Rouge: event {statistics.median(vs):.2f}x, race only "
+            f"{statistics.median(vs_race):.2f}x, CPU time {statistics.median(vs_cpu):.2f}x "
+            f"(median of {runs} interleaved runs, {load})"
+        )
+    return 0
+
+
+def write_outcomes(
+    inputs: list[Any],
+    runs: int,
+    races: int,
+    seed: int,
+    path: Path,
+    simulate_gp: Callable[[Any, int], Any],
+    to_json: Callable[[Any], dict[str, Any]],
+) -> int:
+    """The JSON of every event the benchmark times (same tracks and seeds), one a line."""
+    count = 0
+    with path.open("w", encoding="utf-8") as out:
+        for run in range(runs):
+            base = seed + 100_000 * (run + 1)
+            for n in range(races):
+                event = to_json(simulate_gp(inputs[n % len(inputs)], base + n))
+                out.write(json.dumps(event, sort_keys=True) + "\n")
+                count += 1
+    print(f"{count} events written to {path}")
     return 0
 
 
@@ -231,10 +328,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--lean", action="store_true", help="cycling: time the lean path (the odds' runs)"
     )
+    parser.add_argument(
+        "--peer", type=Path, help="grandprix: a Flamme Rouge checkout, raced beside ours"
+    )
+    parser.add_argument(
+        "--outcomes", type=Path, help="grandprix: write the timed events' JSON here, no timing"
+    )
     args = parser.parse_args(argv)
     print(f"engine: pure Python, from {Path(engine.__file__).parent}", flush=True)
     if args.ruleset == "grandprix":
-        return bench_grandprix(args.runs, args.races or 100, args.seed)
+        return bench_grandprix(args.runs, args.races or 100, args.seed, args.peer, args.outcomes)
     if args.ruleset == "ludicitude":
         return bench_ludicitude(args.runs, args.races or 2000, args.seed)
     for path in (args.stages, args.riders):

@@ -157,7 +157,7 @@ class Board:
         self.tables: dict[tuple[object, ...], Scan] = {}
         #: Straight-ahead runs by (start, line state, gear), see ``search._straight_run``.
         self.straights: dict[int, StraightRun] = {}
-        self._reach: dict[int, list[int]] = {}
+        self._reach: dict[int, tuple[int, ...]] = {}
         #: Replayed paths of the search by (lex, steps, pit entry, start): (codes, path).
         self.paths: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.rooms: dict[tuple[int, int, bool, int], tuple[int, ...]] = {}
@@ -186,15 +186,15 @@ class Board:
         enter, ignoring cars: the part of the occupancy a search depends on."""
         masks = self._reach.get(loc)
         if masks is None:
-            masks = [0]
+            grown = [0]
             mask = 0
             frontier = {loc}
             for _ in range(24):
                 frontier = {step.to for at in frontier for step in self.succ[at]}
                 for to in frontier:
                     mask |= 1 << to
-                masks.append(mask)
-            self._reach[loc] = masks
+                grown.append(mask)
+            masks = self._reach[loc] = tuple(grown)  # a tuple: the collector stops walking it
         return masks[steps]
 
     def pit_loc(self, k: int) -> int:

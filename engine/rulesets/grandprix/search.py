@@ -11,6 +11,7 @@ time).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
@@ -79,11 +80,15 @@ def best_move(
     straight = _straight(board, start, line, gear, ms[-1], ctx)
     if straight is not None:
         return straight
-    memo = board.memo
-    key = (start, line, gear, ms, ctx)
-    found = memo.get(key)
-    if found is not None:
-        return found
+    # Kept per board are plain tuples of ints and the search's own tuples, which the garbage
+    # collector stops walking once they have survived a collection: lists and objects in
+    # long-lived caches are walked by every full collection (issue 33).
+    free = not ctx.occupied
+    if free:  # with a car within reach the same move rarely comes back (1 to 3 % of them)
+        key = (start, line, gear, ms, *ctx[1:])
+        found = board.memo.get(key)
+        if found is not None:
+            return found
     # Up to the last depth at which no car is within reach, the states and outcomes of every
     # depth do not depend on the throw nor on the cars: they are those of the scan with no
     # cars (``Scan``), kept per (start, line, gear, context without the cars) and extended
@@ -98,35 +103,36 @@ def best_move(
         clear = 0
         while clear < top and not masks[clear + 1] & occupied:
             clear += 1
-        free_ctx = _new_context(Context, (0, *ctx[1:]))
     else:
         clear = top
-        free_ctx = ctx
     tables = board.tables
-    tkey = (start, line, gear, free_ctx)
+    tkey = (start, line, gear, *ctx[1:])  # the context without the cars
     scan = tables.get(tkey)
     if scan is None:
         if len(tables) > 20_000:  # about 3 KB each; a race adds a dozen once warm
             tables.clear()
-        scan = tables[tkey] = Scan(start, line)
-    if scan.depth < clear and not scan.ended:
-        _extend(board, gear, free_ctx, scan, clear)
+        scan = tables[tkey] = new_scan(start, line)
+    depth = len(scan) - 1
+    if depth < clear and scan[depth][0]:
+        _extend(board, gear, ctx, scan, clear)  # reads no car: ctx.occupied is not used
+        depth = len(scan) - 1
     best = _scan_best(scan, ms, clear)
     if (
         clear < top
-        and len(scan.frontiers) > clear
+        and clear <= depth
+        and scan[clear][0]
         and (best is None or best[1] > -FINISH_BONUS or ctx.pit_flag)
     ):
-        best = _search_from(
-            board, start, line, gear, ms, ctx, clear + 1, scan.frontiers[clear], best
-        )
+        best = _search_from(board, start, line, gear, ms, ctx, clear + 1, scan[clear][0], best)
     if best is None:
         move = Move(ms[0], END_BLOCKED, (), (), start, line, 0, 0, 0, -1, CLASS_CLEAN)
     else:
         move = _move(board, start, best, ctx.green_bias)
-    if len(memo) > 400_000:
-        memo.clear()
-    memo[key] = move
+    if free:
+        memo = board.memo
+        if len(memo) > 400_000:
+            memo.clear()
+        memo[key] = move
     return move
 
 
@@ -167,12 +173,13 @@ class StraightRun:
             crossings.append(cr)
             lines.append(state)
             loc = to
+        # Tuples: kept per board, the collector stops walking them (see best_move).
         self.clean = len(path)
-        self.path = path
-        self.masks = masks
-        self.advance = advance
-        self.crossings = crossings
-        self.line = lines
+        self.path = tuple(path)
+        self.masks = tuple(masks)
+        self.advance = tuple(advance)
+        self.crossings = tuple(crossings)
+        self.line = tuple(lines)
         self.first_gate = first_gate
         self.moves: list[Move | None] = [None] * (len(path) + 1)
 
@@ -221,6 +228,20 @@ def _straight(
 #: end kind, end location, line state, crossings, corner, steps).
 Candidate = tuple[int, int, int, int, int, str, int, int, int, int, int]
 
+#: A state of the search: (lane changes, lex, advance, crossings, location, line state).
+State = tuple[int, int, int, int, int, int]
+#: One depth of a :data:`Scan`: the states after it (in path_lex order; empty when none is
+#: left), the best points outcome (M = the depth), the best pit entry, exit or block (M left
+#: 0: the throw gives it) and the best finish (-D_end and M left 0).
+Level = tuple[tuple[State, ...], Candidate | None, Candidate | None, Candidate | None]
+#: The move search from (start, line) in one gear with no car on the board, depth by depth
+#: as far as a move has needed: ``scan[d]`` is the :data:`Level` of depth ``d`` (``scan[0]``
+#: the start), ``len(scan) - 1`` the depth reached, an empty last frontier the end. The
+#: states of a depth do not depend on the throw, so :func:`_scan_best` gives ``_search``'s
+#: answer over those depths for any candidates. A list of tuples of ints and strings: the
+#: garbage collector stops walking the tuples once they have survived a collection.
+Scan = list[Level]
+
 
 def _search(
     board: Board, start: int, line: int, gear: int, ms: tuple[int, ...], ctx: Context
@@ -240,7 +261,7 @@ def _search_from(
     ms: tuple[int, ...],
     ctx: Context,
     first: int = 1,
-    frontier: list[tuple[int, int, int, int, int, int]] | None = None,
+    frontier: Sequence[State] | None = None,
     best: Candidate | None = None,
 ) -> Candidate | None:
     """The full search of one move (module docstring): one breadth-first pass over the depths
@@ -289,7 +310,7 @@ def _search_from(
     for depth in range(first, top + 1):
         weight = weights[depth]
         m_here = m_at[depth]
-        new: dict[int, tuple[int, int, int, int, int, int]] = {}
+        new: dict[int, State] = {}
         for lc, lex, adv, cr, loc, state in frontier:
             if pit_flag and is_gate[loc]:
                 if bcls >= CLASS_PIT:
@@ -376,25 +397,9 @@ def _search_from(
     return best
 
 
-class Scan:
-    """The move search from (start, line) in one gear with no car on the board, depth by
-    depth as far as a move has needed (``depth``; ``ended`` when no state is left): the
-    states after each depth (``frontiers[d]``) and per depth the best points outcome (M = the
-    depth), the best pit entry, exit or block (M left 0: the throw gives it) and the best
-    finish (-D_end and M left 0). The states of a depth do not depend on the throw, so
-    :func:`_scan_best` gives ``_search``'s answer over those depths for any candidates."""
-
-    __slots__ = ("depth", "ended", "finish", "frontiers", "other", "points")
-
-    def __init__(self, start: int, line: int) -> None:
-        self.depth = 0
-        self.ended = False
-        self.frontiers: list[list[tuple[int, int, int, int, int, int]]] = [
-            [(0, 0, 0, 0, start, line)]
-        ]
-        self.points: list[Candidate | None] = [None] * (MAX_ROOM + 1)
-        self.other: list[Candidate | None] = [None] * (MAX_ROOM + 1)
-        self.finish: list[Candidate | None] = [None] * (MAX_ROOM + 1)
+def new_scan(start: int, line: int) -> Scan:
+    """A scan at depth 0: the start state alone."""
+    return [(((0, 0, 0, 0, start, line),), None, None, None)]
 
 
 def _extend(board: Board, gear: int, ctx: Context, scan: Scan, upto: int) -> None:
@@ -413,12 +418,12 @@ def _extend(board: Board, gear: int, ctx: Context, scan: Scan, upto: int) -> Non
     to_finish = ctx.to_finish
     bias = ctx.green_bias
     green = board.green
-    points, other, finish = scan.points, scan.other, scan.finish
-    frontier = scan.frontiers[scan.depth]
+    reached = len(scan) - 1
+    frontier = scan[reached][0]
     weights = _WEIGHTS
-    for depth in range(scan.depth + 1, upto + 1):
+    for depth in range(reached + 1, upto + 1):
         weight = weights[depth]
-        new: dict[int, tuple[int, int, int, int, int, int]] = {}
+        new: dict[int, State] = {}
         o_best: Candidate | None = None
         f_best: Candidate | None = None
         for lc, lex, adv, cr, loc, state in frontier:
@@ -467,21 +472,17 @@ def _extend(board: Board, gear: int, ctx: Context, scan: Scan, upto: int) -> Non
                         state, cr, -1, depth - 1)  # fmt: skip
                 if o_best is None or cand < o_best:
                     o_best = cand
-        other[depth] = o_best
-        finish[depth] = f_best
-        scan.depth = depth
         if not new:
-            scan.ended = True
+            scan.append(((), None, o_best, f_best))
             return
-        frontier = list(new.values())
-        scan.frontiers.append(frontier)
+        frontier = tuple(new.values())
         p_best: Candidate | None = None
         for lc, lex, adv, cr, loc, state in frontier:
             cand = (CLASS_CLEAN, -adv - bias * green[loc], lc, depth, lex, END_POINTS, loc,
                     state, cr, -1, depth)  # fmt: skip
             if p_best is None or cand < p_best:
                 p_best = cand
-        points[depth] = p_best
+        scan.append((frontier, p_best, o_best, f_best))
 
 
 def _scan_best(scan: Scan, ms: tuple[int, ...], upto: int) -> Candidate | None:
@@ -489,25 +490,24 @@ def _scan_best(scan: Scan, ms: tuple[int, ...], upto: int) -> Candidate | None:
     the points outcomes at the depths in ``ms``, every other with the M ``_search`` gives it
     (the smallest candidate >= its depth; a finish: the deepest, its -D_end counted from it)."""
     top = ms[-1]
-    last = min(upto, scan.depth, top)
-    points, other, finish = scan.points, scan.other, scan.finish
+    last = min(upto, len(scan) - 1, top)
     best: Candidate | None = None
     for m in ms:
         if m > last:
             break
-        cand = points[m]
+        cand = scan[m][1]
         if cand is not None and (best is None or cand < best):
             best = cand
     j = 0
     for depth in range(1, last + 1):
         while ms[j] < depth:
             j += 1
-        cand = other[depth]
+        _, _, cand, fin = scan[depth]
         if cand is not None:
             cand = (cand[0], cand[1], cand[2], ms[j], *cand[4:])
             if best is None or cand < best:
                 best = cand
-        cand = finish[depth]
+        cand = fin
         if cand is not None:
             cand = (cand[0], -FINISH_BONUS - top + depth, cand[2], top, *cand[4:])
             if best is None or cand < best:
