@@ -25,6 +25,7 @@ Nothing here writes to the database: odds change no round, no orders and no stan
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -396,6 +397,16 @@ def _given_back_key(key: str, index: int) -> str:
     return f"odds:{key}:given-back:{index}"
 
 
+def _made_key(key: str) -> str:
+    return f"odds:{key}:made"
+
+
+def runs_made(*, key: str) -> int:
+    """The runs the workers simulated for a request, counted or not (a chunk stopped midway
+    once the request settled made some runs that do not count)."""
+    return int(odds_cache().get(_made_key(key)) or 0)
+
+
 def _latest_key(round_id: int, asker: str) -> str:
     return f"odds:latest:{round_id}:{asker}"
 
@@ -562,6 +573,7 @@ def odds_request(
                 _cancelled_key(plan.key),
                 _settled_key(plan.key),
                 _checked_key(plan.key),
+                _made_key(plan.key),
             ]
             + [
                 chunk_key(plan.key, index)
@@ -715,6 +727,9 @@ def odds_chunk(*, key: str, index: int, worker: str = "") -> dict[str, Any]:
     except Exception as error:
         cache.set(_failed_key(key), f"{type(error).__name__}: {error}"[:500], PLAN_SECONDS)
         raise
+    cache.add(_made_key(key), 0, PLAN_SECONDS)
+    with contextlib.suppress(ValueError):  # expired between add and incr: a bench's figure
+        cache.incr(_made_key(key), counts.runs)
     if counts.runs < stop - start:
         # Stopped midway: settled or cancelled meanwhile; the runs made do not count.
         _give_back(cache, key, index, runs=stop - start - counts.runs)
