@@ -40,3 +40,16 @@ def rate_take(bucket: str, limit: Limit, *, now: datetime, amount: int = 1) -> d
     if count <= limit.count:
         return None
     return datetime.fromtimestamp((window + 1) * limit.seconds, tz=UTC)
+
+
+def rate_give_back(bucket: str, limit: Limit, *, at: datetime, amount: int) -> None:
+    """Give back ``amount`` actions counted by :func:`rate_take` at ``at`` (in that window; the
+    odds' runs never counted). A window gone, or a cache that does not answer: nothing."""
+    window = int(at.timestamp()) // limit.seconds
+    key = f"{PREFIX}{bucket}:{window}"
+    try:
+        cache.decr(key, amount)
+    except ValueError:  # the window's counter expired
+        return
+    except Exception:
+        logger.warning("rate limit %s not given back: the cache does not answer", bucket)

@@ -238,6 +238,9 @@ CELERY_TASK_ROUTES = ("config.celery.task_route",)
 # (season.services.odds.odds_budget_take; a table already counted costs nothing).
 ODDS_MEMBER_RUNS_PER_HOUR = env_int("ODDS_MEMBER_RUNS_PER_HOUR", 20_000)
 ODDS_SEASON_RUNS_PER_HOUR = env_int("ODDS_SEASON_RUNS_PER_HOUR", 60_000)
+# A request for odds stops early once every chance it shows has a 95 % interval (Wilson) of at
+# most this half-width, in percentage points (plugins.odds.settled; 0: every run is counted).
+ODDS_SETTLED_POINTS = 1.0
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"

@@ -10,6 +10,12 @@ Each run's seed comes from the round's seed base and the run's number through SH
 (:func:`seed_for`): no run shares a stream with another, and the n-th run of a round is the
 same run on every machine, in whichever chunk it falls.
 
+Each shown chance gets its 95 % interval (:func:`wilson`, the Wilson score interval), and the
+counts are **settled** when every shown chance's interval has a half-width of at most a bound
+(:func:`settled`, one percentage point by default): the request then stops at the shortest
+settled prefix of its chunks, in index order (:func:`settled_prefix`), so that the same runs give
+the same table whichever chunk finished first.
+
 It lives with the registry, not in the engine: no engine uses it, every adapter produces its runs
 and the season counts them, so the season reaches it without an exception to the engine boundary.
 """
@@ -17,6 +23,7 @@ and the season counts them, so the season reaches it without an exception to the
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +36,39 @@ TOP = 10
 GAP_DIGITS = 3
 #: The seeds are 62-bit numbers, like the seed drawn for a round's resolution.
 SEED_BITS = 62
+#: z of a two-sided 95 % interval (the 97.5th percentile of the standard normal law).
+Z95 = 1.959963984540054
+#: The counted chances the table shows (EntrantCounts fields), each with its interval: win,
+#: podium, top ten (a motor round's points finish), leads after the round, out.
+SHOWN = ("wins", "podiums", "top10", "leads", "outs")
+#: The same chances by OddsRow's names.
+SHOWN_ROWS = ("win", "podium", "top10", "lead", "out")
+
+
+def wilson(successes: int, runs: int, *, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a chance seen ``successes`` times in ``runs`` runs, as
+    (low, high) in 0..1: centre (p + z²/2n) / (1 + z²/n), half-width
+    z·sqrt(p(1 - p)/n + z²/4n²) / (1 + z²/n), p = successes / n. (0, 1) for no run."""
+    if runs < 0 or not 0 <= successes <= max(runs, 0):
+        raise ValueError(f"{successes} successes in {runs} runs")
+    if runs == 0:
+        return (0.0, 1.0)
+    p = successes / runs
+    z2 = z * z
+    scale = 1 + z2 / runs
+    centre = (p + z2 / (2 * runs)) / scale
+    half = z * math.sqrt(p * (1 - p) / runs + z2 / (4 * runs * runs)) / scale
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def half_width(successes: int, runs: int) -> float:
+    """Half the width of the Wilson 95 % interval, in 0..1 (0.01: one percentage point)."""
+    low, high = wilson(successes, runs)
+    return (high - low) / 2
+
+
+def chunk_sizes(runs: int, size: int) -> list[int]:
+    return [stop - start for start, stop in chunks(runs, size)]
 
 
 def seed_for(base: int, run: int) -> int:
@@ -186,14 +226,63 @@ def merge_all(parts: Iterable[OddsCounts]) -> OddsCounts:
 
 
 def count_runs(
-    run: Callable[[int], Iterable[RunLine]], *, base: int, start: int, stop: int
+    run: Callable[[int], Iterable[RunLine]],
+    *,
+    base: int,
+    start: int,
+    stop: int,
+    keep_going: Callable[[], bool] | None = None,
+    check_every: int = 10,
 ) -> OddsCounts:
     """Counts of runs ``start .. stop - 1``: ``run(seed)`` simulates one run and returns its
-    lines."""
+    lines. With ``keep_going``, asked before every ``check_every`` runs: False stops the count
+    there (the counts then hold fewer than ``stop - start`` runs)."""
     counts = OddsCounts()
     for number in range(start, stop):
+        if keep_going is not None and (number - start) % check_every == 0 and not keep_going():
+            break
         counts.count(run(seed_for(base, number)))
     return counts
+
+
+def widest_half_width(counts: OddsCounts) -> float:
+    """The largest half-width of the 95 % intervals of every shown chance of every entrant
+    (1.0 with no run)."""
+    if counts.runs < 1:
+        return 1.0
+    runs = counts.runs
+    known: dict[int, float] = {}
+    widest = 0.0
+    for entrant in counts.entrants.values():
+        for name in SHOWN:
+            successes = getattr(entrant, name)
+            width = known.get(successes)
+            if width is None:
+                width = known[successes] = half_width(successes, runs)
+            widest = max(widest, width)
+    return widest
+
+
+def settled(counts: OddsCounts, bound: float) -> bool:
+    """Whether every shown chance's 95 % interval has a half-width of at most ``bound`` (in
+    0..1: 0.01 is one percentage point); never with no run, nor with a bound of 0 or less."""
+    return bound > 0 and counts.runs > 0 and widest_half_width(counts) <= bound
+
+
+def settled_prefix(
+    parts: Sequence[OddsCounts | None], bound: float
+) -> tuple[OddsCounts, int, bool]:
+    """The counts of the shortest prefix of ``parts`` (chunks in index order) that is settled,
+    or of every part: (counts, parts counted, settled). A part that is None (a chunk skipped)
+    must come after a settled prefix: ValueError otherwise."""
+    total = OddsCounts()
+    for index, part in enumerate(parts):
+        if part is None:
+            raise ValueError(f"chunk {index} has no counts and no earlier prefix settled")
+        total = total.merge(part)
+        if settled(total, bound):
+            return total, index + 1, True
+    return total, len(parts), False
 
 
 @dataclass(frozen=True)
@@ -209,6 +298,8 @@ class OddsRow:
     out: float
     expected_gap: float | None
     expected_place: float | None = None
+    #: The 95 % interval (low, high, in 0..1) of each chance, by the names above (SHOWN_ROWS).
+    intervals: Mapping[str, tuple[float, float]] = field(default_factory=dict)
 
 
 def odds_rows(counts: OddsCounts) -> list[OddsRow]:
@@ -225,6 +316,10 @@ def odds_rows(counts: OddsCounts) -> list[OddsRow]:
             out=c.outs / runs,
             expected_gap=c.gap_sum / c.finishes if c.finishes else None,
             expected_place=c.place_sum / c.finishes if c.finishes else None,
+            intervals={
+                row: wilson(getattr(c, name), counts.runs)
+                for row, name in zip(SHOWN_ROWS, SHOWN, strict=True)
+            },
         )
         for key, c in counts.entrants.items()
     ]

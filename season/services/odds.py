@@ -9,6 +9,13 @@ embedded default: every worker reads them), then a chord of chunk tasks each cou
 (plugins.odds, a seed per run from the round's odds seed base) and the chord's callback merges the
 partial counts and stores the table. Progress is the number of chunks whose mark is in the cache.
 
+A request stops early once its odds have **settled** (plugins.odds.settled: every shown chance's
+95 % interval within settings.ODDS_SETTLED_POINTS): its table is the merge of the shortest
+settled prefix of chunks 0..k-1 in index order, found by the chunk that completes it, and the
+chunks after it are skipped (odds_chunk checks the plan's "settled" mark before and while it
+counts) and refund their runs to the budget; the chord still completes, and its merge finds the
+same prefix. The same orders give the same table whichever worker finished first.
+
 The chunks go to a queue of their own (config.celery.task_route), a request's runs come out of
 an hourly budget of its member and its season (odds_budget_take), and a newer request of the
 same asker cancels his running one (odds_supersede): docs/odds.md, issue 28.
@@ -18,13 +25,14 @@ Nothing here writes to the database: odds change no round, no orders and no stan
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
@@ -33,9 +41,20 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.rate_limits import Limit, rate_take
+from accounts.rate_limits import Limit, rate_give_back, rate_take
 from plugins import Starter, adapter_for
-from plugins.odds import OddsCounts, OddsRow, RunLine, chunks, count_runs, merge_all, odds_rows
+from plugins.odds import (
+    OddsCounts,
+    OddsRow,
+    RunLine,
+    chunk_sizes,
+    chunks,
+    count_runs,
+    odds_rows,
+    settled,
+    settled_prefix,
+    widest_half_width,
+)
 from season.models import DONE_STATUSES, Round, Season, SeasonTeam
 from season.permissions import PUBLIC_VIEW, status_visible
 from season.round_names import round_name
@@ -57,6 +76,15 @@ CHUNK_RUNS_MIN = 5
 #: How long the inputs, the progress marks and a counted table stay in the cache.
 PLAN_SECONDS = 3600
 TABLE_SECONDS = 24 * 3600
+#: A chunk that is counting asks every this many runs whether its request has settled or been
+#: cancelled meanwhile (one cache read), and stops there if so.
+CHECK_EVERY = 10
+
+
+def settle_bound() -> float:
+    """The half-width (in 0..1) within which every shown chance's 95 % interval must be for a
+    request to stop early: settings.ODDS_SETTLED_POINTS percentage points (0: never early)."""
+    return max(0.0, float(settings.ODDS_SETTLED_POINTS)) / 100
 
 
 class OddsError(RoundError):
@@ -114,6 +142,11 @@ class OddsPlan:
     #: The team whose own orders (saved, or its draft) are counted, every other team riding
     #: with its default orders (None: the defaults for everyone); only its owner reads these.
     team_id: int | None = None
+    #: The half-width (0..1) within which every shown chance must be to stop early (0: never).
+    settle: float = 0.0
+    #: Whose budget paid for the runs ({"season", "user", "at": the take's timestamp}), so that
+    #: the runs never counted are given back (odds_budget_give_back); None: nobody's.
+    budget: dict[str, Any] | None = None
 
     @property
     def chunks(self) -> list[tuple[int, int]]:
@@ -129,6 +162,8 @@ class OddsPlan:
             "inputs": self.inputs,
             "draft_team_id": self.draft_team_id,
             "team_id": self.team_id,
+            "settle": self.settle,
+            "budget": self.budget,
         }
 
     @classmethod
@@ -197,6 +232,7 @@ def odds_plan(
     drafted = team is not None and draft is not None
     data = _known_inputs(round=round, team=team, draft=draft)
     base = seed_base_of(round)
+    settle = settle_bound()
     identity = json.dumps(
         {
             "round": round.pk,
@@ -205,6 +241,8 @@ def odds_plan(
             "inputs": data,
             "runs": runs,
             "base": base,
+            # Where the request stops early decides its table.
+            "settle": settle,
             # A draft's odds are its team's own, even where the draft equals saved orders; a
             # team's odds (its own orders) are its own, even where they equal the defaults.
             "draft_team": team.pk if team is not None and drafted else None,
@@ -223,6 +261,7 @@ def odds_plan(
         inputs=data,
         draft_team_id=team.pk if team is not None and drafted else None,
         team_id=team.pk if team is not None else None,
+        settle=settle,
     )
 
 
@@ -263,30 +302,53 @@ def runner_for(round: Round, inputs_data: Mapping[str, Any]) -> Callable[[int], 
 
 
 def plan_state(plan: OddsPlan, *, done: Callable[[], object] = lambda: None) -> OddsState:
-    """Every run of a plan counted in this process, chunk by chunk (``done()`` after each),
-    without the workers or the cache."""
+    """A plan counted in this process, chunk by chunk in index order (``done()`` after each),
+    without the workers or the cache, up to the first settled prefix as the workers stop: the
+    same table as theirs."""
     counts = OddsCounts()
+    counted = 0
     for start, stop in plan.chunks:
         counts = counts.merge(plan_count(plan, start=start, stop=stop))
+        counted += 1
         done()
+        if settled(counts, plan.settle):
+            break
     return OddsState(
         key=plan.key,
         round_id=plan.round_id,
         runs=plan.runs,
         chunks_total=len(plan.chunks),
-        chunks_done=len(plan.chunks),
+        chunks_done=counted,
         counts=counts,
         draft_team_id=plan.draft_team_id,
+        team_id=plan.team_id,
+        runs_done=counts.runs,
+        settled=settled(counts, plan.settle),
+        settle=plan.settle,
     )
 
 
-def plan_count(plan: OddsPlan, *, start: int = 0, stop: int | None = None) -> OddsCounts:
-    """Count runs ``start .. stop - 1`` of a plan in this process (a chunk, or every run)."""
+def plan_count(
+    plan: OddsPlan,
+    *,
+    start: int = 0,
+    stop: int | None = None,
+    keep_going: Callable[[], bool] | None = None,
+) -> OddsCounts:
+    """Count runs ``start .. stop - 1`` of a plan in this process (a chunk, or every run);
+    ``keep_going`` asked every CHECK_EVERY runs (False: stop there, fewer runs counted)."""
     round = Round.objects.select_related(
         "season", "stage", "grand_prix__championship__points_system"
     ).get(pk=plan.round_id)
     run = runner_for(round, plan.inputs)
-    return count_runs(run, base=plan.base, start=start, stop=plan.runs if stop is None else stop)
+    return count_runs(
+        run,
+        base=plan.base,
+        start=start,
+        stop=plan.runs if stop is None else stop,
+        keep_going=keep_going,
+        check_every=CHECK_EVERY,
+    )
 
 
 # --- the cache: the plan, the chunks' marks, the table -----------------------------------
@@ -316,6 +378,35 @@ def _cancelled_key(key: str) -> str:
     return f"odds:{key}:cancelled"
 
 
+def _counts_key(key: str, index: int) -> str:
+    """A chunk's counts and its worker, for the chunk that completes a settled prefix."""
+    return f"odds:{key}:counts:{index}"
+
+
+def _settled_key(key: str) -> str:
+    """Set once a prefix of the chunks is settled: the chunks after it are skipped."""
+    return f"odds:{key}:settled"
+
+
+def _checked_key(key: str) -> str:
+    """How many first prefixes are known not to be settled (each needs no second look)."""
+    return f"odds:{key}:checked"
+
+
+def _given_back_key(key: str, index: int) -> str:
+    return f"odds:{key}:given-back:{index}"
+
+
+def _made_key(key: str) -> str:
+    return f"odds:{key}:made"
+
+
+def runs_made(*, key: str) -> int:
+    """The runs the workers simulated for a request, counted or not (a chunk stopped midway
+    once the request settled made some runs that do not count)."""
+    return int(odds_cache().get(_made_key(key)) or 0)
+
+
 def _latest_key(round_id: int, asker: str) -> str:
     return f"odds:latest:{round_id}:{asker}"
 
@@ -339,16 +430,39 @@ class OddsState:
     team_id: int | None = None
     #: Superseded by a newer request of the same asker: its chunks count nothing.
     cancelled: bool = False
+    #: Runs counted so far (the chunks back), then the runs of the table.
+    runs_done: int = 0
+    #: The table's every shown chance is within ``settle`` (its half-width, 0..1).
+    settled: bool = False
+    settle: float = 0.0
 
     @property
     def done(self) -> bool:
         return self.counts is not None
 
     @property
+    def runs_counted(self) -> int:
+        """The runs the table counts (fewer than ``runs`` when it settled early)."""
+        return self.counts.runs if self.counts is not None else self.runs_done
+
+    @property
+    def settled_early(self) -> bool:
+        return self.settled and self.runs_counted < self.runs
+
+    @property
+    def settle_points(self) -> float:
+        return 100 * self.settle
+
+    @property
+    def widest_points(self) -> float | None:
+        """The largest half-width of the table's 95 % intervals, in percentage points."""
+        return 100 * widest_half_width(self.counts) if self.counts is not None else None
+
+    @property
     def percent(self) -> int:
         if self.done:
             return 100
-        return int(100 * self.chunks_done / self.chunks_total) if self.chunks_total else 0
+        return int(100 * self.runs_done / self.runs) if self.runs else 0
 
     def rows(self) -> list[OddsRow]:
         return odds_rows(self.counts) if self.counts is not None else []
@@ -370,6 +484,9 @@ def odds_state(*, key: str) -> OddsState | None:
             finished_at=table["finished_at"],
             draft_team_id=table.get("draft_team_id"),
             team_id=table.get("team_id"),
+            runs_done=int(table["counts"]["runs"]),
+            settled=bool(table.get("settled")),
+            settle=float(table.get("settle", 0.0)),
         )
     # The plan's few numbers, kept apart from its inputs: a page or a command polls the progress
     # every second or less, and the inputs of a 176-rider stage are tens of kilobytes to decode.
@@ -380,7 +497,9 @@ def odds_state(*, key: str) -> OddsState | None:
             return None
         meta = _plan_meta(OddsPlan.from_data(data))
     total = meta["chunks"]
-    marks = cache.get_many([_done_key(key, index) for index in range(total)])
+    done_keys = [_done_key(key, index) for index in range(total)]
+    marks = cache.get_many(done_keys)
+    sizes = chunk_sizes(meta["runs"], meta.get("chunk_runs") or chunk_runs_for(meta["runs"]))
     return OddsState(
         key=key,
         round_id=meta["round_id"],
@@ -391,6 +510,8 @@ def odds_state(*, key: str) -> OddsState | None:
         draft_team_id=meta["draft_team_id"],
         team_id=meta.get("team_id"),
         cancelled=bool(cache.get(_cancelled_key(key))),
+        runs_done=sum(size for index, size in enumerate(sizes) if done_keys[index] in marks),
+        settle=float(meta.get("settle", 0.0)),
     )
 
 
@@ -399,8 +520,11 @@ def _plan_meta(plan: OddsPlan) -> dict[str, Any]:
         "round_id": plan.round_id,
         "runs": plan.runs,
         "chunks": len(plan.chunks),
+        "chunk_runs": plan.chunk_runs,
         "draft_team_id": plan.draft_team_id,
         "team_id": plan.team_id,
+        "settle": plan.settle,
+        "budget": plan.budget,
     }
 
 
@@ -423,7 +547,16 @@ def odds_request(
     state = odds_state(key=plan.key)
     if state is not None and not state.failed and not state.cancelled:
         return state
-    odds_budget_take(season=round.season, user=user, runs=plan.runs)
+    now = timezone.now()
+    odds_budget_take(season=round.season, user=user, runs=plan.runs, now=now)
+    plan = replace(
+        plan,
+        budget={
+            "season": round.season.pk,
+            "user": getattr(user, "pk", None),
+            "at": now.timestamp(),
+        },
+    )
     cache = odds_cache()
     if state is None:
         # Two requests at once for the same inputs: the first to add the plan sends the chunks,
@@ -435,8 +568,18 @@ def odds_request(
             return odds_request(round=round, runs=runs, team=team, draft=draft, user=user)
     else:
         cache.delete_many(
-            [_failed_key(plan.key), _cancelled_key(plan.key)]
-            + [_done_key(plan.key, index) for index in range(len(plan.chunks))]
+            [
+                _failed_key(plan.key),
+                _cancelled_key(plan.key),
+                _settled_key(plan.key),
+                _checked_key(plan.key),
+                _made_key(plan.key),
+            ]
+            + [
+                chunk_key(plan.key, index)
+                for index in range(len(plan.chunks))
+                for chunk_key in (_done_key, _counts_key, _given_back_key)
+            ]
         )
         cache.set(_plan_key(plan.key), plan.to_data(), PLAN_SECONDS)
     cache.set(_meta_key(plan.key), _plan_meta(plan), PLAN_SECONDS)
@@ -456,12 +599,12 @@ def odds_request(
 # --- the budget and the superseded requests ----------------------------------------------
 
 
-def odds_budget_take(*, season: Season, user: Any, runs: int) -> None:
+def odds_budget_take(*, season: Season, user: Any, runs: int, now: datetime | None = None) -> None:
     """Count ``runs`` more runs in the hour's budget of ``user`` (when given) and of the season
     (settings.ODDS_MEMBER_RUNS_PER_HOUR, ODDS_SEASON_RUNS_PER_HOUR; accounts.rate_limits, in
     the default cache); beyond either, OddsError saying in how many minutes to try again.
     A request refused has spent what it was refused on, as any rate limit."""
-    now = timezone.now()
+    now = now or timezone.now()
     hour = 3600
     user_id = getattr(user, "pk", None)
     if user_id is not None:
@@ -495,6 +638,28 @@ def odds_budget_take(*, season: Season, user: Any, runs: int) -> None:
             )
             % {"runs": per_hour, "minutes": minutes}
         )
+
+
+def odds_budget_give_back(budget: Mapping[str, Any] | None, *, runs: int) -> None:
+    """Give ``runs`` never counted (chunks skipped once settled or cancelled, or stopped
+    midway) back to the budgets that paid for them, in the hour they were taken."""
+    if not budget or runs <= 0:
+        return
+    at = datetime.fromtimestamp(float(budget["at"]), tz=UTC)
+    hour = 3600
+    if budget.get("user") is not None:
+        rate_give_back(
+            f"odds-member:{budget['season']}:{budget['user']}",
+            Limit(settings.ODDS_MEMBER_RUNS_PER_HOUR, hour),
+            at=at,
+            amount=runs,
+        )
+    rate_give_back(
+        f"odds-season:{budget['season']}",
+        Limit(settings.ODDS_SEASON_RUNS_PER_HOUR, hour),
+        at=at,
+        amount=runs,
+    )
 
 
 def _minutes_until(when: datetime, *, now: datetime) -> int:
@@ -536,28 +701,129 @@ def odds_send(plan: OddsPlan) -> None:
 
 def odds_chunk(*, key: str, index: int, worker: str = "") -> dict[str, Any]:
     """Count one chunk of a request's runs (a worker's task): its counts as JSON, with the
-    worker's name, and the chunk's mark for the progress bar."""
+    worker's name, and the chunk's mark for the progress bar. A chunk of a request already
+    settled or cancelled is skipped (before it starts, or within CHECK_EVERY runs) and gives
+    its runs not counted back to the budget; one that completes a settled prefix stores the
+    table at once (odds_settle_check)."""
     cache = odds_cache()
     if cache.get(_cancelled_key(key)):
         # Superseded: nothing counted, no mark; the merge stores no table.
+        _give_back(cache, key, index, runs=None)
         return {"index": index, "worker": worker, "counts": None, "cancelled": True}
+    if cache.get(_settled_key(key)) is not None:
+        _give_back(cache, key, index, runs=None)
+        return {"index": index, "worker": worker, "counts": None, "skipped": True}
     data = cache.get(_plan_key(key))
     if data is None:
         raise OddsError(f"odds {key}: the inputs are no longer in the cache")
     plan = OddsPlan.from_data(data)
     start, stop = plan.chunks[index]
+
+    def keep_going() -> bool:
+        return not cache.get_many([_settled_key(key), _cancelled_key(key)])
+
     try:
-        counts = plan_count(plan, start=start, stop=stop)
+        counts = plan_count(plan, start=start, stop=stop, keep_going=keep_going)
     except Exception as error:
         cache.set(_failed_key(key), f"{type(error).__name__}: {error}"[:500], PLAN_SECONDS)
         raise
+    cache.add(_made_key(key), 0, PLAN_SECONDS)
+    with contextlib.suppress(ValueError):  # expired between add and incr: a bench's figure
+        cache.incr(_made_key(key), counts.runs)
+    if counts.runs < stop - start:
+        # Stopped midway: settled or cancelled meanwhile; the runs made do not count.
+        _give_back(cache, key, index, runs=stop - start - counts.runs)
+        if cache.get(_cancelled_key(key)):
+            return {"index": index, "worker": worker, "counts": None, "cancelled": True}
+        return {"index": index, "worker": worker, "counts": None, "skipped": True}
+    cache.set(_counts_key(key, index), {"worker": worker, "counts": counts.to_data()}, PLAN_SECONDS)
     cache.set(_done_key(key, index), 1, PLAN_SECONDS)
+    odds_settle_check(key=key, plan=plan)
     return {"index": index, "worker": worker, "counts": counts.to_data()}
 
 
+def _give_back(cache: BaseCache, key: str, index: int, *, runs: int | None) -> None:
+    """A chunk's runs never counted (all of them: ``runs`` None) back to the budget, once."""
+    meta = cache.get(_meta_key(key))
+    if meta is None or not meta.get("budget"):
+        return
+    if runs is None:
+        sizes = chunk_sizes(meta["runs"], meta.get("chunk_runs") or chunk_runs_for(meta["runs"]))
+        runs = sizes[index]
+    if cache.add(_given_back_key(key, index), runs, PLAN_SECONDS):
+        odds_budget_give_back(meta["budget"], runs=runs)
+
+
+def odds_settle_check(*, key: str, plan: OddsPlan) -> int | None:
+    """After a chunk stored its counts: the first prefix of chunks 0..k-1 (all stored) whose
+    merged counts are settled, or, once every chunk is stored, all of them; its table stored
+    (the same table whichever chunk completes it) and, when settled, the request's "settled"
+    mark set, so that the later chunks are skipped. Returns k, or None while no such prefix is
+    complete. Prefixes already found unsettled are not looked at again."""
+    cache = odds_cache()
+    if cache.get(_table_key(key)) is not None:
+        return None
+    total = len(plan.chunks)
+    marks = cache.get_many([_done_key(key, index) for index in range(total)])
+    complete = 0
+    while complete < total and _done_key(key, complete) in marks:
+        complete += 1
+    checked = int(cache.get(_checked_key(key)) or 0)
+    if complete <= checked and complete < total:
+        return None
+    stored = cache.get_many([_counts_key(key, index) for index in range(complete)])
+    merged = OddsCounts()
+    workers: set[str] = set()
+    for index in range(complete):
+        part = stored.get(_counts_key(key, index))
+        if part is None:  # forgotten by the cache: the chord's merge will decide
+            return None
+        merged = merged.merge(OddsCounts.from_data(part["counts"]))
+        workers.add(part["worker"])
+        if index + 1 > checked and settled(merged, plan.settle):
+            cache.set(_settled_key(key), {"chunks": index + 1, "runs": merged.runs}, PLAN_SECONDS)
+            _table_store(plan, merged, chunks_counted=index + 1, workers=workers, settled=True)
+            return index + 1
+    if complete == total:
+        _table_store(plan, merged, chunks_counted=total, workers=workers, settled=False)
+        return total
+    cache.set(_checked_key(key), complete, PLAN_SECONDS)
+    return None
+
+
+def _table_store(
+    plan: OddsPlan,
+    counts: OddsCounts,
+    *,
+    chunks_counted: int,
+    workers: Iterable[str],
+    settled: bool,
+) -> None:
+    """The request's table, unless one is stored already (the same counts: the first stays)."""
+    odds_cache().add(
+        _table_key(plan.key),
+        {
+            "round_id": plan.round_id,
+            "runs": plan.runs,
+            "chunks": len(plan.chunks),
+            "chunks_counted": chunks_counted,
+            "counts": counts.to_data(),
+            "settled": settled,
+            "settle": plan.settle,
+            "workers": sorted(set(workers)),
+            "finished_at": timezone.now().isoformat(),
+            "draft_team_id": plan.draft_team_id,
+            "team_id": plan.team_id,
+        },
+        TABLE_SECONDS,
+    )
+
+
 def odds_merge(*, key: str, parts: Iterable[Mapping[str, Any]]) -> OddsCounts | None:
-    """The chord's callback: every chunk's counts merged, stored as the request's table; a
-    request cancelled (a chunk skipped) stores nothing."""
+    """The chord's callback: the chunks' counts merged in index order up to the first settled
+    prefix (plugins.odds.settled_prefix; every chunk when none is), stored as the request's
+    table unless the chunk that completed it stored it already (the same counts); a request
+    cancelled (a chunk skipped) stores nothing."""
     parts = sorted(parts, key=lambda part: part["index"])
     cache = odds_cache()
     if any(part.get("cancelled") for part in parts):
@@ -568,20 +834,22 @@ def odds_merge(*, key: str, parts: Iterable[Mapping[str, Any]]) -> OddsCounts | 
     plan = OddsPlan.from_data(data)
     if [part["index"] for part in parts] != list(range(len(plan.chunks))):
         raise OddsError(f"odds {key}: chunks {[p['index'] for p in parts]} came back")
-    counts = merge_all(OddsCounts.from_data(part["counts"]) for part in parts)
-    cache.set(
-        _table_key(key),
-        {
-            "round_id": plan.round_id,
-            "runs": plan.runs,
-            "chunks": len(plan.chunks),
-            "counts": counts.to_data(),
-            "workers": sorted({part["worker"] for part in parts}),
-            "finished_at": timezone.now().isoformat(),
-            "draft_team_id": plan.draft_team_id,
-            "team_id": plan.team_id,
-        },
-        TABLE_SECONDS,
+    try:
+        counts, counted, is_settled = settled_prefix(
+            [
+                OddsCounts.from_data(part["counts"]) if part.get("counts") is not None else None
+                for part in parts
+            ],
+            plan.settle,
+        )
+    except ValueError as error:
+        raise OddsError(f"odds {key}: {error}") from None
+    _table_store(
+        plan,
+        counts,
+        chunks_counted=counted,
+        workers=[part["worker"] for part in parts[:counted]],
+        settled=is_settled,
     )
     return counts
 
@@ -604,6 +872,8 @@ class OddsLine:
     out: float
     expected_gap: float | None
     expected_place: float | None = None
+    #: Each chance's 95 % interval in per cent (low, high), by the names above.
+    intervals: Mapping[str, tuple[float, float]] = field(default_factory=dict)
 
 
 def _entrant_names(round: Round) -> dict[str, tuple[str, str, int | None]]:
@@ -636,6 +906,9 @@ def odds_lines(*, round: Round, state: OddsState) -> list[OddsLine]:
                 out=100 * row.out,
                 expected_gap=row.expected_gap,
                 expected_place=row.expected_place,
+                intervals={
+                    name: (100 * low, 100 * high) for name, (low, high) in row.intervals.items()
+                },
             )
         )
     return lines

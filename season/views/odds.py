@@ -64,20 +64,42 @@ class OddsTable(tables.Table):
     def _percent(value: float) -> str:
         return f"{value:.1f} %"
 
-    def render_win(self, value: float) -> str:
-        return self._percent(value)
+    @classmethod
+    def _chance(cls, value: float, record: dict[str, Any], name: str) -> str:
+        """A chance with the half-width of its 95 % interval ("12.3 % ± 0.6"), the interval
+        spelled out for a pointer (title) and for a screen reader (visually hidden); on a phone
+        the ± goes under the chance (site.css)."""
+        interval = record.get("intervals", {}).get(name)
+        if interval is None:
+            return cls._percent(value)
+        low, high = interval
+        spelled = _("95 %% interval: %(low)s to %(high)s") % {
+            "low": cls._percent(low),
+            "high": cls._percent(high),
+        }
+        return format_html(
+            '<span class="chance" title="{}">{}<span class="pm" aria-hidden="true">'
+            ' ± {}</span><span class="visually-hidden"> ({})</span></span>',
+            spelled,
+            cls._percent(value),
+            f"{(high - low) / 2:.1f}",
+            spelled,
+        )
 
-    def render_podium(self, value: float) -> str:
-        return self._percent(value)
+    def render_win(self, value: float, record: dict[str, Any]) -> str:
+        return self._chance(value, record, "win")
 
-    def render_top10(self, value: float) -> str:
-        return self._percent(value)
+    def render_podium(self, value: float, record: dict[str, Any]) -> str:
+        return self._chance(value, record, "podium")
 
-    def render_lead(self, value: float) -> str:
-        return self._percent(value)
+    def render_top10(self, value: float, record: dict[str, Any]) -> str:
+        return self._chance(value, record, "top10")
 
-    def render_out(self, value: float) -> str:
-        return self._percent(value)
+    def render_lead(self, value: float, record: dict[str, Any]) -> str:
+        return self._chance(value, record, "lead")
+
+    def render_out(self, value: float, record: dict[str, Any]) -> str:
+        return self._chance(value, record, "out")
 
     def render_expected_gap(self, value: float | None) -> str:
         return (gap(int(value + 0.5)) or _("s.t.")) if value is not None else "–"
@@ -85,8 +107,10 @@ class OddsTable(tables.Table):
     def render_expected_place(self, value: float | None) -> str:
         return f"{value:.1f}" if value is not None else "–"
 
-    def render_before(self, value: float | None) -> str:
-        return "" if value is None else self._percent(value)
+    def render_before(self, value: float | None, record: dict[str, Any]) -> str:
+        if value is None:
+            return ""
+        return self._chance(value, {"intervals": record.get("before_intervals", {})}, "win")
 
 
 def _round(request: HttpRequest, slug: str, number: int) -> Round:
@@ -125,7 +149,7 @@ def _table(
 ) -> OddsTable:
     team = _own_team(request, round.season)
     before = (
-        {line.entrant: line.win for line in odds.odds_lines(round=round, state=compare)}
+        {line.entrant: line for line in odds.odds_lines(round=round, state=compare)}
         if compare is not None and compare.done
         else {}
     )
@@ -144,8 +168,12 @@ def _table(
                 "out": line.out,
                 "expected_gap": line.expected_gap,
                 "expected_place": line.expected_place,
+                "intervals": line.intervals,
                 "mine": mine,
-                "before": before.get(line.entrant) if mine else None,
+                "before": before[line.entrant].win if mine and line.entrant in before else None,
+                "before_intervals": (
+                    before[line.entrant].intervals if mine and line.entrant in before else {}
+                ),
             }
         )
     table = OddsTable(rows)

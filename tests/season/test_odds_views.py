@@ -90,9 +90,10 @@ def test_a_draft_of_orders_shows_the_players_chances_with_both_and_saves_nothing
     assert "Win with saved orders" in html
     assert len(re.findall(r"<strong>[^<]+</strong>", html)) == len(members)
     # Each of the player's riders: the chance with the draft, then with the saved orders.
+    chance = r'<span class="chance" title="95 % interval: [\d.]+ % to [\d.]+ %">[\d.]+ %'
     both = re.compile(
         r'<tr class="mine[^>]*>(?:\s*<td[^>]*>[^<]*(?:<strong>[^<]*</strong>)?</td>){3}'
-        r'\s*<td class="num">[\d.]+ %</td>\s*<td class="num">[\d.]+ %</td>'
+        rf'\s*<td class="num">{chance}.*?</td>\s*<td class="num">{chance}.*?</td>'
     )
     assert len(both.findall(html)) == len(members)
     assert not Orders.objects.filter(team=team).exists()
