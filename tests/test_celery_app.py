@@ -74,3 +74,22 @@ def test_the_webhooks_task_has_a_queue_of_its_own_and_a_beat():
     assert router.route({}, "season.stage_resolve")["queue"].name == default
     beat = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert "season.chat_deliveries_send" in beat
+
+
+def test_a_host_lost_holding_the_restore_lock_holds_up_redeliveries_half_a_minute(monkeypatch):
+    """A worker looks for the tasks of dead workers under a lock in Redis (kombu's
+    "unacked_mutex"); a host lost in the middle keeps it until it expires, and no task is handed
+    on meanwhile: 30 s, not kombu's 300, and well below the visibility timeout."""
+    from kombu.transport.redis import Channel
+
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/0")
+    for variable in ("CELERY_UNACKED_MUTEX_EXPIRE", "CELERY_VISIBILITY_TIMEOUT"):
+        monkeypatch.delenv(variable, raising=False)
+    try:
+        options = importlib.reload(config.settings).CELERY_BROKER_TRANSPORT_OPTIONS
+    finally:
+        monkeypatch.undo()
+        importlib.reload(config.settings)
+    assert "unacked_mutex_expire" in Channel.from_transport_options  # kombu reads it
+    assert options["unacked_mutex_expire"] == 30
+    assert options["unacked_mutex_expire"] < options["visibility_timeout"] == 120

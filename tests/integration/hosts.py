@@ -87,9 +87,10 @@ class Forwarder:
             writer.close()
             return
         self.writers |= {writer, up_writer}
-        await asyncio.gather(
-            self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
-        )
+        with contextlib.suppress(asyncio.CancelledError):  # the forwarder closing
+            await asyncio.gather(
+                self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
+            )
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -109,11 +110,17 @@ class Forwarder:
                 server.close()
             for writer in list(self.writers):
                 writer.close()
+            pipes = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in pipes:
+                task.cancel()
+            await asyncio.gather(*pipes, return_exceptions=True)
 
         with contextlib.suppress(Exception):
             asyncio.run_coroutine_threadsafe(shut(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
+        if not self.thread.is_alive():
+            self.loop.close()
 
 
 class Host:

@@ -7,7 +7,8 @@ namespace SIGKILLed, one of its resolutions half-written), and every round is re
 once all the same, host B finishing what A had.
 
 What brings A's resolution back: its task was never acknowledged (acks_late), so Redis hands it
-to B once the visibility timeout has passed; A's database session, left open in the middle of
+to B once the visibility timeout has passed (and the restore lock a lost host may hold has
+expired, CELERY_UNACKED_MUTEX_EXPIRE); A's database session, left open in the middle of
 its write transaction by a host that vanished without a word, is ended by the server after
 DB_IDLE_IN_TRANSACTION_SECONDS, which frees the round's row lock for B. The test shortens both
 (production: 120 s and 60 s) and the deadline check (60 s -> 1 s).
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from django.conf import settings
 from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
@@ -177,10 +179,17 @@ def test_a_host_lost_in_the_middle_of_a_burst_leaves_every_round_resolved_once(
                 "host A to resolve a round and be writing another",
                 *logs,
             )
-            caught = set(on_a.filter(status="running").values_list("round_id", flat=True))
             lost_at = time.monotonic()
             machines["a"].unplug()  # the host vanishes: no goodbye reaches PostgreSQL or Redis
+            # What A had: from now on it can commit nothing.
+            caught = set(on_a.filter(status="running").values_list("round_id", flat=True))
+            assert caught
             killed = machines["a"].kill()
+            # The worst case, every run: A died holding the lock under which a worker looks for
+            # unacknowledged tasks (it did in some runs, its look cut by the unplug), which
+            # holds up every restore until the lock expires (CELERY_UNACKED_MUTEX_EXPIRE).
+            expire = settings.CELERY_BROKER_TRANSPORT_OPTIONS["unacked_mutex_expire"]
+            redis.Redis.from_url(redis_url).set("unacked_mutex", names["a"], nx=True, ex=expire)
             assert len(killed) >= 4  # two workers, the league worker's two children
             resolved_before = list(statuses(rounds).values()).count("resolved")
             assert set(Round.objects.filter(pk__in=caught).values_list("status", flat=True)) == {

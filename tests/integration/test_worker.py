@@ -126,6 +126,7 @@ def test_a_worker_process_resolves_a_stage(workers):
     assert StageResult.objects.filter(stage=stage_1.stage).count() == 176
     job.refresh_from_db()
     assert (job.status, job.progress) == ("done", 100)
+    assert job.worker.startswith(f"{workers.queue}-0@")  # the --hostname of the worker
 
 
 def test_a_worker_killed_mid_resolution_leaves_nothing_and_the_stage_resolves_once(workers):
