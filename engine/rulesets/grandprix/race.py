@@ -70,8 +70,12 @@ class GrandPrixRace:
         settings: GrandPrixSettings,
         *,
         laps: int | None = None,
+        record: bool = True,
     ) -> None:
         self.board = board
+        #: Keep the events, the dice and card log and the trace; False for a run whose
+        #: classification alone is read (the odds): the same draws, the same outcome.
+        self.record = record
         self.orders = list(orders)
         self.source = source
         self.settings = settings
@@ -161,12 +165,14 @@ class GrandPrixRace:
 
     def event(self, kind: str, car: int, **detail: object) -> None:
         """Append a structured event (round, phase, kind, car, typed detail)."""
-        self.events.append((self.phase, self.round, kind, car, detail))
+        if self.record:
+            self.events.append((self.phase, self.round, kind, car, detail))
 
     def throw(self, i: int, kind: str, rule: str) -> Throw:
         """Four dice, logged with phase, round and car."""
         dice = self.source.throw(rule)
-        self.log.append((self.phase, self.round, i, kind, dice, ""))
+        if self.record:
+            self.log.append((self.phase, self.round, i, kind, dice, ""))
         return dice
 
     def place(self, i: int, loc: int) -> None:
@@ -242,7 +248,8 @@ class GrandPrixRace:
         for lap in (1, 2, 3):
             pile = C.build_pile(lap)
             self.source.shuffle(pile, lap)
-            self.log.append((self.phase, 0, -1, "shuffle", (lap,), ""))
+            if self.record:
+                self.log.append((self.phase, 0, -1, "shuffle", (lap,), ""))
             self.piles[lap] = pile
 
     def run_qualifying(self) -> None:
@@ -347,7 +354,8 @@ class GrandPrixRace:
             self.place(i, self.board.grid[slot])
             self.gear[i] = 1
         self.event("start", self.grid[0], grid=[self.names[i] for i in self.grid])
-        self.snapshot(self.grid)
+        if self.record:
+            self.snapshot(self.grid)
 
     # -- the race ----------------------------------------------------------------------
 
@@ -362,7 +370,8 @@ class GrandPrixRace:
             for i in order:
                 if self.status[i] == RUNNING:
                     self.play_turn(i)
-            self.snapshot(order)
+            if self.record:
+                self.snapshot(order)
             if not any(s == RUNNING for s in self.status):
                 break
             if self.round >= max_rounds:
@@ -412,7 +421,8 @@ class GrandPrixRace:
             card_code, move = card
             self.cards[i].remove(card_code)
             self.discards[self.pile_of(self.lap_of(i))].append(card_code % 10)
-            self.log.append((self.phase, self.round, i, "card", (move.m,), C.SPEED))
+            if self.record:
+                self.log.append((self.phase, self.round, i, "card", (move.m,), C.SPEED))
         else:
             dice = self.throw(i, "throw", "GP-5.1")
             if dice == (6, 6, 6, 6):  # 4. GP-5.2
@@ -627,9 +637,11 @@ class GrandPrixRace:
             pile.extend(discard)
             discard.clear()
             self.source.shuffle(pile, number)
-            self.log.append((self.phase, self.round, i, "shuffle", (number,), ""))
+            if self.record:
+                self.log.append((self.phase, self.round, i, "shuffle", (number,), ""))
         card = pile.pop()
-        self.log.append((self.phase, self.round, i, "draw", (number,), C.card_name(card)))
+        if self.record:
+            self.log.append((self.phase, self.round, i, "draw", (number,), C.card_name(card)))
         if card < 10:
             self.cards[i].append(lap * 10 + card)
             return
