@@ -127,6 +127,8 @@ class GrandPrixRace:
         self.max_lc = settings.max_lane_changes
         self.open_rounds = board.track.start_open_rounds
         self.green_bias = [GREEN_BIAS[o.risk] for o in self.orders]
+        #: P-4: the cars whose orders take the lap-2 insurance stop.
+        self.insured = [o.pit_strategy == "lap2_insurance" for o in self.orders]
         #: The last location of every car, kept when it leaves the board (for the trace).
         self.last_loc = [-1] * k
         #: One row per race round (0 = the grid): ``(round, places, locs, crossings,
@@ -392,13 +394,16 @@ class GrandPrixRace:
         human's choice in the §8 vectors)."""
         self.turn_car = i
         self.car_turns += 1
-        orders = self.orders[i]
         board = self.board
         loc = self.loc[i]
-        # P-4: lap-2 insurance stop.
+        # P-4: lap-2 insurance stop (lap_of(i) == 2, inline).
         if (
-            orders.pit_strategy == "lap2_insurance"
-            and self.lap_of(i) == 2
+            self.insured[i]
+            and not self.pit_intent[i]
+            and (
+                (self.crossings[i] == 2 and self.laps >= 2)
+                or (self.crossings[i] > 2 and self.laps == 2)
+            )
             and not any(lap >= 2 for lap in self.pit_stops[i])
         ):
             self.pit_intent[i] = True
@@ -424,7 +429,9 @@ class GrandPrixRace:
             if self.record:
                 self.log.append((self.phase, self.round, i, "card", (move.m,), C.SPEED))
         else:
-            dice = self.throw(i, "throw", "GP-5.1")
+            dice = self.source.throw("GP-5.1")  # self.throw(i, "throw", ...), inline
+            if self.record:
+                self.log.append((self.phase, self.round, i, "throw", dice, ""))
             if dice == (6, 6, 6, 6):  # 4. GP-5.2
                 self.retire(i, ENGINE)
                 self.end_turn(i, ())

@@ -12,7 +12,6 @@ time).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from engine.rulesets.grandprix.board import NO_LIMIT, Board
@@ -35,9 +34,9 @@ _new_context = tuple.__new__
 MAX_ROOM: Final = 24
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """The chosen (M, path) of P-5 and what it leads to."""
+class Move(NamedTuple):
+    """The chosen (M, path) of P-5 and what it leads to (a named tuple: built for most moves,
+    and a frozen dataclass's constructor costs a call per field)."""
 
     m: int
     end_kind: str
