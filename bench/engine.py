@@ -143,14 +143,14 @@ def bench_grandprix(
         return write_outcomes(inputs, runs, races, seed, outcomes, gp.simulate, outcome_to_json)
     peer = None
     if peer_dir is not None:
-        from bench.grandprix_peer import FlammeRouge, PeerMissing
+        from bench.grandprix_peer import PeerMissing, PeerProcess
 
         try:
-            peer = FlammeRouge(peer_dir)
+            peer = PeerProcess(peer_dir)
         except PeerMissing as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-        print(f"peer: {peer.describe()}", flush=True)
+        print(f"peer: {peer.description} (a process of its own)", flush=True)
         for n in range(20):  # warm-up
             peer.race(seed + n)
     gp_board.clear_boards()
@@ -175,10 +175,10 @@ def bench_grandprix(
             throws += sum(1 for d in out.log if d.kind in ("throw", "pit", "tie"))
             del out
             if peer is not None:  # interleaved: one of ours, one of the peer's
-                t0, c0 = time.perf_counter(), time.process_time()
-                peer_turns += peer.race(base + n)
-                peer_elapsed += time.perf_counter() - t0
-                peer_cpu += time.process_time() - c0
+                peer_wall, peer_cpu_s, peer_race_turns = peer.race(base + n)
+                peer_turns += peer_race_turns
+                peer_elapsed += peer_wall
+                peer_cpu += peer_cpu_s
         source = RandomSource(base)
         t0 = time.perf_counter()
         for _ in range(throws):
@@ -207,6 +207,8 @@ def bench_grandprix(
                 f"(race only {vs_race[-1]:.2f}x)"
             )
         print(f"{line}, load {load:.2f}", flush=True)
+    if peer is not None:
+        peer.close()
     tracemalloc.start()
     try:
         gp.simulate(inputs[0], seed)
