@@ -300,7 +300,7 @@ class GrandPrixRace:
                 result = QualifyingRun(i, False, turn, 0, ENGINE)
                 break
             ms = dice_sums(dice, gear)
-            ctx = Context(0, False, 2 - self.crossings[i], False, -1, max_lc)
+            ctx = _new_context(Context, (0, False, 2 - self.crossings[i], False, -1, max_lc, 0))
             move = best_move(board, self.loc[i], self.line[i], gear, ms, ctx)
             self.apply_path(i, move)
             if move.end_kind == END_FINISH:

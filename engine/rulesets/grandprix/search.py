@@ -84,9 +84,10 @@ def best_move(
     # Kept per board are plain tuples of ints and the search's own tuples, which the garbage
     # collector stops walking once they have survived a collection: lists and objects in
     # long-lived caches are walked by every full collection (issue 33).
+    tkey = (start, line, gear, *ctx[1:])  # the context without the cars
     free = not ctx.occupied
     if free:  # with a car within reach the same move rarely comes back (1 to 3 % of them)
-        key = (start, line, gear, ms, *ctx[1:])
+        key = (tkey, ms)
         found = board.memo.get(key)
         if found is not None:
             return _new_move(Move, found)
@@ -107,7 +108,6 @@ def best_move(
     else:
         clear = top
     tables = board.tables
-    tkey = (start, line, gear, *ctx[1:])  # the context without the cars
     scan = tables.get(tkey)
     if scan is None:
         if len(tables) > 20_000:  # about 3 KB each; a race adds a dozen once warm
