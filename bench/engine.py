@@ -5,6 +5,22 @@
     .venv/bin/python bench/engine.py --ruleset ludicitude [--runs 5] [--races 2000]
 
 Grand Prix: full events (qualifying and 3 laps, 12 cars) on every shipped track, in turn.
+
+    .venv/bin/python bench/engine.py --ruleset grandprix --peer DIR [--runs 3] [--races 100]
+    .venv/bin/python bench/engine.py --ruleset grandprix --outcomes FILE [--engine-from DIR]
+
+``--peer DIR``: the Python Flamme Rouge engine (a checkout of MarkusShepherd/flamme-rouge,
+``git clone https://github.com/MarkusShepherd/flamme-rouge DIR``; never copied here) races
+beside ours, race by race, and the ratio is printed. The comparison (bench/grandprix_peer.py):
+our full events, as above, and "race only" (the start grid, the race and the outcome, without
+the piles' shuffle and the qualifying), against its own game loop with 6 teams of its
+``Heuristic`` strategy (12 riders) on ``STAGE_7_5_6`` (the one track whose start takes 12),
+its global ``random`` seeded per race, to the first rider across the line. The peer runs in
+a process of its own, one race between two of our events, so that neither the two engines'
+work nor their heaps (the garbage collector walks every object) overlap; the ratio is the
+peer's seconds over ours for as many races, wall clock and CPU time, median of the runs.
+``--outcomes FILE`` writes the JSON of every event the benchmark times, one a line, and times
+nothing: with ``--engine-from`` an older engine, the two files must be identical.
 Ludicitude: 12 cars with the default driver on the example ring (anneau-exemple), 2 laps.
 
     .venv/bin/python bench/engine.py --ruleset grandprix --compare
