@@ -5,6 +5,22 @@
     .venv/bin/python bench/engine.py --ruleset ludicitude [--runs 5] [--races 2000]
 
 Grand Prix: full events (qualifying and 3 laps, 12 cars) on every shipped track, in turn.
+
+    .venv/bin/python bench/engine.py --ruleset grandprix --peer DIR [--runs 3] [--races 100]
+    .venv/bin/python bench/engine.py --ruleset grandprix --outcomes FILE [--engine-from DIR]
+
+``--peer DIR``: the Python Flamme Rouge engine (a checkout of MarkusShepherd/flamme-rouge,
+``git clone https://github.com/MarkusShepherd/flamme-rouge DIR``; never copied here) races
+beside ours, race by race, and the ratio is printed. The comparison (bench/grandprix_peer.py):
+our full events, as above, and "race only" (the start grid, the race and the outcome, without
+the piles' shuffle and the qualifying), against its own game loop with 6 teams of its
+``Heuristic`` strategy (12 riders) on ``STAGE_7_5_6`` (the one track whose start takes 12),
+its global ``random`` seeded per race, to the first rider across the line. The peer runs in
+a process of its own, one race between two of our events, so that neither the two engines'
+work nor their heaps (the garbage collector walks every object) overlap; the ratio is the
+peer's seconds over ours for as many races, wall clock and CPU time, median of the runs.
+``--outcomes FILE`` writes the JSON of every event the benchmark times, one a line, and times
+nothing: with ``--engine-from`` an older engine, the two files must be identical.
 Ludicitude: 12 cars with the default driver on the example ring (anneau-exemple), 2 laps.
 
 The first line says where the engine comes from. ``--engine-from DIR`` takes the ``engine``
@@ -141,14 +157,14 @@ def bench_grandprix(
         return write_outcomes(inputs, runs, races, seed, outcomes, gp.simulate, outcome_to_json)
     peer = None
     if peer_dir is not None:
-        from bench.grandprix_peer import FlammeRouge, PeerMissing
+        from bench.grandprix_peer import PeerMissing, PeerProcess
 
         try:
-            peer = FlammeRouge(peer_dir)
+            peer = PeerProcess(peer_dir)
         except PeerMissing as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-        print(f"peer: {peer.describe()}", flush=True)
+        print(f"peer: {peer.description} (a process of its own)", flush=True)
         for n in range(20):  # warm-up
             peer.race(seed + n)
     gp_board.clear_boards()
@@ -173,10 +189,10 @@ def bench_grandprix(
             throws += sum(1 for d in out.log if d.kind in ("throw", "pit", "tie"))
             del out
             if peer is not None:  # interleaved: one of ours, one of the peer's
-                t0, c0 = time.perf_counter(), time.process_time()
-                peer_turns += peer.race(base + n)
-                peer_elapsed += time.perf_counter() - t0
-                peer_cpu += time.process_time() - c0
+                peer_wall, peer_cpu_s, peer_race_turns = peer.race(base + n)
+                peer_turns += peer_race_turns
+                peer_elapsed += peer_wall
+                peer_cpu += peer_cpu_s
         source = RandomSource(base)
         t0 = time.perf_counter()
         for _ in range(throws):
@@ -205,6 +221,8 @@ def bench_grandprix(
                 f"(race only {vs_race[-1]:.2f}x)"
             )
         print(f"{line}, load {load:.2f}", flush=True)
+    if peer is not None:
+        peer.close()
     tracemalloc.start()
     try:
         gp.simulate(inputs[0], seed)

@@ -16,6 +16,12 @@ and its strategies fail when a start is full). The engine draws from the global 
 gives one race. Its logging stays at Python's default level (its calls run, their messages
 are not formatted) and its display and prompt libraries (``termcolor``, ``inquirer``), which a
 race between computer teams does not use, get stand-ins when they are not installed.
+
+The peer runs in a process of its own (:class:`PeerProcess`, this file run as a script), one
+race at a time when the benchmark asks, between two of our events: the two engines never run
+at once, and neither pays for the other's heap (in one process the garbage collector's full
+collections, which walk every object, would charge the Grand Prix's kept searches to the
+peer's races).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import importlib
 import random
 import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 from typing import Any
@@ -99,3 +106,53 @@ def _commit(root: Path) -> str:
     except OSError:
         return ""
     return run.stdout.strip() if run.returncode == 0 else ""
+
+
+class PeerProcess:
+    """:class:`FlammeRouge` in a fresh interpreter: :meth:`race` sends a seed and reads back
+    the race's wall-clock and CPU seconds, timed there, and its rider-turns."""
+
+    def __init__(self, path: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, str(path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        self.description = self.proc.stdout.readline().strip()
+        if not self.description:
+            error = self.proc.stderr.read().strip() if self.proc.stderr else ""
+            self.proc.wait()
+            raise PeerMissing(error.splitlines()[-1] if error else f"{path}: the peer failed")
+
+    def race(self, seed: int) -> tuple[float, float, int]:
+        assert self.proc.stdin is not None
+        assert self.proc.stdout is not None
+        self.proc.stdin.write(f"{seed}\n")
+        self.proc.stdin.flush()
+        wall, cpu, turns = self.proc.stdout.readline().split()
+        return float(wall), float(cpu), int(turns)
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait()
+
+
+def serve(path: Path) -> int:
+    """The peer's side of :class:`PeerProcess`: a seed a line in, ``wall cpu turns`` out."""
+    peer = FlammeRouge(path)
+    print(peer.describe(), flush=True)
+    for line in sys.stdin:
+        seed = int(line)
+        t0, c0 = time.perf_counter(), time.process_time()
+        turns = peer.race(seed)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        print(f"{wall!r} {cpu!r} {turns}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve(Path(sys.argv[1])))

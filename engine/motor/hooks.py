@@ -29,12 +29,16 @@ class LeagueHooks:
     - ``run(inputs, seed) -> outcome``: the ruleset's own outcome object;
     - ``outcome_json(outcome) -> dict``: the outcome as the league stores it;
     - ``dice_rows(outcome_json) -> rows``: its dice log, one row a roll, as the league hashes
-      it (``engine.commitment.dice_log_sha256``).
+      it (``engine.commitment.dice_log_sha256``);
+    - ``odds(inputs) -> run``, optional: the inputs read once, then ``run(seed)`` gives
+      ``outcome_json(run(inputs, seed))["results"]`` from a run that keeps no events, dice log
+      nor trace (the odds read the classification alone; the same draws and results).
     """
 
     run: Callable[[Mapping[str, Any], int], Any]
     outcome_json: Callable[[Any], dict[str, Any]]
     dice_rows: Callable[[Mapping[str, Any]], list[list[Any]]]
+    odds: Callable[[Mapping[str, Any]], Callable[[int], list[dict[str, Any]]]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

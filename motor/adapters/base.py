@@ -639,14 +639,27 @@ class MotorAdapter(MotorFormation, MotorOrdersPage, commitment.DiceCommitment):
         scored = len(scoring.table) or TOP
         before = self.points_before(grand_prix=grand_prix)
         points_of = {c["car"]: before.get(c["entry"], Decimal(0)) for c in inputs_data["cars"]}
+        league = self.hooks.league
+        lean = league.odds if league is not None else None
+        # The ruleset's lean runs (LeagueHooks.odds: the inputs read once, no events, dice log
+        # nor trace kept) when it has them, else the whole outcome's JSON; the same results.
+        prepared: list[Callable[[int], list[dict[str, Any]]]] = []
+
+        def results(seed: int) -> list[dict[str, Any]]:
+            if lean is None:
+                outcome = self.outcome_json(self.run(inputs_data, seed=seed))
+                return list(outcome["results"])
+            if not prepared:
+                prepared.append(lean(inputs_data))
+            return prepared[0](seed)
 
         def run(seed: int) -> list[RunLine]:
             try:
-                outcome = self.outcome_json(self.run(inputs_data, seed=seed))
+                rows = results(seed)
             except (EntryError, ValueError) as error:
                 raise MotorInputError(str(error)) from error
             lines = []
-            for r in outcome["results"]:
+            for r in rows:
                 status = _status(r["status"])
                 place = r["rank"] if status == ResultStatus.FINISHED else None
                 points = car_points(

@@ -99,6 +99,38 @@ def test_the_championship_lead_counts_the_points_before_the_round(alice, bob):
     assert lines_fresh[car].standing == lines[car].standing + float(before[leader_entry])
 
 
+@pytest.mark.parametrize("ruleset", ["grandprix", "ludicitude"])
+def test_the_odds_runs_keep_no_log_and_count_as_the_whole_outcome(alice, bob, ruleset, monkeypatch):
+    """The adapter's runs go through the ruleset's lean runs (``LeagueHooks.odds``: no events,
+    dice log nor trace), never through the whole outcome, and read the same lines from them."""
+    from dataclasses import replace
+
+    season, _team = league(alice, bob, ruleset)
+    round_ = open_round(season)
+    inputs = odds.odds_plan(round=round_, runs=RUNS).inputs
+    adapter_class = type(season_adapter(season))
+    hooks = season_adapter(season).hooks
+    assert hooks.league.odds is not None
+
+    def hooks_with(**changes):
+        return property(lambda self: replace(hooks, league=replace(hooks.league, **changes)))
+
+    def no_whole_run(inputs, seed):
+        raise AssertionError("the odds ran the whole outcome")
+
+    seeds = (1, 2, 3, 12345)
+    with monkeypatch.context() as patch:
+        patch.setattr(adapter_class, "hooks", hooks_with(run=no_whole_run))
+        run = odds.runner_for(round_, inputs)
+        lean = [run(seed) for seed in seeds]
+    with monkeypatch.context() as patch:
+        patch.setattr(adapter_class, "hooks", hooks_with(odds=None))
+        run = odds.runner_for(round_, inputs)
+        whole = [run(seed) for seed in seeds]
+    assert lean == whole
+    assert len({tuple(line.place for line in lines) for lines in lean}) > 1
+
+
 def season_adapter(season):
     from plugins import adapter_for
 

@@ -61,20 +61,28 @@ def entry_order(cars: Sequence[CarEntry]) -> tuple[CarEntry, ...]:
     return tuple(sorted(cars, key=lambda c: teams[c.team]))
 
 
-def new_race(inputs: GrandPrixInputs, source: RaceSource) -> GrandPrixRace:
+def new_race(inputs: GrandPrixInputs, source: RaceSource, *, record: bool = True) -> GrandPrixRace:
     """The event's state before anything is drawn (cars in entry order)."""
     cars = entry_order(inputs.cars)
     orders = [inputs.orders.get(c.car_id) or CarOrders(c.car_id) for c in cars]
     laps = inputs.laps or inputs.settings.laps
-    return GrandPrixRace(board_for(inputs.track), orders, source, inputs.settings, laps=laps)
+    return GrandPrixRace(
+        board_for(inputs.track), orders, source, inputs.settings, laps=laps, record=record
+    )
 
 
 def simulate(
-    inputs: GrandPrixInputs, seed: int, *, source: RaceSource | None = None
+    inputs: GrandPrixInputs,
+    seed: int,
+    *,
+    source: RaceSource | None = None,
+    record: bool = True,
 ) -> GrandPrixOutcome:
     """One event (GP-1.1): the piles shuffled (GP-1.3), qualifying (§4.2), the race (§4.3-4.12).
-    The source defaults to :class:`RandomSource(seed)`."""
-    race = new_race(inputs, source if source is not None else RandomSource(seed))
+    The source defaults to :class:`RandomSource(seed)`. ``record`` False keeps no events, dice
+    log nor trace (the outcome's are empty): the same draws and results, for a caller that
+    reads the classification alone (the odds)."""
+    race = new_race(inputs, source if source is not None else RandomSource(seed), record=record)
     race.shuffle_piles()
     race.run_qualifying()
     race.start_grid()

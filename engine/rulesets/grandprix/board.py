@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 from engine.rulesets.grandprix.track import Track, grid_index, parse_square
 
 if TYPE_CHECKING:
-    from engine.rulesets.grandprix.search import Move, Scan, StraightRun
+    from engine.rulesets.grandprix.search import Scan, StraightRun
 
 #: Step kinds in ``path_lex`` order (P-5): ahead < diag < diag into a start lane.
 AHEAD: Final = 0
@@ -152,7 +152,7 @@ class Board:
             for loc, steps in enumerate(self.succ)
         ]
         #: Memos of the searches (engine.rulesets.grandprix.search): pure functions of the board.
-        self.memo: dict[tuple[object, ...], Move] = {}
+        self.memo: dict[tuple[object, ...], tuple[object, ...]] = {}
         #: Move searches with no car, by (start, line, gear, context), as deep as needed.
         self.tables: dict[tuple[object, ...], Scan] = {}
         #: Straight-ahead runs by (start, line state, gear), see ``search._straight_run``.

@@ -5,13 +5,13 @@ both call these, so that a downloaded round replays to the dice log the league k
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.motor import CarEntry, DataDocument, EntryError, LeagueHooks
 from engine.rulesets.grandprix import GrandPrixInputs, simulate
 from engine.rulesets.grandprix.orders import CarOrders, orders_from_dict
-from engine.rulesets.grandprix.outcome import GrandPrixOutcome, outcome_to_json
+from engine.rulesets.grandprix.outcome import GrandPrixOutcome, outcome_to_json, results_to_json
 from engine.rulesets.grandprix.specs import ORDERS_SPEC, SETTINGS_CODEC
 from engine.rulesets.grandprix.track import load_track
 
@@ -30,20 +30,34 @@ def league_orders(orders: Mapping[str, Mapping[str, Any]]) -> dict[str, CarOrder
     return out
 
 
-def league_run(inputs: Mapping[str, Any], seed: int) -> GrandPrixOutcome:
-    """Qualifying and race of stored inputs with ``seed``."""
+def league_inputs(inputs: Mapping[str, Any]) -> GrandPrixInputs:
+    """The engine's inputs of stored inputs (the track validated again by its loader)."""
     track = inputs["track"]
     values = {k: v for k, v in inputs["settings"].items() if k != "laps"}
-    return simulate(
-        GrandPrixInputs(
-            track=load_track(DataDocument(track["slug"], track["content"], {})),
-            cars=tuple(CarEntry(c["car"], c["driver"], c["team"]) for c in inputs["cars"]),
-            orders=league_orders(inputs["orders"]),
-            settings=SETTINGS_CODEC.from_data(dict(values)),
-            laps=inputs["laps"],
-        ),
-        seed,
+    return GrandPrixInputs(
+        track=load_track(DataDocument(track["slug"], track["content"], {})),
+        cars=tuple(CarEntry(c["car"], c["driver"], c["team"]) for c in inputs["cars"]),
+        orders=league_orders(inputs["orders"]),
+        settings=SETTINGS_CODEC.from_data(dict(values)),
+        laps=inputs["laps"],
     )
+
+
+def league_run(inputs: Mapping[str, Any], seed: int) -> GrandPrixOutcome:
+    """Qualifying and race of stored inputs with ``seed``."""
+    return simulate(league_inputs(inputs), seed)
+
+
+def league_odds(inputs: Mapping[str, Any]) -> Callable[[int], list[dict[str, Any]]]:
+    """The odds' runs of stored inputs, read once: ``run(seed)`` is
+    ``outcome_to_json(league_run(inputs, seed))["results"]``, the event run without its
+    events, dice log and trace."""
+    event = league_inputs(inputs)
+
+    def run(seed: int) -> list[dict[str, Any]]:
+        return results_to_json(simulate(event, seed, record=False).results)
+
+    return run
 
 
 def league_dice_rows(outcome: Mapping[str, Any]) -> list[list[Any]]:
@@ -56,4 +70,9 @@ def league_dice_rows(outcome: Mapping[str, Any]) -> list[list[Any]]:
     ]
 
 
-LEAGUE = LeagueHooks(run=league_run, outcome_json=outcome_to_json, dice_rows=league_dice_rows)
+LEAGUE = LeagueHooks(
+    run=league_run,
+    outcome_json=outcome_to_json,
+    dice_rows=league_dice_rows,
+    odds=league_odds,
+)

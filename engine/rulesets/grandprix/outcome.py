@@ -255,25 +255,7 @@ def outcome_to_json(outcome: GrandPrixOutcome) -> dict[str, Any]:
         "track": {"id": outcome.track_id, "name": outcome.track_name, "hash": outcome.track_hash},
         "laps": outcome.laps,
         "rounds": outcome.rounds,
-        "results": [
-            {
-                "car": r.car,
-                "driver": r.driver,
-                "team": r.team,
-                "grid": r.grid,
-                "qualifying": list(r.qualifying) if r.qualifying else r.qualifying_note,
-                "rank": r.rank,
-                "status": r.status,
-                "reason": r.reason,
-                "retired_lap": r.retired_lap,
-                "laps": r.laps,
-                "pit_stops": list(r.pit_stops),
-                "track_exits": list(r.track_exits),
-                "gap_seconds": r.gap_seconds,
-                "laps_behind": r.laps_behind,
-            }
-            for r in outcome.results
-        ],
+        "results": results_to_json(outcome.results),
         "events": [
             {"phase": e.phase, "round": e.round, "kind": e.kind, "car": e.car, **dict(e.detail)}
             for e in outcome.events
@@ -291,6 +273,29 @@ def outcome_to_json(outcome: GrandPrixOutcome) -> dict[str, Any]:
         ],
         "trace": trace_to_json(outcome.trace),
     }
+
+
+def results_to_json(results: Sequence[CarResult]) -> list[dict[str, Any]]:
+    """The classification of :func:`outcome_to_json` (``results``)."""
+    return [
+        {
+            "car": r.car,
+            "driver": r.driver,
+            "team": r.team,
+            "grid": r.grid,
+            "qualifying": list(r.qualifying) if r.qualifying else r.qualifying_note,
+            "rank": r.rank,
+            "status": r.status,
+            "reason": r.reason,
+            "retired_lap": r.retired_lap,
+            "laps": r.laps,
+            "pit_stops": list(r.pit_stops),
+            "track_exits": list(r.track_exits),
+            "gap_seconds": r.gap_seconds,
+            "laps_behind": r.laps_behind,
+        }
+        for r in results
+    ]
 
 
 def trace_to_json(trace: Sequence[TraceRow]) -> list[dict[str, Any]]:

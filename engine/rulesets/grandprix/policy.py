@@ -44,9 +44,15 @@ for _throw in product(range(1, 7), repeat=4):
         )
 
 
+#: The same by throw as drawn (all 1296), so that a turn does not sort its dice.
+_SUMS_BY_THROW: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {
+    _throw: _SUMS[tuple(sorted(_throw))] for _throw in product(range(1, 7), repeat=4)
+}
+
+
 def dice_sums(throw: tuple[int, int, int, int], gear: int) -> tuple[int, ...]:
     """GP-5.3 / P-5: the distinct sums of exactly ``gear`` of the four dice, ascending."""
-    return _SUMS[tuple(sorted(throw))][gear]
+    return _SUMS_BY_THROW[throw][gear]
 
 
 def choose_gear(

@@ -70,8 +70,12 @@ class GrandPrixRace:
         settings: GrandPrixSettings,
         *,
         laps: int | None = None,
+        record: bool = True,
     ) -> None:
         self.board = board
+        #: Keep the events, the dice and card log and the trace; False for a run whose
+        #: classification alone is read (the odds): the same draws, the same outcome.
+        self.record = record
         self.orders = list(orders)
         self.source = source
         self.settings = settings
@@ -123,6 +127,8 @@ class GrandPrixRace:
         self.max_lc = settings.max_lane_changes
         self.open_rounds = board.track.start_open_rounds
         self.green_bias = [GREEN_BIAS[o.risk] for o in self.orders]
+        #: P-4: the cars whose orders take the lap-2 insurance stop.
+        self.insured = [o.pit_strategy == "lap2_insurance" for o in self.orders]
         #: The last location of every car, kept when it leaves the board (for the trace).
         self.last_loc = [-1] * k
         #: One row per race round (0 = the grid): ``(round, places, locs, crossings,
@@ -161,12 +167,14 @@ class GrandPrixRace:
 
     def event(self, kind: str, car: int, **detail: object) -> None:
         """Append a structured event (round, phase, kind, car, typed detail)."""
-        self.events.append((self.phase, self.round, kind, car, detail))
+        if self.record:
+            self.events.append((self.phase, self.round, kind, car, detail))
 
     def throw(self, i: int, kind: str, rule: str) -> Throw:
         """Four dice, logged with phase, round and car."""
         dice = self.source.throw(rule)
-        self.log.append((self.phase, self.round, i, kind, dice, ""))
+        if self.record:
+            self.log.append((self.phase, self.round, i, kind, dice, ""))
         return dice
 
     def place(self, i: int, loc: int) -> None:
@@ -242,7 +250,8 @@ class GrandPrixRace:
         for lap in (1, 2, 3):
             pile = C.build_pile(lap)
             self.source.shuffle(pile, lap)
-            self.log.append((self.phase, 0, -1, "shuffle", (lap,), ""))
+            if self.record:
+                self.log.append((self.phase, 0, -1, "shuffle", (lap,), ""))
             self.piles[lap] = pile
 
     def run_qualifying(self) -> None:
@@ -291,7 +300,7 @@ class GrandPrixRace:
                 result = QualifyingRun(i, False, turn, 0, ENGINE)
                 break
             ms = dice_sums(dice, gear)
-            ctx = Context(0, False, 2 - self.crossings[i], False, -1, max_lc)
+            ctx = _new_context(Context, (0, False, 2 - self.crossings[i], False, -1, max_lc, 0))
             move = best_move(board, self.loc[i], self.line[i], gear, ms, ctx)
             self.apply_path(i, move)
             if move.end_kind == END_FINISH:
@@ -347,7 +356,8 @@ class GrandPrixRace:
             self.place(i, self.board.grid[slot])
             self.gear[i] = 1
         self.event("start", self.grid[0], grid=[self.names[i] for i in self.grid])
-        self.snapshot(self.grid)
+        if self.record:
+            self.snapshot(self.grid)
 
     # -- the race ----------------------------------------------------------------------
 
@@ -362,7 +372,8 @@ class GrandPrixRace:
             for i in order:
                 if self.status[i] == RUNNING:
                     self.play_turn(i)
-            self.snapshot(order)
+            if self.record:
+                self.snapshot(order)
             if not any(s == RUNNING for s in self.status):
                 break
             if self.round >= max_rounds:
@@ -383,13 +394,16 @@ class GrandPrixRace:
         human's choice in the §8 vectors)."""
         self.turn_car = i
         self.car_turns += 1
-        orders = self.orders[i]
         board = self.board
         loc = self.loc[i]
-        # P-4: lap-2 insurance stop.
+        # P-4: lap-2 insurance stop (lap_of(i) == 2, inline).
         if (
-            orders.pit_strategy == "lap2_insurance"
-            and self.lap_of(i) == 2
+            self.insured[i]
+            and not self.pit_intent[i]
+            and (
+                (self.crossings[i] == 2 and self.laps >= 2)
+                or (self.crossings[i] > 2 and self.laps == 2)
+            )
             and not any(lap >= 2 for lap in self.pit_stops[i])
         ):
             self.pit_intent[i] = True
@@ -412,9 +426,12 @@ class GrandPrixRace:
             card_code, move = card
             self.cards[i].remove(card_code)
             self.discards[self.pile_of(self.lap_of(i))].append(card_code % 10)
-            self.log.append((self.phase, self.round, i, "card", (move.m,), C.SPEED))
+            if self.record:
+                self.log.append((self.phase, self.round, i, "card", (move.m,), C.SPEED))
         else:
-            dice = self.throw(i, "throw", "GP-5.1")
+            dice = self.source.throw("GP-5.1")  # self.throw(i, "throw", ...), inline
+            if self.record:
+                self.log.append((self.phase, self.round, i, "throw", dice, ""))
             if dice == (6, 6, 6, 6):  # 4. GP-5.2
                 self.retire(i, ENGINE)
                 self.end_turn(i, ())
@@ -627,9 +644,11 @@ class GrandPrixRace:
             pile.extend(discard)
             discard.clear()
             self.source.shuffle(pile, number)
-            self.log.append((self.phase, self.round, i, "shuffle", (number,), ""))
+            if self.record:
+                self.log.append((self.phase, self.round, i, "shuffle", (number,), ""))
         card = pile.pop()
-        self.log.append((self.phase, self.round, i, "draw", (number,), C.card_name(card)))
+        if self.record:
+            self.log.append((self.phase, self.round, i, "draw", (number,), C.card_name(card)))
         if card < 10:
             self.cards[i].append(lap * 10 + card)
             return

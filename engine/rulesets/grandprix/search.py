@@ -12,7 +12,6 @@ time).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from engine.rulesets.grandprix.board import NO_LIMIT, Board
@@ -32,12 +31,14 @@ END_FINISH: Final = "finish"
 FINISH_BONUS: Final = 1_000_000
 #: ``Context(...)`` without the named tuple's Python-level ``__new__``.
 _new_context = tuple.__new__
+#: A :class:`Move` from the plain tuple of its fields (what the board's memos keep).
+_new_move = tuple.__new__
 MAX_ROOM: Final = 24
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """The chosen (M, path) of P-5 and what it leads to."""
+class Move(NamedTuple):
+    """The chosen (M, path) of P-5 and what it leads to (a named tuple: built for most moves,
+    and a frozen dataclass's constructor costs a call per field)."""
 
     m: int
     end_kind: str
@@ -83,12 +84,13 @@ def best_move(
     # Kept per board are plain tuples of ints and the search's own tuples, which the garbage
     # collector stops walking once they have survived a collection: lists and objects in
     # long-lived caches are walked by every full collection (issue 33).
+    tkey = (start, line, gear, *ctx[1:])  # the context without the cars
     free = not ctx.occupied
     if free:  # with a car within reach the same move rarely comes back (1 to 3 % of them)
-        key = (start, line, gear, ms, *ctx[1:])
+        key = (tkey, ms)
         found = board.memo.get(key)
         if found is not None:
-            return found
+            return _new_move(Move, found)
     # Up to the last depth at which no car is within reach, the states and outcomes of every
     # depth do not depend on the throw nor on the cars: they are those of the scan with no
     # cars (``Scan``), kept per (start, line, gear, context without the cars) and extended
@@ -106,7 +108,6 @@ def best_move(
     else:
         clear = top
     tables = board.tables
-    tkey = (start, line, gear, *ctx[1:])  # the context without the cars
     scan = tables.get(tkey)
     if scan is None:
         if len(tables) > 20_000:  # about 3 KB each; a race adds a dozen once warm
@@ -114,7 +115,8 @@ def best_move(
         scan = tables[tkey] = new_scan(start, line)
     depth = len(scan) - 1
     if depth < clear and scan[depth][0]:
-        _extend(board, gear, ctx, scan, clear)  # reads no car: ctx.occupied is not used
+        # The longer scan replaces the kept one (ctx.occupied is not read: no car).
+        scan = tables[tkey] = _extend(board, gear, ctx, scan, clear)
         depth = len(scan) - 1
     best = _scan_best(scan, ms, clear)
     if (
@@ -132,7 +134,7 @@ def best_move(
         memo = board.memo
         if len(memo) > 400_000:
             memo.clear()
-        memo[key] = move
+        memo[key] = tuple(move)  # a plain tuple: the collector stops walking it
     return move
 
 
@@ -181,20 +183,20 @@ class StraightRun:
         self.crossings = tuple(crossings)
         self.line = tuple(lines)
         self.first_gate = first_gate
-        self.moves: list[Move | None] = [None] * (len(path) + 1)
+        #: The moves built so far, as plain tuples (see best_move).
+        self.moves: list[tuple[object, ...] | None] = [None] * (len(path) + 1)
 
     def move(self, top: int, start: int) -> Move:
         """The :class:`Move` of the first ``top`` steps (built once)."""
-        move = self.moves[top]
-        if move is None:
+        fields = self.moves[top]
+        if fields is None:
             path = tuple(self.path[:top])
             end = path[-1] if path else start
-            move = Move(
+            fields = self.moves[top] = (
                 top, END_POINTS, (0,) * top, path, end, self.line[top], 0,
                 self.crossings[top], self.advance[top], -1, CLASS_CLEAN,
             )  # fmt: skip
-            self.moves[top] = move
-        return move
+        return _new_move(Move, fields)
 
 
 def _straight(
@@ -238,9 +240,9 @@ Level = tuple[tuple[State, ...], Candidate | None, Candidate | None, Candidate |
 #: as far as a move has needed: ``scan[d]`` is the :data:`Level` of depth ``d`` (``scan[0]``
 #: the start), ``len(scan) - 1`` the depth reached, an empty last frontier the end. The
 #: states of a depth do not depend on the throw, so :func:`_scan_best` gives ``_search``'s
-#: answer over those depths for any candidates. A list of tuples of ints and strings: the
-#: garbage collector stops walking the tuples once they have survived a collection.
-Scan = list[Level]
+#: answer over those depths for any candidates. A tuple of tuples of ints and strings: the
+#: garbage collector stops walking it once it has survived a collection.
+Scan = tuple[Level, ...]
 
 
 def _search(
@@ -399,12 +401,12 @@ def _search_from(
 
 def new_scan(start: int, line: int) -> Scan:
     """A scan at depth 0: the start state alone."""
-    return [(((0, 0, 0, 0, start, line),), None, None, None)]
+    return ((((0, 0, 0, 0, start, line),), None, None, None),)
 
 
-def _extend(board: Board, gear: int, ctx: Context, scan: Scan, upto: int) -> None:
-    """Go on with ``scan`` to depth ``upto``: ``_search``'s steps with no car (no block, no
-    pit box to park behind)."""
+def _extend(board: Board, gear: int, ctx: Context, scan: Scan, upto: int) -> Scan:
+    """``scan`` gone on to depth ``upto`` (or its end): ``_search``'s steps with no car (no
+    block, no pit box to park behind)."""
     succ = board.hot_open if ctx.starts_open else board.hot_closed
     is_gate = board.is_gate
     line_next = board.line_next
@@ -420,6 +422,7 @@ def _extend(board: Board, gear: int, ctx: Context, scan: Scan, upto: int) -> Non
     green = board.green
     reached = len(scan) - 1
     frontier = scan[reached][0]
+    levels = list(scan)
     weights = _WEIGHTS
     for depth in range(reached + 1, upto + 1):
         weight = weights[depth]
@@ -473,8 +476,8 @@ def _extend(board: Board, gear: int, ctx: Context, scan: Scan, upto: int) -> Non
                 if o_best is None or cand < o_best:
                     o_best = cand
         if not new:
-            scan.append(((), None, o_best, f_best))
-            return
+            levels.append(((), None, o_best, f_best))
+            return tuple(levels)
         frontier = tuple(new.values())
         p_best: Candidate | None = None
         for lc, lex, adv, cr, loc, state in frontier:
@@ -482,7 +485,8 @@ def _extend(board: Board, gear: int, ctx: Context, scan: Scan, upto: int) -> Non
                     state, cr, -1, depth)  # fmt: skip
             if p_best is None or cand < p_best:
                 p_best = cand
-        scan.append((frontier, p_best, o_best, f_best))
+        levels.append((frontier, p_best, o_best, f_best))
+    return tuple(levels)
 
 
 def _scan_best(scan: Scan, ms: tuple[int, ...], upto: int) -> Candidate | None:

@@ -24,6 +24,9 @@ DESCRIPTION = "Ludicitude: 24-card tracks, speed dice, speed limits and brake po
 __all__ = ["DESCRIPTION", "NAME", "VERSION", "CarEntry", "RaceInputs", "RaceOutcome", "simulate"]
 
 
-def simulate(inputs: RaceInputs, dice: DiceSource | None, seed: int) -> RaceOutcome:
-    """Resolve one race (LU-1 .. LU-12); ``dice`` None or ``RandomDice`` means seeded dice."""
-    return run_race(inputs, speed_dice(dice, seed), ruleset=NAME, seed=seed)
+def simulate(
+    inputs: RaceInputs, dice: DiceSource | None, seed: int, *, record: bool = True
+) -> RaceOutcome:
+    """Resolve one race (LU-1 .. LU-12); ``dice`` None or ``RandomDice`` means seeded dice.
+    ``record`` False keeps no events, dice log nor trace (:func:`run_race`)."""
+    return run_race(inputs, speed_dice(dice, seed), ruleset=NAME, seed=seed, record=record)

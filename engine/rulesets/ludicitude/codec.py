@@ -49,6 +49,11 @@ def inputs_from_data(data: Mapping[str, Any]) -> RaceInputs:
 _RESULT_FIELDS = ("car", "rank", "status", "rounds", "position", "brake", "card", "reason")
 
 
+def result_to_data(result: CarResult) -> dict[str, JsonValue]:
+    """One car's result as :func:`outcome_to_data` gives it."""
+    return {**{f: getattr(result, f) for f in _RESULT_FIELDS}, "speeds": list(result.speeds)}
+
+
 def outcome_to_data(outcome: RaceOutcome) -> dict[str, JsonValue]:
     """The whole outcome: results, events (one row a turn that had any), dice log and the
     position trace (one row a round)."""
@@ -60,10 +65,7 @@ def outcome_to_data(outcome: RaceOutcome) -> dict[str, JsonValue]:
         "finish": outcome.finish,
         "rounds": outcome.rounds,
         "start_order": list(outcome.start_order),
-        "results": [
-            {**{f: getattr(r, f) for f in _RESULT_FIELDS}, "speeds": list(r.speeds)}
-            for r in outcome.results
-        ],
+        "results": [result_to_data(r) for r in outcome.results],
         "events": [
             [rnd, car, [list(t) for t in templates]] for rnd, car, templates in outcome.events.rows
         ],

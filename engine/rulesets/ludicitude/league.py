@@ -6,12 +6,12 @@ log the league keeps."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.motor import DataDocument, EntryError, LeagueHooks
 from engine.rulesets.ludicitude import simulate
-from engine.rulesets.ludicitude.codec import OUTCOME
+from engine.rulesets.ludicitude.codec import OUTCOME, result_to_data
 from engine.rulesets.ludicitude.orders import CarOrders, OrdersError, orders_from_data
 from engine.rulesets.ludicitude.outcome import CarEntry as RaceCar
 from engine.rulesets.ludicitude.outcome import RaceInputs, RaceOutcome
@@ -30,8 +30,8 @@ def league_orders(orders: Mapping[str, Mapping[str, Any]]) -> dict[str, CarOrder
     return out
 
 
-def league_run(inputs: Mapping[str, Any], seed: int) -> RaceOutcome:
-    """The race of stored inputs with ``seed`` (an open circuit is raced once: T-3)."""
+def league_inputs(inputs: Mapping[str, Any]) -> RaceInputs:
+    """The engine's inputs of stored inputs (an open circuit is raced once: T-3)."""
     stored = inputs["track"]
     track = track_from_document(DataDocument(stored["slug"], stored["content"], {})).track
     orders = league_orders(inputs["orders"])
@@ -40,12 +40,28 @@ def league_run(inputs: Mapping[str, Any], seed: int) -> RaceOutcome:
         values["laps"] = inputs["laps"]
     else:
         values.pop("laps", None)
-    race = RaceInputs(
+    return RaceInputs(
         track,
         tuple(RaceCar(c["car"], orders[c["car"]], c["standing"]) for c in inputs["cars"]),
         SETTINGS_CODEC.from_data(values),
     )
-    return simulate(race, None, seed)
+
+
+def league_run(inputs: Mapping[str, Any], seed: int) -> RaceOutcome:
+    """The race of stored inputs with ``seed``."""
+    return simulate(league_inputs(inputs), None, seed)
+
+
+def league_odds(inputs: Mapping[str, Any]) -> Callable[[int], list[dict[str, Any]]]:
+    """The odds' runs of stored inputs, read once: ``run(seed)`` is
+    ``league_outcome_json(league_run(inputs, seed))["results"]``, the race run without its
+    events, dice log and trace."""
+    race = league_inputs(inputs)
+
+    def run(seed: int) -> list[dict[str, Any]]:
+        return [result_to_data(r) for r in simulate(race, None, seed, record=False).results]
+
+    return run
 
 
 def league_outcome_json(outcome: RaceOutcome) -> dict[str, Any]:
@@ -69,4 +85,9 @@ def league_dice_rows(outcome: Mapping[str, Any]) -> list[list[Any]]:
     return rows
 
 
-LEAGUE = LeagueHooks(run=league_run, outcome_json=league_outcome_json, dice_rows=league_dice_rows)
+LEAGUE = LeagueHooks(
+    run=league_run,
+    outcome_json=league_outcome_json,
+    dice_rows=league_dice_rows,
+    odds=league_odds,
+)

@@ -137,14 +137,18 @@ def round_one_order(inputs: RaceInputs, dice: SpeedDice) -> list[int]:
     return order
 
 
-def run_race(inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int) -> RaceOutcome:
+def run_race(
+    inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int, record: bool = True
+) -> RaceOutcome:
     """LU-1 .. LU-12 for every car of ``inputs``.
 
     Each round (LU-2) every active car rolls its speed (LU-3), moves (LU-4), pays the
     penalties of the cards it entered (LU-5), is eliminated below 1 brake (LU-6), finishes at
     ``F`` (LU-7) or regains brake on the card it stopped on (LU-8); a car that did not move
     does nothing of that (LU-10); then the default driver picks its next speed (LU-9, §7.2).
-    The race ends when no car is active or after ``max_rounds`` (LU-11).
+    The race ends when no car is active or after ``max_rounds`` (LU-11). ``record`` False
+    keeps no events, dice log nor trace (the outcome's are empty): the same draws and
+    results, for a caller that reads the classification alone (the odds).
     """
     settings = inputs.settings
     track = inputs.track
@@ -177,7 +181,7 @@ def run_race(inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int) ->
     order = round_one_order(inputs, dice)
     start_order = tuple(ids[i] for i in order)
     rnd = 0
-    trace: list[RawTraceRow] = [(0, tuple(pos), tuple(status), tuple(order))]
+    trace: list[RawTraceRow] = [(0, tuple(pos), tuple(status), tuple(order))] if record else []
     outs = 0
     while order and rnd < settings.max_rounds:
         rnd += 1
@@ -193,13 +197,14 @@ def run_race(inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int) ->
             else:
                 faces, m = throw(v, round_no=rnd, unit=i)
             car = ids[i]
-            log.append((rnd, car, faces))
+            if record:
+                log.append((rnd, car, faces))
             step = known[i].get(key + m)
             if step is None:
                 k = key >> 3
                 step = walkers[i].step(k >> 7, (k >> 3) & 15, v, m)
             key, p, b, code, templates = step
-            if templates:
+            if templates and record:
                 events.append((rnd, car, templates))
             pos[i] = p
             if code == GOES_ON:
@@ -213,19 +218,22 @@ def run_race(inputs: RaceInputs, dice: SpeedDice, *, ruleset: str, seed: int) ->
                 # LU-7: crossing order is play order (B11); no recovery.
                 status[i] = FINISHED
                 finishers.append(i)
-                events.append((rnd, car, ((FINISH, p, p % N_CARDS, len(finishers), b),)))
+                if record:
+                    events.append((rnd, car, ((FINISH, p, p % N_CARDS, len(finishers), b),)))
             else:
                 # LU-6 (B6): out on the card where the brake ran out.
                 status[i] = ELIMINATED
                 outs += 1
                 out_seq[i] = outs
         order = still
-        trace.append((rnd, tuple(pos), tuple(status), tuple(still)))
+        if record:
+            trace.append((rnd, tuple(pos), tuple(status), tuple(still)))
     for i in order:
         brake[i] = (state[i] >> 6) & 15
         status[i] = NOT_CLASSIFIED
         ended_round[i] = rnd
-        events.append((rnd, ids[i], ((OUT_OF_TIME, pos[i], pos[i] % N_CARDS, 0, brake[i]),)))
+        if record:
+            events.append((rnd, ids[i], ((OUT_OF_TIME, pos[i], pos[i] % N_CARDS, 0, brake[i]),)))
     ranking = classify(finishers, order, pos, status, out_seq)
     results = []
     for rank, i in enumerate(ranking, 1):
