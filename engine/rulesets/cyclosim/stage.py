@@ -255,14 +255,14 @@ def _chases(race: Race, f: int) -> bool:
 
 def move(race: Race, r: int, path: list[Cell], sit: int) -> None:
     """Move ``r`` along ``path`` (R-T1), register the lines and the finish (R-FT1)."""
-    pos, lanes, occ, free = race.pos, race.lane, race.occ, race.free
+    pos, lanes = race.pos, race.lane
     ri0 = pos[r]
     l0 = lanes[r]
     line = race.line
     W = race.W
     if ri0 < line:  # lift (inlined: every move passes here)
-        occ[ri0 * W + l0] = -1
-        free[ri0] |= 1 << l0
+        race.occ[ri0 * W + l0] = -1
+        race.free[ri0] |= 1 << l0
     race.start[r] = (ri0, l0)
     race.path[r] = path
     if path:
@@ -278,28 +278,25 @@ def move(race: Race, r: int, path: list[Cell], sit: int) -> None:
     race.recent.append(r)
     pos[r] = ri
     lanes[r] = lane
-    if ri < line:  # place (inlined)
-        occ[ri * W + lane] = r
-        free[ri] &= ~(1 << lane)
-        if ri >= race.next_line_row[r]:
-            _cross_lines(race, r, ri)
-        return
-    # Across the line.
-    x = line - ri0
-    rows = ri - ri0
-    cap = race.capacity[r]
-    if cap > 0:
-        # R-FT1 [D] in a time trial: the fraction of the turn is the cost to the line over
-        # what his roll could pay (rslt, or rslt + PI when he spent): a better roll crosses
-        # earlier, so riders are not tied by whole rows (docs/rules-choices.md).
-        x = race.cum[line + 1] - race.cum[ri0 + 1]
-        rows = cap
-    # R-FT1: t = (k - 1 + x / rows) · turn_s, half up.
-    num = ((race.turn - 1) * rows + x) * race.turn_s
-    race.finish_time[r] = race.cross_time[r] = (2 * num + rows) // (2 * rows)
-    race.status[r] = FINISHED
-    race.finished += 1
-    race.finish_seq[r] = seq
+    if ri >= line:
+        x = line - ri0
+        rows = ri - ri0
+        cap = race.capacity[r]
+        if cap > 0:
+            # R-FT1 [D] in a time trial: the fraction of the turn is the cost to the line over
+            # what his roll could pay (rslt, or rslt + PI when he spent): a better roll crosses
+            # earlier, so riders are not tied by whole rows (docs/rules-choices.md).
+            x = race.cum[line + 1] - race.cum[ri0 + 1]
+            rows = cap
+        # R-FT1: t = (k - 1 + x / rows) · turn_s, half up.
+        num = ((race.turn - 1) * rows + x) * race.turn_s
+        race.finish_time[r] = race.cross_time[r] = (2 * num + rows) // (2 * rows)
+        race.status[r] = FINISHED
+        race.finished += 1
+        race.finish_seq[r] = seq
+    else:  # place (inlined)
+        race.occ[ri * W + lane] = r
+        race.free[ri] &= ~(1 << lane)
     if ri >= race.next_line_row[r]:
         _cross_lines(race, r, ri)
 
