@@ -183,14 +183,12 @@ def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Pl
     # Rows of the riders ahead of the wheel cells: far - 1 .. far + 1 (not beyond the line,
     # not closer than ri + 2); masks[zr - k] is the wheel cells' row, zr - 1. Rows are taken
     # from the furthest and lanes from the lowest, so the first rider of a class is the best
-    # of it. Rows with no rider ahead of a reachable cell are skipped before any other read.
+    # of it.
     lo = far - 1 if far - 1 > ri + 2 else ri + 2
     hi = far + 1
     if hi >= race.line:
         hi = race.line - 1
     k = ri + 2
-    while hi >= lo and not masks[hi - k] & ~free[hi]:
-        hi -= 1
     if hi >= lo:
         W = race.W
         occ, teams, moved, fol, low_lane = race.occ, race.team, race.moved, race.fol, race.low_lane
