@@ -524,9 +524,12 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
 
 def returns(race: Race) -> None:
     """R-X3: crashed riders back on their crash row, lowest free lane, else further back."""
+    status = race.status
+    if OUT not in status:  # nobody down: most turns
+        return
     t = race.turn
     for r in race.riding:
-        if race.status[r] == OUT and race.return_turn[r] == t:
+        if status[r] == OUT and race.return_turn[r] == t:
             ri = race.crashes[r][-1][1] + race.off
             while True:
                 fm = race.free[ri]
@@ -555,27 +558,30 @@ def relays(race: Race, leaders: list[int]) -> None:
     margin = race.settings.relay_pe_margin
     terr = race.terr
     pe_max, consumed = race.pe_max, race.consumed
+    # The lists themselves (a swap changes them in place).
+    fol, relayed, pos = race.fol, race.relayed, race.pos
     for lead in leaders:
-        if race.fol[lead] < 0 or race.relayed[lead] == t:
+        f = fol[lead]
+        if f < 0 or relayed[lead] == t:
             continue
         lpe = pe_max[lead] - consumed[lead]  # race.pe(lead)
         chain: list[int] = []
-        f = race.fol[lead]
-        lri = race.pos[lead]
+        lri = pos[lead]
         while f >= 0:
-            dist = lri - race.pos[f]
-            climb = terr[lri] == 1 or terr[race.pos[f]] == 1
+            pf = pos[f]
+            dist = lri - pf
+            climb = terr[lri] == 1 or terr[pf] == 1
             if dist > (1 if climb else 3):
                 break
             if (
-                race.relayed[f] != t
+                relayed[f] != t
                 and pe_max[f] - consumed[f] >= lpe + margin
                 and all(_consents(race, c, lead, f) for c in (lead, *chain, f))
             ):
                 _swap(race, lead, f)
                 break
             chain.append(f)
-            f = race.fol[f]
+            f = fol[f]
 
 
 def _swap(race: Race, a: int, b: int) -> None:
@@ -735,7 +741,7 @@ def end_of_turn(race: Race) -> None:
     t = race.turn
     status, pred, fol = race.status, race.pred, race.fol
     pos, lane, W = race.pos, race.lane, race.W
-    riding = race.riding = [r for r in race.riding if status[r] in (ACTIVE, OUT)]
+    riding = race.riding = [r for r in race.riding if status[r] <= OUT]  # ACTIVE or OUT
     on_road = [r for r in riding if status[r] == ACTIVE]
     terr, climbs = race.terr, race.climbs
     moved, crashed_turn, paths = race.moved, race.crashed_turn, race.path
