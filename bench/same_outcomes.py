@@ -8,8 +8,7 @@ codec: results, events, the full dice log) of every demo stage with 176 riders, 
 Cyclo Sim and ``--seeds`` seeds a stage, and its SHA-256. A speed-up that changes no result
 prints ``same`` for every ruleset; the first differing stage is named otherwise.
 
-``--lean`` also checks, in this tree, that the lean path (``simulate(..., lean=True)``) gives
-the same results as the full path on every stage and seed.
+The lean path (``simulate(..., lean=True)``) against the full one: tests/engine/test_lean.py.
 """
 
 from __future__ import annotations

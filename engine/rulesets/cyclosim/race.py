@@ -96,7 +96,6 @@ class Road:
         "N",
         "W",
         "board",
-        "chains",
         "climbs",
         "cost",
         "cum",
@@ -178,8 +177,6 @@ class Road:
         self.line_rows = [c + off for c, _, _ in lines]
         self.line_kinds = [k for _, k, _ in lines]
         self.line_data = [d for _, _, d in lines]
-        #: Race.spread_chain's masks by start mask, shared by the races on this road.
-        self.chains: dict[int, list[int]] = {}
 
 
 class Race:
@@ -194,7 +191,6 @@ class Race:
         "attacks_used",
         "board",
         "capacity",
-        "chains",
         "chase",
         "chase_max",
         "chase_ratio",
@@ -335,7 +331,6 @@ class Race:
         self.occ = [-1] * (size * W)
         self.spread = spread_table(W)
         self.low_lane = low_lane_table(W)
-        self.chains = road.chains
 
         s = settings
         self.ids = [e.rider_id for e in self.entrants]
@@ -603,31 +598,16 @@ class Race:
         # has size + 1 entries, so far stays on the board's last row index at most.
         far = bisect_right(cum, base + cap, ri0 + 1) - 2
         rows = free[ri0 + 1 : far + 1]
-        if rows.count(self.full) == len(rows):
-            # Nobody on those rows (a quarter of the calls): the masks only spread from m.
-            masks = self.spread_chain(m)[: len(rows)]
-            return (far if far > ri0 else ri0), masks, lat
         # One mask a row (a list display: no call a row); a row that stops the spread makes
         # 0, and every mask after it is 0: the reach ends before the first.
-        masks = [m := spread[m] & row for row in rows]
-        if not m:
-            k = masks.index(0)
-            return ri0 + k, masks[:k], lat
+        masks: list[int] = []
+        append = masks.append
+        for row in rows:
+            m = spread[m] & row
+            if not m:
+                return ri0 + len(masks), masks, lat
+            append(m)
         return (far if far > ri0 else ri0), masks, lat
-
-    def spread_chain(self, m: int) -> list[int]:
-        """The masks :meth:`reach` finds from mask ``m`` over empty rows: ``spread[m]``,
-        ``spread[spread[m]]``..., one a row index of the road (kept by ``m``, for the road)."""
-        chain = self.chains.get(m)
-        if chain is None:
-            spread = self.spread
-            chain = []
-            x = m
-            for _ in range(self.size):
-                x = spread[x]
-                chain.append(x)
-            self.chains[m] = chain
-        return chain
 
     def _reach_behind_grid(
         self, ri0: int, m: int, base: int, cap: int, lat: int

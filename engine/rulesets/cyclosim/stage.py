@@ -183,14 +183,12 @@ def leader_plan(race: Race, r: int, capped: tuple[int, int] | None = None) -> Pl
     # Rows of the riders ahead of the wheel cells: far - 1 .. far + 1 (not beyond the line,
     # not closer than ri + 2); masks[zr - k] is the wheel cells' row, zr - 1. Rows are taken
     # from the furthest and lanes from the lowest, so the first rider of a class is the best
-    # of it. Rows with no rider ahead of a reachable cell are skipped before any other read.
+    # of it.
     lo = far - 1 if far - 1 > ri + 2 else ri + 2
     hi = far + 1
     if hi >= race.line:
         hi = race.line - 1
     k = ri + 2
-    while hi >= lo and not masks[hi - k] & ~free[hi]:
-        hi -= 1
     if hi >= lo:
         W = race.W
         occ, teams, moved, fol, low_lane = race.occ, race.team, race.moved, race.fol, race.low_lane
@@ -255,14 +253,14 @@ def _chases(race: Race, f: int) -> bool:
 
 def move(race: Race, r: int, path: list[Cell], sit: int) -> None:
     """Move ``r`` along ``path`` (R-T1), register the lines and the finish (R-FT1)."""
-    pos, lanes, occ, free = race.pos, race.lane, race.occ, race.free
+    pos, lanes = race.pos, race.lane
     ri0 = pos[r]
     l0 = lanes[r]
     line = race.line
     W = race.W
     if ri0 < line:  # lift (inlined: every move passes here)
-        occ[ri0 * W + l0] = -1
-        free[ri0] |= 1 << l0
+        race.occ[ri0 * W + l0] = -1
+        race.free[ri0] |= 1 << l0
     race.start[r] = (ri0, l0)
     race.path[r] = path
     if path:
@@ -278,28 +276,25 @@ def move(race: Race, r: int, path: list[Cell], sit: int) -> None:
     race.recent.append(r)
     pos[r] = ri
     lanes[r] = lane
-    if ri < line:  # place (inlined)
-        occ[ri * W + lane] = r
-        free[ri] &= ~(1 << lane)
-        if ri >= race.next_line_row[r]:
-            _cross_lines(race, r, ri)
-        return
-    # Across the line.
-    x = line - ri0
-    rows = ri - ri0
-    cap = race.capacity[r]
-    if cap > 0:
-        # R-FT1 [D] in a time trial: the fraction of the turn is the cost to the line over
-        # what his roll could pay (rslt, or rslt + PI when he spent): a better roll crosses
-        # earlier, so riders are not tied by whole rows (docs/rules-choices.md).
-        x = race.cum[line + 1] - race.cum[ri0 + 1]
-        rows = cap
-    # R-FT1: t = (k - 1 + x / rows) · turn_s, half up.
-    num = ((race.turn - 1) * rows + x) * race.turn_s
-    race.finish_time[r] = race.cross_time[r] = (2 * num + rows) // (2 * rows)
-    race.status[r] = FINISHED
-    race.finished += 1
-    race.finish_seq[r] = seq
+    if ri >= line:
+        x = line - ri0
+        rows = ri - ri0
+        cap = race.capacity[r]
+        if cap > 0:
+            # R-FT1 [D] in a time trial: the fraction of the turn is the cost to the line over
+            # what his roll could pay (rslt, or rslt + PI when he spent): a better roll crosses
+            # earlier, so riders are not tied by whole rows (docs/rules-choices.md).
+            x = race.cum[line + 1] - race.cum[ri0 + 1]
+            rows = cap
+        # R-FT1: t = (k - 1 + x / rows) · turn_s, half up.
+        num = ((race.turn - 1) * rows + x) * race.turn_s
+        race.finish_time[r] = race.cross_time[r] = (2 * num + rows) // (2 * rows)
+        race.status[r] = FINISHED
+        race.finished += 1
+        race.finish_seq[r] = seq
+    else:  # place (inlined)
+        race.occ[ri * W + lane] = r
+        race.free[ri] &= ~(1 << lane)
     if ri >= race.next_line_row[r]:
         _cross_lines(race, r, ri)
 
@@ -529,9 +524,12 @@ def resolve_file(race: Race, leader: int, leaders: set[int]) -> list[int]:
 
 def returns(race: Race) -> None:
     """R-X3: crashed riders back on their crash row, lowest free lane, else further back."""
+    status = race.status
+    if OUT not in status:  # nobody down: most turns
+        return
     t = race.turn
     for r in race.riding:
-        if race.status[r] == OUT and race.return_turn[r] == t:
+        if status[r] == OUT and race.return_turn[r] == t:
             ri = race.crashes[r][-1][1] + race.off
             while True:
                 fm = race.free[ri]
@@ -560,27 +558,30 @@ def relays(race: Race, leaders: list[int]) -> None:
     margin = race.settings.relay_pe_margin
     terr = race.terr
     pe_max, consumed = race.pe_max, race.consumed
+    # The lists themselves (a swap changes them in place).
+    fol, relayed, pos = race.fol, race.relayed, race.pos
     for lead in leaders:
-        if race.fol[lead] < 0 or race.relayed[lead] == t:
+        f = fol[lead]
+        if f < 0 or relayed[lead] == t:
             continue
         lpe = pe_max[lead] - consumed[lead]  # race.pe(lead)
         chain: list[int] = []
-        f = race.fol[lead]
-        lri = race.pos[lead]
+        lri = pos[lead]
         while f >= 0:
-            dist = lri - race.pos[f]
-            climb = terr[lri] == 1 or terr[race.pos[f]] == 1
+            pf = pos[f]
+            dist = lri - pf
+            climb = terr[lri] == 1 or terr[pf] == 1
             if dist > (1 if climb else 3):
                 break
             if (
-                race.relayed[f] != t
+                relayed[f] != t
                 and pe_max[f] - consumed[f] >= lpe + margin
                 and all(_consents(race, c, lead, f) for c in (lead, *chain, f))
             ):
                 _swap(race, lead, f)
                 break
             chain.append(f)
-            f = race.fol[f]
+            f = fol[f]
 
 
 def _swap(race: Race, a: int, b: int) -> None:
@@ -740,7 +741,7 @@ def end_of_turn(race: Race) -> None:
     t = race.turn
     status, pred, fol = race.status, race.pred, race.fol
     pos, lane, W = race.pos, race.lane, race.W
-    riding = race.riding = [r for r in race.riding if status[r] in (ACTIVE, OUT)]
+    riding = race.riding = [r for r in race.riding if status[r] <= OUT]  # ACTIVE or OUT
     on_road = [r for r in riding if status[r] == ACTIVE]
     terr, climbs = race.terr, race.climbs
     moved, crashed_turn, paths = race.moved, race.crashed_turn, race.path

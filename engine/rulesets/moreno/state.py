@@ -9,7 +9,8 @@ objects only at the end.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import MutableSequence, Sequence
 
 from engine.cycling.course import Board
 from engine.cycling.events import CRASH, LINE_EVENTS, RawEvent, crash_data
@@ -300,10 +301,11 @@ class Race:
         self.moves = 0
         self.puts = 0
         self.units: list[Unit] = []
-        self.log: list[DiceRow] = []
+        #: keep=False: the lean path (odds): the rows go to a deque of no length (its C
+        #: ``append`` keeps nothing, and the full path tests nothing a roll), and no events
+        #: are kept but the summit and intermediate sprint lines; the same draws.
+        self.log: MutableSequence[DiceRow] = [] if keep else deque(maxlen=0)
         self.events: list[RawEvent] = []
-        #: False: the lean path (odds), no dice log and no events but the summit and
-        #: intermediate sprint lines; the same draws, so the same results.
         self.keep = keep
         #: Crashes inside the neutralised final cases: rider -> turn-start group mates.
         self.neutralised: dict[int, list[int]] = {}
@@ -324,8 +326,7 @@ class Race:
         x = bits(k)
         while x >= n:
             x = bits(k)
-        if self.keep:
-            self.log.append((self.turn, self.unit, self.rid[r], rule, die.name, die.faces[x]))
+        self.log.append((self.turn, self.unit, self.rid[r], rule, die.name, die.faces[x]))
         return x
 
     def roll2(self, d1: Die, d2: Die, r: int, rule: str) -> int:
@@ -345,13 +346,12 @@ class Race:
         i2 = bits(k)
         while i2 >= n:
             i2 = bits(k)
-        if self.keep:
-            turn = self.turn
-            unit = self.unit
-            rid = self.rid[r]
-            log = self.log
-            log.append((turn, unit, rid, rule, d1.name, d1.faces[i1]))
-            log.append((turn, unit, rid, rule, d2.name, d2.faces[i2]))
+        turn = self.turn
+        unit = self.unit
+        rid = self.rid[r]
+        log = self.log
+        log.append((turn, unit, rid, rule, d1.name, d1.faces[i1]))
+        log.append((turn, unit, rid, rule, d2.name, d2.faces[i2]))
         return i1 * n + i2
 
     def roll3(self, die: Die, r: int, rule: str) -> int:
@@ -373,16 +373,15 @@ class Race:
         i3 = bits(k)
         while i3 >= n:
             i3 = bits(k)
-        if self.keep:
-            turn = self.turn
-            unit = self.unit
-            rid = self.rid[r]
-            name = die.name
-            faces = die.faces
-            log = self.log
-            log.append((turn, unit, rid, rule, name, faces[i1]))
-            log.append((turn, unit, rid, rule, name, faces[i2]))
-            log.append((turn, unit, rid, rule, name, faces[i3]))
+        turn = self.turn
+        unit = self.unit
+        rid = self.rid[r]
+        name = die.name
+        faces = die.faces
+        log = self.log
+        log.append((turn, unit, rid, rule, name, faces[i1]))
+        log.append((turn, unit, rid, rule, name, faces[i2]))
+        log.append((turn, unit, rid, rule, name, faces[i3]))
         return (i1 * n + i2) * n + i3
 
     def _roll_source(self, die: Die, r: int, rule: str) -> int:
@@ -391,8 +390,7 @@ class Race:
             die, turn=self.turn, unit=self.unit, rider_id=self.rid[r], rule_id=rule
         )
         x = die.faces.index(face)
-        if self.keep:
-            self.log.append((self.turn, self.unit, self.rid[r], rule, die.name, die.faces[x]))
+        self.log.append((self.turn, self.unit, self.rid[r], rule, die.name, die.faces[x]))
         return x
 
     @property
