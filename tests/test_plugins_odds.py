@@ -202,9 +202,9 @@ def test_wilson_intervals_of_known_values(successes, runs, low, high):
 
 def test_wilson_refuses_impossible_counts_and_knows_nothing_of_no_run():
     assert wilson(0, 0) == (0.0, 1.0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="3 successes in 2 runs"):
         wilson(3, 2)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="-1 successes"):
         wilson(-1, 2)
 
 

@@ -78,14 +78,11 @@ def test_two_workers_share_the_chunks_and_merge_what_one_process_counts(redis_wo
     assert log_trouble(*logs) == []
 
 
-
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_two_workers_stop_at_the_settled_prefix_and_the_chord_still_merges(
-    redis_workers, settings
-):
+def test_two_workers_stop_at_the_settled_prefix_and_the_chord_still_merges(redis_workers, settings):
     """A bound that the first three chunks meet (and no shorter prefix): the table is theirs
     whichever worker finished first, the same as one process counting in index order; the
     chunks after them are skipped, and the chord's merge still runs."""
@@ -104,7 +101,9 @@ def test_two_workers_stop_at_the_settled_prefix_and_the_chord_still_merges(
     state = odds.odds_request(round=round, runs=RUNS)
     wait_for(lambda: (odds.odds_state(key=state.key) or state).done, 240, "the settled odds", *logs)
     done = odds.odds_state(key=state.key)
-    assert done is not None and done.settled and done.settled_early
+    assert done is not None
+    assert done.settled
+    assert done.settled_early
     assert done.runs_counted == 15
     assert done.counts.to_data() == merge_all(parts[:3]).to_data()
     here = odds.plan_state(odds.odds_plan(round=round, runs=RUNS))

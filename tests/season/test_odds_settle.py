@@ -6,7 +6,7 @@ tests choose)."""
 
 import os
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 from django.core.cache import cache as default_cache
@@ -84,7 +84,9 @@ def test_a_settled_prefix_is_the_table_and_the_chunks_after_it_are_skipped(
     # Chunk 0 completes the prefix 0..1, which settles: the table at once.
     odds.odds_chunk(key=state.key, index=0, worker="w0")
     done = odds.odds_state(key=state.key)
-    assert done.done and done.settled and done.settled_early
+    assert done.done
+    assert done.settled
+    assert done.settled_early
     assert (done.runs, done.runs_counted) == (RUNS, 10)
     assert done.counts.to_data() == parts[0].merge(parts[1]).to_data()
     assert done.workers == ("w0", "w1")
@@ -114,7 +116,9 @@ def test_a_request_that_never_settles_counts_every_chunk(demo, redis_odds, monke
         assert not odds.odds_state(key=state.key).done
     odds.odds_chunk(key=state.key, index=1)
     done = odds.odds_state(key=state.key)
-    assert done.done and not done.settled and not done.settled_early
+    assert done.done
+    assert not done.settled
+    assert not done.settled_early
     assert done.runs_counted == RUNS
     assert done.widest_points > 1
     assert done.counts.to_data() == merge_all(chunk_counts(round)).to_data()
@@ -157,7 +161,9 @@ def test_the_chord_completes_with_its_skipped_chunks_and_merges(
 
     monkeypatch.setattr(odds, "odds_merge", merge)
     state = odds.odds_request(round=round, runs=RUNS)
-    assert state.done and state.settled and state.runs_counted == 10
+    assert state.done
+    assert state.settled
+    assert state.runs_counted == 10
     assert state.counts.to_data() == parts[0].merge(parts[1]).to_data()
     (back,) = merged
     assert [part.get("skipped", False) for part in back] == [False, False, True, True]
@@ -182,7 +188,8 @@ def test_the_skipped_chunks_give_their_runs_back_to_the_budget(
     team = demo.teams.filter(owner__isnull=False).order_by("pk").first()
     no_chord(monkeypatch)
     state = odds.odds_request(round=round, runs=RUNS, team=team, user=team.owner)
-    at = datetime.fromtimestamp(odds.odds_cache().get(f"odds:{state.key}:meta")["budget"]["at"])
+    taken = odds.odds_cache().get(f"odds:{state.key}:meta")["budget"]["at"]
+    at = datetime.fromtimestamp(taken, tz=UTC)
     assert (member_spent(demo, team.owner, at), season_spent(demo, at)) == (RUNS, RUNS)
     parts_back = [odds.odds_chunk(key=state.key, index=index) for index in range(4)]
     assert [bool(part.get("skipped")) for part in parts_back] == [False, False, True, True]
@@ -200,4 +207,3 @@ def test_the_settle_bound_is_in_the_key(demo, redis_odds, settings):
     after = odds.odds_plan(round=round, runs=RUNS)
     assert (before.settle, after.settle) == (0.01, 0.025)
     assert after.key != before.key
-

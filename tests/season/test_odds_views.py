@@ -227,9 +227,7 @@ def test_a_draft_for_no_open_round_is_refused_in_words(demo, client, stage):
     assert "These orders are closed: no odds for a draft." in page
 
 
-def test_the_table_shows_each_chances_interval_and_where_the_count_settled(
-    demo, client, settings
-):
+def test_the_table_shows_each_chances_interval_and_where_the_count_settled(demo, client, settings):
     """A bound every interval meets (100 points): the count stops after its first chunk, and
     the page says so; each chance comes with the half-width of its 95 % interval, spelled out
     in its title."""
