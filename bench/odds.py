@@ -26,6 +26,7 @@ database named by DATABASE_URL is migrated and its demo seasons replaced.
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -54,7 +55,15 @@ def main() -> int:
         default=None,
         help="stop once every chance is within ± this many points (default: the setting; 0: never)",
     )
+    parser.add_argument(
+        "--wait",
+        type=float,
+        default=1200,
+        help="seconds to wait for the table; then the runs counted so far are reported (1200)",
+    )
     args = parser.parse_args()
+    # A timeout's SIGTERM stops the workers too (the finally below), instead of orphaning them.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.motor:
         args.ruleset = "grandprix"
     if not os.environ.get("REDIS_URL"):
@@ -133,9 +142,21 @@ def main() -> int:
         here_before = time.process_time()
         started = time.perf_counter()
         state = odds.odds_request(round=target, runs=args.runs)
+        give_up = time.monotonic() + args.wait
         while not state.done:
             if state.failed:
                 print("a chunk failed:", state.failed)
+                return 1
+            if time.monotonic() > give_up:
+                waited = time.perf_counter() - started
+                print(
+                    f"odds of {what}, {season.ruleset}): {args.runs} runs asked, no table after "
+                    f"{waited:.0f} s: {state.runs_done} runs counted in {state.chunks_done} of "
+                    f"{state.chunks_total} chunks, {odds.runs_made(key=state.key)} made "
+                    f"({state.runs_done / waited:.1f} runs/s counted); load average "
+                    f"{', '.join(f'{x:.1f}' for x in load_before)} before, "
+                    f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} now"
+                )
                 return 1
             time.sleep(0.2)  # as round_odds polls; the page polls every second
             state = odds.odds_state(key=state.key) or state
@@ -149,7 +170,11 @@ def main() -> int:
         for worker in workers:
             worker.terminate()
         for worker in workers:
-            worker.wait(timeout=30)
+            try:
+                worker.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # a chunk still counting: no warm shutdown
+                worker.kill()
+                worker.wait(timeout=30)
         with celery_app.connection_for_write() as broker:
             broker.default_channel.queue_delete(queue)
             broker.default_channel.queue_delete(odds_queue(queue))

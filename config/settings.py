@@ -10,7 +10,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -244,7 +244,7 @@ ODDS_MEMBER_RUNS_PER_HOUR = env_int("ODDS_MEMBER_RUNS_PER_HOUR", 20_000)
 ODDS_SEASON_RUNS_PER_HOUR = env_int("ODDS_SEASON_RUNS_PER_HOUR", 60_000)
 # A request for odds stops early once every chance it shows has a 95 % interval (Wilson) of at
 # most this half-width, in percentage points (plugins.odds.settled; 0: every run is counted).
-ODDS_SETTLED_POINTS = 1.0
+ODDS_SETTLED_POINTS = env_float("ODDS_SETTLED_POINTS", 1.0)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"

@@ -13,9 +13,14 @@ from plugins.odds import (
     RunLine,
     chunks,
     count_runs,
+    half_width,
     merge_all,
     odds_rows,
     seed_for,
+    settled,
+    settled_prefix,
+    widest_half_width,
+    wilson,
 )
 from tests.engine.factory import flat_course, peloton, stage
 
@@ -172,3 +177,93 @@ def test_gaps_in_tenths_of_seconds_merge_to_the_same_sum_in_any_order():
         parts.append(merge_all(pieces))
     assert all(part.to_data() == whole.to_data() for part in parts)
     assert whole.entrants["2"].gap_sum == 4.7
+
+
+# --- the 95 % interval and the settle rule ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("successes", "runs", "low", "high"),
+    [
+        # Newcombe (1998), "Two-sided confidence intervals for the single proportion",
+        # Statistics in Medicine 17, table I, method 3 (the Wilson score interval).
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+        # Symmetric about one half; all successes mirror none.
+        (5, 10, 0.2366, 0.7634),
+        (20, 20, 0.8389, 1.0),
+    ],
+)
+def test_wilson_intervals_of_known_values(successes, runs, low, high):
+    assert wilson(successes, runs) == (pytest.approx(low, abs=5e-5), pytest.approx(high, abs=5e-5))
+
+
+def test_wilson_refuses_impossible_counts_and_knows_nothing_of_no_run():
+    assert wilson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError, match="3 successes in 2 runs"):
+        wilson(3, 2)
+    with pytest.raises(ValueError, match="-1 successes"):
+        wilson(-1, 2)
+
+
+def test_one_point_at_one_half_takes_about_9600_runs():
+    """The widest interval is at a chance of one half: ±1 point needs n ≈ (1.96 / 0.02)²."""
+    assert half_width(4750, 9500) > 0.01 > half_width(4800, 9600)
+
+
+def _counts(runs, **columns):
+    """Counts of ``runs`` runs of one entrant with the given wins, podiums, ..."""
+    entrant = {"wins": 0, "podiums": 0, "top10": 0, "leads": 0, "outs": 0} | columns
+    data = [entrant[name] for name in ("wins", "podiums", "top10", "leads", "outs")]
+    return OddsCounts.from_data({"runs": runs, "entrants": {"1": [*data, runs, 0, runs]}})
+
+
+@pytest.mark.parametrize("column", ["wins", "podiums", "top10", "leads", "outs"])
+def test_every_shown_chance_must_be_within_the_bound(column):
+    """Each column alone keeps the counts unsettled while its interval is wide."""
+    wide = _counts(1000, **{column: 500})
+    assert widest_half_width(wide) == pytest.approx(half_width(500, 1000))
+    assert not settled(wide, 0.01)
+    assert settled(wide, 0.04)
+    assert settled(_counts(1000), 0.01)  # every chance none in 1000: within ± 0.2 point
+
+
+def test_no_run_and_a_bound_of_zero_never_settle():
+    assert not settled(OddsCounts(), 0.5)
+    assert not settled(_counts(1000), 0.0)
+
+
+def test_the_shortest_settled_prefix_is_the_table():
+    wide, narrow = _counts(10, wins=5), _counts(2000, wins=20)
+    parts = [wide, narrow, narrow, None]
+    counts, used, is_settled = settled_prefix(parts, 0.01)
+    assert (used, is_settled) == (2, True)
+    assert counts.to_data() == wide.merge(narrow).to_data()
+    # None settles: every part, not settled.
+    counts, used, is_settled = settled_prefix([wide, wide], 0.01)
+    assert (used, is_settled, counts.runs) == (2, False, 20)
+    # A part missing before any settled prefix is an error.
+    with pytest.raises(ValueError, match="chunk 1"):
+        settled_prefix([wide, None, narrow], 0.01)
+
+
+def test_counting_stops_when_told_at_each_check():
+    asked = []
+
+    def keep_going():
+        asked.append(True)
+        return len(asked) < 3
+
+    counts = count_runs(_scripted, base=5, start=10, stop=40, keep_going=keep_going, check_every=7)
+    assert counts.runs == 14  # checks before runs 10, 17 and 24: stopped at the third
+    assert counts.to_data() == count_runs(_scripted, base=5, start=10, stop=24).to_data()
+
+
+def test_rows_carry_each_chances_interval():
+    counts = _counts(20, wins=0, podiums=20)
+    (row,) = odds_rows(counts)
+    assert row.intervals["win"] == pytest.approx(wilson(0, 20))
+    assert row.intervals["podium"] == pytest.approx(wilson(20, 20))
+    assert set(row.intervals) == {"win", "podium", "top10", "lead", "out"}

@@ -7,6 +7,7 @@ page replays to the same SHA-256 on the command line (``python -m engine replay`
 database)."""
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -117,11 +118,17 @@ def test_a_player_reads_the_odds_then_verifies_the_dice_of_the_resolved_round(
     header = alice.locator("#odds-table thead").inner_text()
     for column in story["columns"]:
         assert column in header
-    wins = sum(
-        float(text.replace("%", "").strip())
-        for text in alice.locator("#odds-table tbody tr td:nth-child(4)").all_inner_texts()
-    )
+    # Each chance with the half-width of its 95 % interval, the interval spelled out.
+    cells = alice.locator("#odds-table tbody tr td:nth-child(4)").all_inner_texts()
+    chance = re.compile(r"^([\d.]+) %\s*± ([\d.]+)")
+    assert all(chance.match(text.strip()) for text in cells), cells[:3]
+    wins = sum(float(chance.match(text.strip()).group(1)) for text in cells)
     assert wins == pytest.approx(100.0, abs=0.5)
+    title = alice.locator("#odds-table tbody tr td:nth-child(4) .chance").first.get_attribute(
+        "title"
+    )
+    assert re.fullmatch(r"95 % interval: [\d.]+ % to [\d.]+ %", title or ""), title
+    assert "The widest 95 % interval is ±" in summary
     for width in WIDTHS:
         alice.set_viewport_size({"width": width, "height": 900})
         screenshot(alice, f"odds-story-{game}-table-{width}")

@@ -78,6 +78,50 @@ def test_two_workers_share_the_chunks_and_merge_what_one_process_counts(redis_wo
     assert log_trouble(*logs) == []
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_stop_at_the_settled_prefix_and_the_chord_still_merges(redis_workers, settings):
+    """A bound that the first three chunks meet (and no shorter prefix): the table is theirs
+    whichever worker finished first, the same as one process counting in index order; the
+    chunks after them are skipped, and the chord's merge still runs."""
+    from plugins.odds import merge_all, widest_half_width
+
+    season = demo_load()
+    round = season.rounds.select_related("season", "stage").get(number=1)
+    plan = odds.odds_plan(round=round, runs=RUNS)
+    parts = [odds.plan_count(plan, start=a, stop=b) for a, b in plan.chunks]
+    widths = [widest_half_width(merge_all(parts[:n])) for n in range(1, 9)]
+    assert min(widths[:2]) > widths[2], widths
+    settings.ODDS_SETTLED_POINTS = 100 * (widths[2] + (min(widths[:2]) - widths[2]) / 2)
+    logs = [redis_workers.worker(name)[1] for name in ("odds-a", "odds-b")]
+    wait_for(lambda: all(_ready(log) for log in logs), 60, "both workers ready", *logs)
+
+    state = odds.odds_request(round=round, runs=RUNS)
+    wait_for(lambda: (odds.odds_state(key=state.key) or state).done, 240, "the settled odds", *logs)
+    done = odds.odds_state(key=state.key)
+    assert done is not None
+    assert done.settled
+    assert done.settled_early
+    assert done.runs_counted == 15
+    assert done.counts.to_data() == merge_all(parts[:3]).to_data()
+    here = odds.plan_state(odds.odds_plan(round=round, runs=RUNS))
+    assert here.counts.to_data() == done.counts.to_data()
+
+    def merged() -> bool:
+        return any(
+            "season.odds_merge[" in line and "succeeded" in line
+            for log in logs
+            for line in log.read_text().splitlines()
+        )
+
+    wait_for(merged, 120, "the chord's merge", *logs)
+    assert odds.odds_state(key=state.key).counts.to_data() == done.counts.to_data()
+    assert 15 <= odds.runs_made(key=state.key) <= RUNS
+    assert log_trouble(*logs) == []
+
+
 def test_the_embedded_default_counts_the_odds_with_its_local_worker(tmp_path):
     embedded = Embedded(tmp_path)
     try:
@@ -87,7 +131,7 @@ def test_the_embedded_default_counts_the_odds_with_its_local_worker(tmp_path):
         output = embedded.manage("round_odds", "demo", "1", "--runs", "10", "--top", "3")
         assert "Odds of round 1 of demo: 10 runs" in output
         assert "10 runs by 1 worker(s)" in output
-        assert len([line for line in output.splitlines() if "%" in line]) == 3
+        assert len([line for line in output.splitlines() if "% ±" in line]) == 3
         sent = log.read_text().count("season.odds_chunk[")
         assert sent > 0
         # Asked again with the same orders: read back from the files, no chunk sent.

@@ -225,3 +225,37 @@ def test_a_draft_for_no_open_round_is_refused_in_words(demo, client, stage):
     assert asked["Location"] == reverse("player-orders", args=[demo.slug, team.pk])
     page = client.get(asked["Location"]).content.decode()
     assert "These orders are closed: no odds for a draft." in page
+
+
+def test_the_table_shows_each_chances_interval_and_where_the_count_settled(demo, client, settings):
+    """A bound every interval meets (100 points): the count stops after its first chunk, and
+    the page says so; each chance comes with the half-width of its 95 % interval, spelled out
+    in its title."""
+    settings.ODDS_SETTLED_POINTS = 100
+    login(client, "alice")
+    asked = client.post(odds_url(demo))
+    html = client.get(asked["Location"]).content.decode()
+    assert "Over 5 runs." in html
+    assert "Settled at 5 runs of the 10 asked" in html
+    cell = re.search(
+        r'<span class="chance" title="95 % interval: ([\d.]+) % to ([\d.]+) %">([\d.]+) %'
+        r'<span class="pm" aria-hidden="true"> ± ([\d.]+)</span>'
+        r'<span class="visually-hidden"> \(95 % interval: [\d.]+ % to [\d.]+ %\)</span></span>',
+        html,
+    )
+    assert cell is not None
+    low, high, chance, half = (float(value) for value in cell.groups())
+    assert low <= chance <= high
+    assert half == pytest.approx((high - low) / 2, abs=0.06)
+
+
+def test_the_progress_counts_runs_and_says_when_it_stops(demo, client, monkeypatch):
+    monkeypatch.setattr(odds, "odds_send", lambda plan: None)
+    login(client, "alice")
+    asked = client.post(odds_url(demo))
+    key = asked["Location"].split("run=")[1]
+    odds.odds_chunk(key=key, index=1)
+    progress = reverse("season-round-odds-progress", args=[demo.slug, 1, key])
+    partial = client.get(progress, HTTP_HX_REQUEST="true").content.decode()
+    assert f"Counting {RUNS} runs: 5 done, 1 of 2 chunks" in partial
+    assert "The count stops early once no chance's 95 % interval is wider than ± 1." in partial

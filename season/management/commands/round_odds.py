@@ -59,9 +59,18 @@ class Command(BaseCommand):
         elapsed = time.perf_counter() - started
         self._table(round, state, top=options["top"])
         workers = f" by {len(state.workers)} worker(s)" if state.workers else ""
+        counted = state.runs_counted
         self.stdout.write(
-            f"{state.runs} runs{workers} in {elapsed:.1f} s ({state.runs / elapsed:.0f} runs/s)"
+            f"{counted} runs{workers} in {elapsed:.1f} s ({counted / elapsed:.0f} runs/s)"
         )
+        widest = state.widest_points or 0.0
+        if state.settled_early:
+            self.stdout.write(
+                f"Settled at {counted} runs of the {state.runs} asked: every chance within "
+                f"± {state.settle_points:g} points (95 % interval; the widest ± {widest:.2f})."
+            )
+        else:
+            self.stdout.write(f"The widest 95 % interval: ± {widest:.2f} points.")
 
     def _workers(self, round: Round, runs: int, *, wait: float) -> odds.OddsState:
         state = odds.odds_request(round=round, runs=runs)
@@ -94,10 +103,13 @@ class Command(BaseCommand):
         shown = lines[:top] if top else lines
         name_width = max([len(line.name) for line in shown] + [5])
         team_width = max([len(line.team) for line in shown] + [4])
-        self.stdout.write(f"Odds of round {round.number} of {round.season.slug}: {state.runs} runs")
+        self.stdout.write(
+            f"Odds of round {round.number} of {round.season.slug}: {state.runs_counted} runs "
+            "(each chance ± the half-width of its 95 % interval)"
+        )
         header = (
             f"{'#':>3}  {'Rider':<{name_width}}  {'Team':<{team_width}}  "
-            f"{'win':>6} {'podium':>7} {'top 10':>7} {'lead':>6} {'out':>6}  {'exp. gap':>9}"
+            f"{'win':>12} {'podium':>12} {'top 10':>12} {'lead':>12} {'out':>12}  {'exp. gap':>9}"
         )
         self.stdout.write(header)
         for place, line in enumerate(shown, start=1):
@@ -106,10 +118,21 @@ class Command(BaseCommand):
                 if line.expected_gap is not None
                 else "-"
             )
+            chances = " ".join(
+                _chance(getattr(line, name), line.intervals.get(name))
+                for name in ("win", "podium", "top10", "lead", "out")
+            )
             self.stdout.write(
                 f"{place:>3}  {line.name:<{name_width}}  {line.team:<{team_width}}  "
-                f"{line.win:5.1f}% {line.podium:6.1f}% {line.top10:6.1f}% "
-                f"{line.lead:5.1f}% {line.out:5.1f}%  {expected:>9}"
+                f"{chances}  {expected:>9}"
             )
         if len(shown) < len(lines):
             self.stdout.write(f"({len(lines) - len(shown)} more riders: --top 0 lists them all)")
+
+
+def _chance(value: float, interval: tuple[float, float] | None) -> str:
+    """A chance and the half-width of its 95 % interval, 12 characters: " 12.3% ±0.6"."""
+    if interval is None:
+        return f"{value:5.1f}%{'':6}"
+    low, high = interval
+    return f"{value:5.1f}% ±{(high - low) / 2:<4.1f}"
