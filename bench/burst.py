@@ -304,6 +304,14 @@ class Processes:
                 process.wait(timeout=10)
 
 
+def latencies_kept(figures: dict[str, str]) -> dict[str, str]:
+    """wrk's figures, its p50 and p99 replaced by "-" when no request was answered in time
+    (wrk then prints 0.00us: the latencies of the timed-out requests are not counted)."""
+    if figures["requests"] != "?" and figures["errors"] == figures["requests"]:
+        return {**figures, "p50": "-", "p99": "-"}
+    return figures
+
+
 def page_line(name: str, when: str, f: dict[str, str], resolved: str) -> str:
     return (
         f"  {name:<8} {when:<6} {f['rps']:>9} req/s  p50 {f['p50']:>8}  p99 {f['p99']:>8}"
@@ -498,7 +506,9 @@ def run(
     def measure(when: str) -> None:
         for name, script in scripts.items():
             resolved_before = resolved_count(built.round_ids)
-            figures = wrk(base + "/", args.connections, args.duration, server.pid, script=script)
+            figures = latencies_kept(
+                wrk(base + "/", args.connections, args.duration, server.pid, script=script)
+            )
             resolved = f"{resolved_before}->{resolved_count(built.round_ids)}"
             rows.append((name, when, figures, resolved))
             print(page_line(name, when, figures, resolved), flush=True)
