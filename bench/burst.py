@@ -369,9 +369,14 @@ def main() -> int:
     def interrupted(signum: int, _frame: object) -> None:
         raise KeyboardInterrupt(f"signal {signum}")
 
+    # Ctrl-C and a kill alike stop the run (a shell's background job inherits SIGINT ignored).
     signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGINT, interrupted)
     try:
         return run(args, env, processes, work, port, queue)
+    except KeyboardInterrupt as stop:
+        print(f"\ninterrupted ({stop}): stopping everything this run started", flush=True)
+        return 130
     finally:
         processes.stop()
         broker_queue_delete(queue)
