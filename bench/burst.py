@@ -46,7 +46,7 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import database_create, free_port, wait_for, wrk  # noqa: E402
+from bench.load import database_create, free_port, production_env, wait_for, wrk  # noqa: E402
 
 PYTHON = sys.executable
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/gt_burst_bench"
@@ -346,21 +346,13 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="gt-bench-burst-"))
     port = free_port()
     queue = f"gt-bench-burst-{port}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": db_url,
-        "REDIS_URL": redis_url,
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-only-secret-key-not-for-production-0123456789",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SECURE_SSL_REDIRECT": "0",  # wrk speaks plain HTTP on loopback
-        "SESSION_COOKIE_SECURE": "0",
-        "STATIC_ROOT": str(work / "static"),
-        "CELERY_QUEUE": queue,
-        "CACHE_KEY_PREFIX": f"gt-bench-burst-{port}",
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    }
+    env = production_env(
+        db_url=db_url,
+        redis_url=redis_url,
+        static_root=str(work / "static"),
+        port=port,
+        queue=queue,
+    )
     if args.check_seconds is not None:
         env["STAGE_DEADLINE_CHECK_SECONDS"] = str(args.check_seconds)
     os.environ.update(env)
