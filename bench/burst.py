@@ -46,7 +46,7 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import database_create, free_port, wait_for, wrk  # noqa: E402
+from bench.load import database_create, free_port, production_env, wait_for, wrk  # noqa: E402
 
 PYTHON = sys.executable
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/gt_burst_bench"
@@ -304,6 +304,14 @@ class Processes:
                 process.wait(timeout=10)
 
 
+def latencies_kept(figures: dict[str, str]) -> dict[str, str]:
+    """wrk's figures, its p50 and p99 replaced by "-" when no request was answered in time
+    (wrk then prints 0.00us: the latencies of the timed-out requests are not counted)."""
+    if figures["requests"] != "?" and figures["errors"] == figures["requests"]:
+        return {**figures, "p50": "-", "p99": "-"}
+    return figures
+
+
 def page_line(name: str, when: str, f: dict[str, str], resolved: str) -> str:
     return (
         f"  {name:<8} {when:<6} {f['rps']:>9} req/s  p50 {f['p50']:>8}  p99 {f['p99']:>8}"
@@ -338,21 +346,13 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="gt-bench-burst-"))
     port = free_port()
     queue = f"gt-bench-burst-{port}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": db_url,
-        "REDIS_URL": redis_url,
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-only-secret-key-not-for-production-0123456789",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SECURE_SSL_REDIRECT": "0",  # wrk speaks plain HTTP on loopback
-        "SESSION_COOKIE_SECURE": "0",
-        "STATIC_ROOT": str(work / "static"),
-        "CELERY_QUEUE": queue,
-        "CACHE_KEY_PREFIX": f"gt-bench-burst-{port}",
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    }
+    env = production_env(
+        db_url=db_url,
+        redis_url=redis_url,
+        static_root=str(work / "static"),
+        port=port,
+        queue=queue,
+    )
     if args.check_seconds is not None:
         env["STAGE_DEADLINE_CHECK_SECONDS"] = str(args.check_seconds)
     os.environ.update(env)
@@ -361,9 +361,14 @@ def main() -> int:
     def interrupted(signum: int, _frame: object) -> None:
         raise KeyboardInterrupt(f"signal {signum}")
 
+    # Ctrl-C and a kill alike stop the run (a shell's background job inherits SIGINT ignored).
     signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGINT, interrupted)
     try:
         return run(args, env, processes, work, port, queue)
+    except KeyboardInterrupt as stop:
+        print(f"\ninterrupted ({stop}): stopping everything this run started", flush=True)
+        return 130
     finally:
         processes.stop()
         broker_queue_delete(queue)
@@ -498,7 +503,9 @@ def run(
     def measure(when: str) -> None:
         for name, script in scripts.items():
             resolved_before = resolved_count(built.round_ids)
-            figures = wrk(base + "/", args.connections, args.duration, server.pid, script=script)
+            figures = latencies_kept(
+                wrk(base + "/", args.connections, args.duration, server.pid, script=script)
+            )
             resolved = f"{resolved_before}->{resolved_count(built.round_ids)}"
             rows.append((name, when, figures, resolved))
             print(page_line(name, when, figures, resolved), flush=True)

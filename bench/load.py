@@ -91,6 +91,27 @@ def database_create(url: str, *, fresh: bool | None = None) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def production_env(
+    *, db_url: str, redis_url: str, static_root: str, port: int, queue: str
+) -> dict[str, str]:
+    """The environment of the processes as production runs them (DEBUG=0), for a bench on
+    loopback: plain HTTP, a cache key prefix and a queue of the run's own."""
+    return {
+        **os.environ,
+        "DATABASE_URL": db_url,
+        "REDIS_URL": redis_url,
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-only-secret-key-not-for-production-0123456789",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",  # wrk speaks plain HTTP on loopback
+        "STATIC_ROOT": static_root,
+        "CELERY_QUEUE": queue,
+        "CACHE_KEY_PREFIX": f"gt-bench-{port}",
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+
+
 def manage(env: dict[str, str], *args: str) -> None:
     subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True)
 
@@ -218,20 +239,13 @@ def main() -> int:
     redis_url = os.environ.get("REDIS_URL", DEFAULT_REDIS)
     static_root = tempfile.mkdtemp(prefix="gt-bench-static-")
     port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": db_url,
-        "REDIS_URL": redis_url,
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-only-secret-key-not-for-production-0123456789",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SECURE_SSL_REDIRECT": "0",  # wrk speaks plain HTTP on loopback
-        "STATIC_ROOT": static_root,
-        "CELERY_QUEUE": "gt-bench-load",
-        "CACHE_KEY_PREFIX": f"gt-bench-{port}",
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    }
+    env = production_env(
+        db_url=db_url,
+        redis_url=redis_url,
+        static_root=static_root,
+        port=port,
+        queue="gt-bench-load",
+    )
     Path(static_root, "gt_bench_ceiling_settings.py").write_text(CEILING_SETTINGS)
     Path(static_root, "gt_bench_ceiling_urls.py").write_text(CEILING_URLS)
     database_create(db_url)

@@ -301,8 +301,9 @@ CELERY_BEAT_SCHEDULE = {
         "task": "season.stages_lock_due",
         "schedule": float(STAGE_DEADLINE_CHECK_SECONDS),
         # A check still queued when the next is sent (behind a busy evening's resolutions on
-        # the league queue) is dropped by the worker: the next one does the same work.
-        "options": {"expires": float(STAGE_DEADLINE_CHECK_SECONDS)},
+        # the league queue) is dropped by the worker: the next one does the same work. The key is
+        # django_celery_beat's (its DatabaseScheduler drops an "expires" given here).
+        "options": {"expire_seconds": STAGE_DEADLINE_CHECK_SECONDS},
     },
     "expire-draft-clocks": {
         "task": "season.draft_clocks_expire",

@@ -50,10 +50,19 @@ def test_the_deadline_check_runs_every_five_seconds_by_default(monkeypatch):
     try:
         entry = defaults.CELERY_BEAT_SCHEDULE["lock-due-stages"]
         assert (entry["task"], entry["schedule"]) == ("season.stages_lock_due", 5.0)
-        assert entry["options"] == {"expires": 5.0}
         assert entry["task"] in registered_tasks()
     finally:
         importlib.reload(config.settings)
+
+
+@pytest.mark.django_db
+def test_beat_sends_the_deadline_check_with_an_expiry_of_one_interval():
+    """As beat's DatabaseScheduler reads the schedule into its table and sends from it."""
+    from django_celery_beat.schedulers import ModelEntry
+
+    schedule = settings.CELERY_BEAT_SCHEDULE["lock-due-stages"]
+    entry = ModelEntry.from_entry("lock-due-stages", app=celery_app, **schedule)
+    assert entry.options["expires"] == settings.STAGE_DEADLINE_CHECK_SECONDS
 
 
 def test_a_worker_retries_its_broker_for_as_long_as_it_is_down():

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -77,25 +78,28 @@ def rounds_lock_due(*, now: datetime | None = None) -> list[int]:
     has passed and that can be resolved now (every earlier stage of their season is resolved),
     in stage order."""
     now = now or timezone.now()
-    due = Round.objects.filter(status=Round.Status.OPEN, orders_deadline__lte=now)
-    for pk, season_id in due.values_list("pk", "season_id"):
-        round_seed_commit(round=Round.objects.get(pk=pk))
-        if Round.objects.filter(pk=pk, status=Round.Status.OPEN).update(status=Round.Status.LOCKED):
-            season_changed(Season.objects.only("slug").get(pk=season_id))
-    ready = []
-    # A stage the organiser locked early waits for its deadline (or for "resolve now").
-    locked = Round.objects.filter(status=Round.Status.LOCKED, orders_deadline__lte=now).order_by(
-        "season_id", "number"
+    # Read once with their seasons: on a busy evening hundreds of rounds are due at once, and
+    # each then costs its conditional update and its season's change mark only (issue 33).
+    due = Round.objects.filter(status=Round.Status.OPEN, orders_deadline__lte=now).select_related(
+        "season"
     )
-    for stage in locked:
-        pending_before = (
-            Round.objects.filter(season_id=stage.season_id, number__lt=stage.number)
-            .exclude(status__in=DONE_STATUSES)
-            .exists()
-        )
-        if not pending_before:
-            ready.append(stage.pk)
-    return ready
+    for stage in list(due):
+        round_seed_commit(round=stage)
+        if Round.objects.filter(pk=stage.pk, status=Round.Status.OPEN).update(
+            status=Round.Status.LOCKED
+        ):
+            season_changed(stage.season)
+    # A stage the organiser locked early waits for its deadline (or for "resolve now"); one
+    # whose season has an earlier round not done waits for it (one query for them all).
+    pending_before = Round.objects.filter(
+        season_id=OuterRef("season_id"), number__lt=OuterRef("number")
+    ).exclude(status__in=DONE_STATUSES)
+    locked = (
+        Round.objects.filter(status=Round.Status.LOCKED, orders_deadline__lte=now)
+        .annotate(pending_before=Exists(pending_before))
+        .order_by("season_id", "number")
+    )
+    return [pk for pk, pending in locked.values_list("pk", "pending_before") if not pending]
 
 
 def rounds_force_lock(*, season: Season, numbers: list[int]) -> list[Round]:

@@ -81,3 +81,31 @@ def test_the_orders_page_reads_the_same_whatever_the_number_of_riders(client):
     client.force_login(eight)
     with_eight = queries_of(client, large)
     assert (with_two, with_eight) == (ORDERS_QUERIES, ORDERS_QUERIES)
+
+
+def test_the_deadline_check_locks_each_due_round_with_two_writes(client):
+    """Hundreds of rounds due in the same minute: the check reads them all at once (with their
+    seasons, and whether an earlier round of theirs is pending) and then costs each round its
+    conditional update and its season's change mark only."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from season.models import Round
+    from season.services.lifecycle import rounds_lock_due
+
+    def check_with(leagues: int, prefix: str) -> tuple[int, int]:
+        for index in range(leagues):
+            orders_page_of(UserFactory(), riders=2, slug=f"{prefix}-{index}")
+        now = timezone.now()
+        Round.objects.filter(season__slug__startswith=prefix, number=1).update(
+            orders_deadline=now - timedelta(seconds=1)
+        )
+        with CaptureQueriesContext(connection) as queries:
+            ready = rounds_lock_due(now=now)
+        return len(ready), len(queries.captured_queries)
+
+    # One due round: the read of the due rounds, its two writes, the read of the locked ones.
+    assert check_with(1, "one") == (1, 4)
+    # Three more: two writes each; the first league's round, locked, is ready still.
+    assert check_with(3, "three") == (4, 8)
