@@ -47,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.load import database_create, free_port, production_env, wait_for, wrk  # noqa: E402
+from config.worker_command import worker_command  # noqa: E402
 
 PYTHON = sys.executable
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/gt_burst_bench"
@@ -430,22 +431,7 @@ def run(
     for n in range(args.workers):
         processes.start(
             f"worker{n}",
-            [
-                PYTHON,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "-Q",
-                queue,
-                "--concurrency=1",
-                f"--hostname=burst{n}-{port}@%h",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "--loglevel=INFO",
-            ],
+            worker_command(PYTHON, queues=queue, hostname=f"burst{n}-{port}@%h", concurrency=1),
             env,
         )
     processes.start(

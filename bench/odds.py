@@ -35,6 +35,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from config.worker_command import worker_command  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
@@ -107,22 +110,12 @@ def main() -> int:
     logs[0].parent.mkdir(exist_ok=True)
     workers = [
         subprocess.Popen(
-            [
+            worker_command(
                 sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "-Q",
-                ",".join(queues),
-                "--pool=solo",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "--loglevel=INFO",
-                f"--hostname=bench{n}-{os.getpid()}@%h",
-            ],
+                queues=",".join(queues),
+                hostname=f"bench{n}-{os.getpid()}@%h",
+                pool="solo",
+            ),
             cwd=ROOT,
             env=env,
             stdout=log.open("wb"),

@@ -20,6 +20,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from config.worker_command import worker_command  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DEBUG", "1")
 
@@ -80,18 +83,13 @@ def main() -> int:
         queue = f"bench-{uuid.uuid4().hex[:8]}"
         env = {**os.environ, "CELERY_QUEUE": queue}
         worker = subprocess.Popen(
-            [
+            worker_command(
                 sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--pool=solo",
-                "--loglevel=WARNING",
-                "--without-gossip",
-                "--without-mingle",
-            ],
+                queues=queue,
+                hostname=f"{queue}@%h",
+                pool="solo",
+                loglevel="WARNING",
+            ),
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,

@@ -15,6 +15,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from config.worker_command import worker_command  # noqa: E402
+
 HOST = os.environ.get("HOST", "127.0.0.1")
 PORT = os.environ.get("PORT", "8000")
 
@@ -41,25 +45,9 @@ def main() -> int:
     queue = os.environ.get("CELERY_QUEUE") or "grandtour"
 
     def worker(name: str, queue: str) -> list[str]:
-        return [
-            python,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-Q",
-            queue,
-            f"--hostname={name}@%h",
-            "--loglevel=INFO",
-            "--concurrency=1",
-            "--pool=solo",
-            # No worker-to-worker chatter: nothing needs it, and it is what a Redis restart
-            # trips over (README, "When Redis goes away").
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ]
+        return worker_command(
+            python, queues=queue, hostname=f"{name}@%h", concurrency=1, pool="solo"
+        )
 
     commands = {
         "web": [python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"],

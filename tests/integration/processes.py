@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from config.celery import hooks_queue, odds_queue
+from config.worker_command import NO_CHATTER
 
 ROOT = Path(__file__).resolve().parents[2]
 # What must not appear in any process's output: a traceback or an error line of Celery's log.
@@ -122,9 +123,7 @@ class Processes:
             "-Q",
             ",".join(queues or every),
             "--pool=solo",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
+            *NO_CHATTER,
             f"--hostname={name}-{os.getpid()}@%h",
             **extra_env,
         )

@@ -12,6 +12,7 @@ import redis
 from django.db import connection
 
 from config.celery import app as celery_app
+from config.worker_command import NO_CHATTER
 from season.demo import demo_load
 from season.models import Job, Round
 from season.services import jobs
@@ -110,9 +111,7 @@ def test_a_worker_outlives_a_redis_restart_with_a_task_in_flight(blip):
         "worker",
         "worker",
         "--concurrency=1",
-        "--without-gossip",
-        "--without-mingle",
-        "--without-heartbeat",
+        *NO_CHATTER,
         f"--hostname=blip-{uuid.uuid4().hex[:6]}@%h",
         STAGE_RESOLVE_PAUSE_BEFORE_COMMIT="6",
     )

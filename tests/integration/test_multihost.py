@@ -27,6 +27,7 @@ from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
+from config.worker_command import worker_command
 from motor.models import Result
 from races.models import StageResult, Standing
 from season import formation
@@ -137,26 +138,18 @@ def test_a_host_lost_in_the_middle_of_a_burst_leaves_every_round_resolved_once(
                     "STAGE_RESOLVE_PAUSE_BEFORE_COMMIT": WRITE_PAUSE[label],
                 }
                 for worker, queues, concurrency in (
-                    ("league", queue, "2"),
-                    ("side", f"{odds_queue},{hooks_queue}", "1"),
+                    ("league", queue, 2),
+                    ("side", f"{odds_queue},{hooks_queue}", 1),
                 ):
                     _, log = deployment.start(
                         f"{label}-{worker}",
                         *host.command(
-                            sys.executable,
-                            "-m",
-                            "celery",
-                            "-A",
-                            "config",
-                            "worker",
-                            "-Q",
-                            queues,
-                            f"--concurrency={concurrency}",
-                            f"--hostname={names[label]}-{worker}@%h",
-                            "--without-gossip",
-                            "--without-mingle",
-                            "--without-heartbeat",
-                            "--loglevel=INFO",
+                            *worker_command(
+                                sys.executable,
+                                queues=queues,
+                                hostname=f"{names[label]}-{worker}@%h",
+                                concurrency=concurrency,
+                            )
                         ),
                         **on_host,
                     )

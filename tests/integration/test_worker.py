@@ -14,6 +14,7 @@ from django.core.management import call_command
 from django.db import connection, connections
 
 from config.celery import app as celery_app
+from config.worker_command import worker_command
 from races.models import StageResult
 from season.demo import demo_load
 from season.models import DiceLog, Round
@@ -62,21 +63,13 @@ class Workers:
         log = ROOT / "test-artifacts" / f"worker-{self.queue}-{len(self.logs)}.log"
         log.parent.mkdir(parents=True, exist_ok=True)
         process = subprocess.Popen(
-            [
+            worker_command(
                 sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--pool=solo",
-                "--concurrency=1",
-                "--loglevel=INFO",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                f"--hostname={self.queue}-{len(self.logs)}@%h",
-            ],
+                queues=self.queue,
+                hostname=f"{self.queue}-{len(self.logs)}@%h",
+                concurrency=1,
+                pool="solo",
+            ),
             cwd=ROOT,
             env=env,
             stdout=log.open("wb"),
