@@ -259,22 +259,14 @@ LUDICITUDE_TRACKS = ("anneau-exemple", "anneau-rapide", "lacets", "route-des-cre
 def ludicitude_load():  # type: ignore[no-untyped-def]
     """The motor demo's 12 cars and its players' teams (season.demo.MOTOR_DEMO_TEAMS) in a
     Ludicitude season on a championship of the shipped Ludicitude tracks, round 1 open."""
-    from datetime import datetime, timedelta
-
     from django.db import transaction
-    from django.utils import timezone
 
     from motor.demo import demo_championship_load
-    from motor.models import Championship, GrandPrix, PointsSystem, Track
+    from motor.models import Championship, GrandPrix, Track
     from motor.points_presets import presets_ensure
     from motor.track_files import shipped_tracks_load
-    from season.computer_teams import computer_teams_fill
-    from season.demo import DEADLINE_TIME, MOTOR_DEMO_TEAMS, _demo_users, season_delete
-    from season.formation import budget_pick
-    from season.leagues import SeasonSettings, season_create, season_join
+    from season.demo import motor_demo_season_create, season_delete
     from season.models import Season
-    from season.rule_settings import RuleSettings
-    from season.services.lifecycle import round_open
 
     with transaction.atomic():
         real = demo_championship_load().championship
@@ -305,38 +297,13 @@ def ludicitude_load():  # type: ignore[no-untyped-def]
                 track=track.first(),
                 laps=2,
             )
-        users = _demo_users()
-        first_day = timezone.localdate() + timedelta(days=1)
-        first = datetime.combine(first_day, DEADLINE_TIME, tzinfo=timezone.get_current_timezone())
-        season = season_create(
-            organiser=users["olivia"],
+        season = motor_demo_season_create(
+            championship=championship,
             slug=LUDICITUDE_SLUG,
-            event=championship,
-            settings=SeasonSettings(
-                name="Bench Ludicitude 1981",
-                ruleset="ludicitude",
-                is_public=True,
-                rule_settings=RuleSettings(),
-                roster_size=2,
-                formation_mode=Season.FormationMode.BUDGET,
-                budget=1000,
-                max_per_real_team=None,
-                time_zone=timezone.get_current_timezone_name(),
-            ),
-            first_deadline=first,
-            hours_between=24,
-            options={"points_system": PointsSystem.objects.get(slug="ludicitude")},
+            name="Bench Ludicitude 1981",
+            ruleset="ludicitude",
+            points="ludicitude",
         )
-        Season.objects.filter(pk=season.pk).update(auto_publish=True)
-        season.refresh_from_db()
-        assert season.championship is not None
-        entries = list(season.championship.entries.select_related("constructor").order_by("pk"))
-        for username, team_name, constructor in MOTOR_DEMO_TEAMS:
-            team = season_join(season=season, user=users[username], team_name=team_name)
-            for entry in [e for e in entries if e.constructor.slug == constructor]:
-                budget_pick(team=team, pickable=entry)
-        computer_teams_fill(season=season)
-        round_open(round=season.rounds.get(number=1))
     return season
 
 

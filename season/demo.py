@@ -28,6 +28,7 @@ from season.models import Membership, Round, Season, SeasonEvent, SeasonTeam, Se
 from season.services.lifecycle import round_open
 
 if TYPE_CHECKING:
+    from motor.models import Championship
     from season.leagues import SeasonSettings
 
 FIXTURES_DIR = Path(settings.BASE_DIR) / "fixtures" / "demo"
@@ -267,50 +268,76 @@ def motor_demo_load(*, today: date | None = None) -> Season:
     drive the two cars of one team, computer teams the other six cars; round 1 is open for
     orders (a Grand Prix a day, orders due at 20:00) and can be resolved at once."""
     from motor.demo import demo_championship_load
+
+    with transaction.atomic():
+        championship = demo_championship_load().championship
+        old = Season.objects.filter(slug=MOTOR_DEMO_SLUG).first()
+        if old is not None:
+            season_delete(old)
+        season = motor_demo_season_create(
+            championship=championship,
+            slug=MOTOR_DEMO_SLUG,
+            name=MOTOR_DEMO_NAME,
+            ruleset=MOTOR_DEMO_RULESET,
+            points=MOTOR_DEMO_POINTS,
+            today=today,
+        )
+    return season
+
+
+def motor_demo_season_create(
+    *,
+    championship: "Championship",
+    slug: str,
+    name: str,
+    ruleset: str,
+    points: str,
+    today: date | None = None,
+) -> Season:
+    """The motor demo's league on ``championship``: run by olivia with ``ruleset`` and the
+    points system ``points``, results public as soon as a round is resolved; alice, bob and
+    charlie each drive the two cars of one team (MOTOR_DEMO_TEAMS), computer teams the others;
+    round 1 open for orders (a Grand Prix a day, orders due at 20:00). In the caller's
+    transaction."""
     from motor.models import PointsSystem
     from season.computer_teams import computer_teams_fill
     from season.formation import budget_pick
     from season.leagues import SeasonSettings, season_create, season_join
     from season.rule_settings import RuleSettings
 
-    with transaction.atomic():
-        championship = demo_championship_load().championship
-        users = _demo_users()
-        old = Season.objects.filter(slug=MOTOR_DEMO_SLUG).first()
-        if old is not None:
-            season_delete(old)
-        first_day = (today or timezone.localdate()) + timedelta(days=1)
-        first = datetime.combine(first_day, DEADLINE_TIME, tzinfo=timezone.get_current_timezone())
-        season = season_create(
-            organiser=users["olivia"],
-            slug=MOTOR_DEMO_SLUG,
-            event=championship,
-            settings=SeasonSettings(
-                name=MOTOR_DEMO_NAME,
-                ruleset=MOTOR_DEMO_RULESET,
-                is_public=True,
-                rule_settings=RuleSettings(),
-                roster_size=2,
-                formation_mode=Season.FormationMode.BUDGET,
-                budget=1000,
-                max_per_real_team=None,
-                time_zone=timezone.get_current_timezone_name(),
-            ),
-            first_deadline=first,
-            hours_between=24,
-            options={"points_system": PointsSystem.objects.get(slug=MOTOR_DEMO_POINTS)},
-        )
-        # The demo shows each round's results as soon as it is resolved, as the Tour does.
-        Season.objects.filter(pk=season.pk).update(auto_publish=True)
-        season.refresh_from_db()
-        assert season.championship is not None
-        entries = list(season.championship.entries.select_related("constructor").order_by("pk"))
-        for username, team_name, constructor in MOTOR_DEMO_TEAMS:
-            team = season_join(season=season, user=users[username], team_name=team_name)
-            for entry in [e for e in entries if e.constructor.slug == constructor]:
-                budget_pick(team=team, pickable=entry)
-        computer_teams_fill(season=season)
-        round_open(round=season.rounds.get(number=1))
+    users = _demo_users()
+    first_day = (today or timezone.localdate()) + timedelta(days=1)
+    first = datetime.combine(first_day, DEADLINE_TIME, tzinfo=timezone.get_current_timezone())
+    season = season_create(
+        organiser=users["olivia"],
+        slug=slug,
+        event=championship,
+        settings=SeasonSettings(
+            name=name,
+            ruleset=ruleset,
+            is_public=True,
+            rule_settings=RuleSettings(),
+            roster_size=2,
+            formation_mode=Season.FormationMode.BUDGET,
+            budget=1000,
+            max_per_real_team=None,
+            time_zone=timezone.get_current_timezone_name(),
+        ),
+        first_deadline=first,
+        hours_between=24,
+        options={"points_system": PointsSystem.objects.get(slug=points)},
+    )
+    # The demo shows each round's results as soon as it is resolved, as the Tour does.
+    Season.objects.filter(pk=season.pk).update(auto_publish=True)
+    season.refresh_from_db()
+    assert season.championship is not None
+    entries = list(season.championship.entries.select_related("constructor").order_by("pk"))
+    for username, team_name, constructor in MOTOR_DEMO_TEAMS:
+        team = season_join(season=season, user=users[username], team_name=team_name)
+        for entry in [e for e in entries if e.constructor.slug == constructor]:
+            budget_pick(team=team, pickable=entry)
+    computer_teams_fill(season=season)
+    round_open(round=season.rounds.get(number=1))
     return season
 
 
