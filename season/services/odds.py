@@ -599,19 +599,26 @@ def odds_request(
 # --- the budget and the superseded requests ----------------------------------------------
 
 
+def _member_budget(season_id: int, user_id: Any) -> tuple[str, Limit]:
+    """The rate limit of one member's odds runs in a season, and its key."""
+    return f"odds-member:{season_id}:{user_id}", Limit(settings.ODDS_MEMBER_RUNS_PER_HOUR, 3600)
+
+
+def _season_budget(season_id: int) -> tuple[str, Limit]:
+    """The rate limit of a whole season's odds runs, and its key."""
+    return f"odds-season:{season_id}", Limit(settings.ODDS_SEASON_RUNS_PER_HOUR, 3600)
+
+
 def odds_budget_take(*, season: Season, user: Any, runs: int, now: datetime | None = None) -> None:
     """Count ``runs`` more runs in the hour's budget of ``user`` (when given) and of the season
     (settings.ODDS_MEMBER_RUNS_PER_HOUR, ODDS_SEASON_RUNS_PER_HOUR; accounts.rate_limits, in
     the default cache); beyond either, OddsError saying in how many minutes to try again.
     A request refused has spent what it was refused on, as any rate limit."""
     now = now or timezone.now()
-    hour = 3600
     user_id = getattr(user, "pk", None)
     if user_id is not None:
-        per_hour = settings.ODDS_MEMBER_RUNS_PER_HOUR
-        again = rate_take(
-            f"odds-member:{season.pk}:{user_id}", Limit(per_hour, hour), now=now, amount=runs
-        )
+        name, limit = _member_budget(season.pk, user_id)
+        again = rate_take(name, limit, now=now, amount=runs)
         if again is not None:
             minutes = _minutes_until(again, now=now)
             raise OddsError(
@@ -622,10 +629,10 @@ def odds_budget_take(*, season: Season, user: Any, runs: int, now: datetime | No
                     "again in %(minutes)s minutes.",
                     minutes,
                 )
-                % {"runs": per_hour, "minutes": minutes}
+                % {"runs": limit.count, "minutes": minutes}
             )
-    per_hour = settings.ODDS_SEASON_RUNS_PER_HOUR
-    again = rate_take(f"odds-season:{season.pk}", Limit(per_hour, hour), now=now, amount=runs)
+    name, limit = _season_budget(season.pk)
+    again = rate_take(name, limit, now=now, amount=runs)
     if again is not None:
         minutes = _minutes_until(again, now=now)
         raise OddsError(
@@ -636,7 +643,7 @@ def odds_budget_take(*, season: Season, user: Any, runs: int, now: datetime | No
                 "again in %(minutes)s minutes.",
                 minutes,
             )
-            % {"runs": per_hour, "minutes": minutes}
+            % {"runs": limit.count, "minutes": minutes}
         )
 
 
@@ -646,20 +653,9 @@ def odds_budget_give_back(budget: Mapping[str, Any] | None, *, runs: int) -> Non
     if not budget or runs <= 0:
         return
     at = datetime.fromtimestamp(float(budget["at"]), tz=UTC)
-    hour = 3600
     if budget.get("user") is not None:
-        rate_give_back(
-            f"odds-member:{budget['season']}:{budget['user']}",
-            Limit(settings.ODDS_MEMBER_RUNS_PER_HOUR, hour),
-            at=at,
-            amount=runs,
-        )
-    rate_give_back(
-        f"odds-season:{budget['season']}",
-        Limit(settings.ODDS_SEASON_RUNS_PER_HOUR, hour),
-        at=at,
-        amount=runs,
-    )
+        rate_give_back(*_member_budget(budget["season"], budget["user"]), at=at, amount=runs)
+    rate_give_back(*_season_budget(budget["season"]), at=at, amount=runs)
 
 
 def _minutes_until(when: datetime, *, now: datetime) -> int:
@@ -759,7 +755,7 @@ def odds_settle_check(*, key: str, plan: OddsPlan) -> int | None:
     merged counts are settled, or, once every chunk is stored, all of them; its table stored
     (the same table whichever chunk completes it) and, when settled, the request's "settled"
     mark set, so that the later chunks are skipped. Returns k, or None while no such prefix is
-    complete. Prefixes already found unsettled are not looked at again."""
+    complete. Nothing is merged again while the complete prefix is one already found unsettled."""
     cache = odds_cache()
     if cache.get(_table_key(key)) is not None:
         return None
@@ -772,23 +768,20 @@ def odds_settle_check(*, key: str, plan: OddsPlan) -> int | None:
     if complete <= checked and complete < total:
         return None
     stored = cache.get_many([_counts_key(key, index) for index in range(complete)])
-    merged = OddsCounts()
-    workers: set[str] = set()
-    for index in range(complete):
-        part = stored.get(_counts_key(key, index))
-        if part is None:  # forgotten by the cache: the chord's merge will decide
-            return None
-        merged = merged.merge(OddsCounts.from_data(part["counts"]))
-        workers.add(part["worker"])
-        if index + 1 > checked and settled(merged, plan.settle):
-            cache.set(_settled_key(key), {"chunks": index + 1, "runs": merged.runs}, PLAN_SECONDS)
-            _table_store(plan, merged, chunks_counted=index + 1, workers=workers, settled=True)
-            return index + 1
-    if complete == total:
-        _table_store(plan, merged, chunks_counted=total, workers=workers, settled=False)
-        return total
-    cache.set(_checked_key(key), complete, PLAN_SECONDS)
-    return None
+    if len(stored) < complete:  # a part forgotten by the cache: the chord's merge decides
+        return None
+    parts = [stored[_counts_key(key, index)] for index in range(complete)]
+    counts, counted, is_settled = settled_prefix(
+        [OddsCounts.from_data(part["counts"]) for part in parts], plan.settle
+    )
+    if not is_settled and complete < total:
+        cache.set(_checked_key(key), complete, PLAN_SECONDS)
+        return None
+    if is_settled:
+        cache.set(_settled_key(key), {"chunks": counted, "runs": counts.runs}, PLAN_SECONDS)
+    workers = {part["worker"] for part in parts[:counted]}
+    _table_store(plan, counts, chunks_counted=counted, workers=workers, settled=is_settled)
+    return counted
 
 
 def _table_store(
